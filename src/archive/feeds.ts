@@ -1,0 +1,118 @@
+import type { Db } from './database.js';
+
+/** A subscription as the list gives it. */
+export interface Subscription {
+  url: string;
+  title?: string | null | undefined;
+  siteUrl?: string | null | undefined;
+  tags: string[];
+  schedule?: string | null | undefined;
+  enabled: boolean;
+}
+
+export interface FeedRow {
+  id: number;
+  subscribed_url: string;
+  url: string;
+  title: string | null;
+  feed_title: string | null;
+  site_url: string | null;
+  description: string | null;
+  tags: string;
+  cron: string | null;
+  enabled: number;
+  subscribed: number;
+  format: string | null;
+  etag: string | null;
+  last_modified: string | null;
+  ttl_minutes: number | null;
+  skip_hours: string;
+  skip_days: string;
+  update_period: string | null;
+  update_frequency: number | null;
+  hub: string | null;
+  next_poll_at: string | null;
+  schedule_reason: string | null;
+  retry_after_until: string | null;
+  last_poll_at: string | null;
+  last_status: number | null;
+  last_result: string | null;
+  last_error: string | null;
+  error_count: number;
+  consecutive_errors: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SyncReport {
+  added: string[];
+  updated: string[];
+  removed: string[];
+}
+
+/**
+ * Makes the database's subscriptions match the list, in one transaction. Feeds gone from the
+ * list are marked unsubscribed, never deleted: their archive stays.
+ */
+export function syncSubscriptions(db: Db, subscriptions: Subscription[], now = new Date()): SyncReport {
+  const stamp = now.toISOString();
+  const report: SyncReport = { added: [], updated: [], removed: [] };
+  const existing = new Map((db.prepare('SELECT * FROM feeds').all() as FeedRow[]).map((row) => [row.subscribed_url, row]));
+  const insert = db.prepare(`INSERT INTO feeds (subscribed_url, url, title, site_url, tags, cron, enabled, subscribed, next_poll_at, created_at, updated_at)
+    VALUES (@url, @url, @title, @siteUrl, @tags, @cron, @enabled, 1, NULL, @stamp, @stamp)`);
+  const update = db.prepare(`UPDATE feeds SET title = @title, site_url = COALESCE(@siteUrl, site_url), tags = @tags,
+    cron = @cron, enabled = @enabled, subscribed = 1,
+    next_poll_at = CASE WHEN cron IS NOT @cron OR enabled <> @enabled OR subscribed = 0 THEN NULL ELSE next_poll_at END,
+    updated_at = @stamp WHERE id = @id`);
+  const unsubscribe = db.prepare('UPDATE feeds SET subscribed = 0, enabled = 0, updated_at = ? WHERE id = ?');
+  db.transaction(() => {
+    const listed = new Set<string>();
+    for (const subscription of subscriptions) {
+      listed.add(subscription.url);
+      const values = {
+        url: subscription.url,
+        title: subscription.title ?? null,
+        siteUrl: subscription.siteUrl ?? null,
+        tags: JSON.stringify(subscription.tags),
+        cron: subscription.schedule ?? null,
+        enabled: subscription.enabled ? 1 : 0,
+        stamp,
+      };
+      const row = existing.get(subscription.url);
+      if (!row) {
+        insert.run(values);
+        report.added.push(subscription.url);
+      } else if (row.title !== values.title || row.tags !== values.tags || row.cron !== values.cron || row.enabled !== values.enabled || row.subscribed !== 1 || (values.siteUrl !== null && row.site_url !== values.siteUrl)) {
+        update.run({ ...values, id: row.id });
+        report.updated.push(subscription.url);
+      }
+    }
+    for (const row of existing.values()) {
+      if (row.subscribed === 1 && !listed.has(row.subscribed_url)) {
+        unsubscribe.run(stamp, row.id);
+        report.removed.push(row.subscribed_url);
+      }
+    }
+  })();
+  return report;
+}
+
+export function listFeeds(db: Db, options: { includeUnsubscribed?: boolean } = {}): FeedRow[] {
+  const where = options.includeUnsubscribed ? '' : 'WHERE subscribed = 1';
+  return db.prepare(`SELECT * FROM feeds ${where} ORDER BY id`).all() as FeedRow[];
+}
+
+export function getFeed(db: Db, id: number): FeedRow | undefined {
+  return db.prepare('SELECT * FROM feeds WHERE id = ?').get(id) as FeedRow | undefined;
+}
+
+/** Enabled feeds whose next poll is due (or not yet scheduled), soonest first. */
+export function dueFeeds(db: Db, now: Date, limit: number): FeedRow[] {
+  return db.prepare(`SELECT * FROM feeds WHERE enabled = 1 AND subscribed = 1
+    AND (next_poll_at IS NULL OR next_poll_at <= ?) ORDER BY next_poll_at IS NOT NULL, next_poll_at LIMIT ?`).all(now.toISOString(), limit) as FeedRow[];
+}
+
+/** The earliest scheduled poll among enabled feeds. */
+export function nextDueAt(db: Db): string | null {
+  return (db.prepare('SELECT MIN(next_poll_at) FROM feeds WHERE enabled = 1 AND subscribed = 1').pluck().get() as string | null) ?? null;
+}

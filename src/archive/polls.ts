@@ -1,0 +1,102 @@
+import type { ParsedFeed } from '../feeds/model.js';
+import type { FetchResult } from '../net/fetcher.js';
+import type { Db } from './database.js';
+import type { FeedRow } from './feeds.js';
+import { upsertItems, type UpsertReport } from './items.js';
+
+export interface PollSchedule {
+  nextPollAt: Date;
+  reason: string;
+}
+
+export interface PollRecord {
+  startedAt: Date;
+  durationMs: number;
+  result: 'ok' | 'not-modified' | 'error';
+  fetch: FetchResult | null;
+  parsed: ParsedFeed | null;
+  error: string | null;
+  schedule: PollSchedule;
+  capturePages: boolean;
+}
+
+/**
+ * Everything one poll changes — the poll row, the items, the feed's validators, hints, URL and
+ * schedule — in a single transaction: a kill at any moment leaves the poll wholly done or
+ * wholly undone.
+ */
+export function recordPoll(db: Db, feed: FeedRow, poll: PollRecord): UpsertReport {
+  return db.transaction(() => {
+    const { fetch, parsed } = poll;
+    const report = parsed ? upsertItems(db, feed.id, parsed.items, poll.startedAt, poll.capturePages) : { newItems: 0, changedItems: 0 };
+    db.prepare(`INSERT INTO polls (feed_id, started_at, duration_ms, url, final_url, status, result, bytes, items_seen, new_items, changed_items, warnings, error)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(feed.id, poll.startedAt.toISOString(), poll.durationMs, feed.url, fetch?.finalUrl ?? null,
+      fetch?.status ?? null, poll.result, fetch ? fetch.body.length : null, parsed?.items.length ?? 0, report.newItems, report.changedItems,
+      JSON.stringify(parsed?.warnings ?? []), poll.error);
+
+    const failed = poll.result === 'error';
+    const info = parsed?.feed;
+    const stamp = new Date().toISOString();
+    db.prepare(`UPDATE feeds SET
+        url = COALESCE(@permanentUrl, url),
+        etag = CASE WHEN @ok THEN COALESCE(@etag, CASE WHEN @notModified THEN etag ELSE NULL END) ELSE etag END,
+        last_modified = CASE WHEN @ok THEN COALESCE(@lastModified, CASE WHEN @notModified THEN last_modified ELSE NULL END) ELSE last_modified END,
+        feed_title = COALESCE(@feedTitle, feed_title), site_url = COALESCE(site_url, @siteUrl), description = COALESCE(@description, description),
+        format = COALESCE(@format, format),
+        ttl_minutes = CASE WHEN @parsed THEN @ttl ELSE ttl_minutes END,
+        skip_hours = COALESCE(@skipHours, skip_hours), skip_days = COALESCE(@skipDays, skip_days),
+        update_period = CASE WHEN @parsed THEN @updatePeriod ELSE update_period END,
+        update_frequency = CASE WHEN @parsed THEN @updateFrequency ELSE update_frequency END,
+        hub = CASE WHEN @parsed THEN @hub ELSE hub END,
+        next_poll_at = @nextPollAt, schedule_reason = @reason,
+        retry_after_until = @retryAfterUntil,
+        last_poll_at = @startedAt, last_status = @status, last_result = @result, last_error = @error,
+        error_count = error_count + @failed, consecutive_errors = CASE WHEN @failed THEN consecutive_errors + 1 ELSE 0 END,
+        updated_at = @stamp
+      WHERE id = @id`).run({
+      id: feed.id,
+      permanentUrl: fetch?.permanentUrl ?? null,
+      ok: failed ? 0 : 1,
+      notModified: fetch?.notModified ? 1 : 0,
+      etag: fetch?.headers['etag'] ?? null,
+      lastModified: fetch?.headers['last-modified'] ?? null,
+      feedTitle: info?.title ?? null,
+      siteUrl: info?.link ?? null,
+      description: info?.description ?? null,
+      format: parsed?.format ?? null,
+      parsed: parsed ? 1 : 0,
+      ttl: info?.ttl ?? null,
+      skipHours: info ? JSON.stringify(info.skipHours) : null,
+      skipDays: info ? JSON.stringify(info.skipDays) : null,
+      updatePeriod: info?.updatePeriod ?? null,
+      updateFrequency: info?.updateFrequency ?? null,
+      hub: info?.hub ?? null,
+      nextPollAt: poll.schedule.nextPollAt.toISOString(),
+      reason: poll.schedule.reason,
+      retryAfterUntil: fetch?.retryAfterMs ? new Date(poll.startedAt.getTime() + fetch.retryAfterMs).toISOString() : null,
+      startedAt: poll.startedAt.toISOString(),
+      status: fetch?.status ?? null,
+      result: poll.result,
+      error: poll.error,
+      failed: failed ? 1 : 0,
+      stamp,
+    });
+    return report;
+  })();
+}
+
+export interface PollRow {
+  id: number;
+  feed_id: number;
+  started_at: string;
+  duration_ms: number;
+  status: number | null;
+  result: string;
+  new_items: number;
+  changed_items: number;
+  error: string | null;
+}
+
+export function recentPolls(db: Db, feedId: number, limit = 10): PollRow[] {
+  return db.prepare('SELECT * FROM polls WHERE feed_id = ? ORDER BY id DESC LIMIT ?').all(feedId, limit) as PollRow[];
+}

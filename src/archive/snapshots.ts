@@ -1,0 +1,40 @@
+import type { FetchResult } from '../net/fetcher.js';
+import { putBlob } from './blobs.js';
+import type { Db } from './database.js';
+
+export interface SnapshotRow {
+  id: number;
+  item_id: number | null;
+  url: string;
+  final_url: string;
+  canonical_url: string | null;
+  fetched_at: string;
+  duration_ms: number;
+  status: number;
+  headers: string;
+  content_type: string | null;
+  sha256: string | null;
+}
+
+/** Stores one raw capture (body once per sha256) and marks its item captured, atomically. */
+export function recordCapture(db: Db, itemId: number, result: FetchResult, canonicalUrl: string | null): number {
+  return db.transaction(() => {
+    const hash = result.body.length > 0 ? putBlob(db, result.body) : null;
+    const { lastInsertRowid } = db.prepare(`INSERT INTO snapshots (item_id, url, final_url, canonical_url, fetched_at, duration_ms, status, headers, content_type, sha256)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(itemId, result.url, result.finalUrl, canonicalUrl, result.fetchedAt.toISOString(), result.durationMs,
+      result.status, JSON.stringify(result.headers), result.contentType, hash);
+    db.prepare(`UPDATE items SET page_state = 'captured', page_attempts = page_attempts + 1, page_error = NULL, page_due_at = NULL WHERE id = ?`).run(itemId);
+    return Number(lastInsertRowid);
+  })();
+}
+
+/** A failed capture attempt: retried later, or given up after `maxAttempts`. */
+export function recordCaptureFailure(db: Db, itemId: number, error: string, retryAt: Date, maxAttempts: number): void {
+  db.prepare(`UPDATE items SET page_attempts = page_attempts + 1, page_error = ?,
+      page_state = CASE WHEN page_attempts + 1 >= ? THEN 'failed' ELSE 'pending' END, page_due_at = ? WHERE id = ?`)
+    .run(error, maxAttempts, retryAt.toISOString(), itemId);
+}
+
+export function snapshotsOf(db: Db, itemId: number): SnapshotRow[] {
+  return db.prepare('SELECT * FROM snapshots WHERE item_id = ? ORDER BY id').all(itemId) as SnapshotRow[];
+}

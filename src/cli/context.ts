@@ -1,0 +1,35 @@
+import type { Command } from 'commander';
+import { openDatabase, type Db } from '../archive/database.js';
+import { syncSubscriptions, type SyncReport } from '../archive/feeds.js';
+import { loadSettings, type Settings } from '../config/settings.js';
+import { readSubscriptions } from '../config/subscriptions.js';
+
+export interface GlobalOptions {
+  config?: string;
+  db?: string;
+}
+
+/** Settings for a command, from its `--config` and `--db`. */
+export function settingsFor(command: Command): Settings {
+  const options = command.optsWithGlobals<GlobalOptions>();
+  return loadSettings({ configFile: options.config, databasePath: options.db });
+}
+
+/** Runs `work` with the database open, and closes it whatever happens. */
+export async function withDatabase<T>(settings: Settings, work: (db: Db) => T | Promise<T>): Promise<T> {
+  const db = openDatabase(settings.database.path);
+  try {
+    return await work(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** Reads the subscription list and makes the database match it. */
+export function syncFromList(db: Db, settings: Settings): SyncReport {
+  return syncSubscriptions(db, readSubscriptions(settings.subscriptions));
+}
+
+export const printJson = (value: unknown): void => {
+  process.stdout.write(`${JSON.stringify(value)}\n`);
+};

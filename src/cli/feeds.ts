@@ -1,0 +1,152 @@
+import { writeFileSync } from 'node:fs';
+import { Command } from 'commander';
+import { isMap } from 'yaml';
+import { listFeeds, type FeedRow } from '../archive/feeds.js';
+import { countItems } from '../archive/items.js';
+import { ConfigError } from '../config/errors.js';
+import { readOpml, toOpml } from '../config/opml.js';
+import { cronExpression, editSubscriptions, feedUrl, indexOfUrl, readSubscriptions } from '../config/subscriptions.js';
+import { printJson, settingsFor, syncFromList, withDatabase } from './context.js';
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+function feedJson(row: FeedRow, counts: ReturnType<typeof countItems>) {
+  return {
+    id: row.id,
+    url: row.subscribed_url,
+    fetchUrl: row.url,
+    title: row.title ?? row.feed_title,
+    siteUrl: row.site_url,
+    tags: JSON.parse(row.tags) as string[],
+    schedule: row.cron,
+    enabled: row.enabled === 1,
+    format: row.format,
+    items: counts.items,
+  };
+}
+
+function checked<T>(schema: { safeParse: (value: unknown) => { success: true; data: T } | { success: false; error: { issues: Array<{ message: string }> } } }, value: unknown, what: string): T {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new ConfigError('command line', null, what, result.error.issues[0]!.message);
+  return result.data;
+}
+
+export function feedsCommand(): Command {
+  const feeds = new Command('feeds').description('manage the subscription list (config/feeds.yaml by default) and sync it into the database');
+
+  feeds.command('add')
+    .argument('<url>', 'feed URL')
+    .option('--title <title>', 'title to show instead of the feed\'s own')
+    .option('--tag <tag>', 'tag (repeatable)', collect, [])
+    .option('--schedule <cron>', 'cron expression that replaces the adaptive schedule, e.g. "*/30 * * * *"')
+    .option('--disabled', 'add the feed but do not poll it yet')
+    .description('subscribe to a feed')
+    .action(async (url: string, options: { title?: string; tag: string[]; schedule?: string; disabled?: boolean }, command: Command) => {
+      const settings = settingsFor(command);
+      const feed = checked(feedUrl, url, 'url');
+      const schedule = options.schedule !== undefined ? checked(cronExpression, options.schedule, '--schedule') : undefined;
+      editSubscriptions(settings.subscriptions, (list, document) => {
+        if (indexOfUrl(list, feed) >= 0) throw new ConfigError(settings.subscriptions, null, 'url', `already subscribed: ${feed}`);
+        const entry: Record<string, unknown> = { url: feed };
+        if (options.title) entry['title'] = options.title;
+        if (options.tag.length > 0) entry['tags'] = options.tag;
+        if (schedule) entry['schedule'] = schedule;
+        if (options.disabled) entry['enabled'] = false;
+        list.add(document.createNode(entry));
+      });
+      await withDatabase(settings, (db) => syncFromList(db, settings));
+      console.log(`subscribed to ${feed}`);
+    });
+
+  feeds.command('remove')
+    .argument('<url>', 'feed URL as subscribed')
+    .description('unsubscribe (the archive of the feed is kept)')
+    .action(async (url: string, _options: unknown, command: Command) => {
+      const settings = settingsFor(command);
+      editSubscriptions(settings.subscriptions, (list) => {
+        const index = indexOfUrl(list, url);
+        if (index < 0) throw new ConfigError(settings.subscriptions, null, 'url', `not subscribed: ${url}`);
+        list.delete(index);
+      });
+      await withDatabase(settings, (db) => syncFromList(db, settings));
+      console.log(`unsubscribed from ${url}`);
+    });
+
+  for (const [name, enabled] of [['enable', true], ['disable', false]] as const) {
+    feeds.command(name)
+      .argument('<url>', 'feed URL as subscribed')
+      .description(enabled ? 'resume polling a feed' : 'stop polling a feed (it stays subscribed)')
+      .action(async (url: string, _options: unknown, command: Command) => {
+        const settings = settingsFor(command);
+        editSubscriptions(settings.subscriptions, (list) => {
+          const index = indexOfUrl(list, url);
+          const entry = list.get(index, true);
+          if (index < 0 || !isMap(entry)) throw new ConfigError(settings.subscriptions, null, 'url', `not subscribed: ${url}`);
+          entry.set('enabled', enabled);
+        });
+        await withDatabase(settings, (db) => syncFromList(db, settings));
+        console.log(`${enabled ? 'enabled' : 'disabled'} ${url}`);
+      });
+  }
+
+  feeds.command('list')
+    .option('--json', 'one JSON object per line')
+    .description('list subscribed feeds')
+    .action(async (options: { json?: boolean }, command: Command) => {
+      const settings = settingsFor(command);
+      await withDatabase(settings, (db) => {
+        syncFromList(db, settings);
+        const rows = listFeeds(db).map((row) => feedJson(row, countItems(db, row.id)));
+        if (options.json) return rows.forEach(printJson);
+        if (rows.length === 0) return console.log(`no feeds; add one with \`forest feeds add URL\` (list: ${settings.subscriptions})`);
+        for (const row of rows) {
+          const flags = [row.enabled ? null : 'disabled', row.schedule ? `cron ${row.schedule}` : null, row.tags.length ? `tags ${row.tags.join(',')}` : null].filter(Boolean);
+          console.log(`${String(row.id).padStart(3)}  ${row.url}${row.title ? `  “${row.title}”` : ''}  ${row.items} items${flags.length ? `  [${flags.join('; ')}]` : ''}`);
+        }
+      });
+    });
+
+  feeds.command('import')
+    .argument('<file>', 'OPML file')
+    .description('subscribe to every feed of an OPML file (feeds already subscribed are left as they are)')
+    .action(async (file: string, _options: unknown, command: Command) => {
+      const settings = settingsFor(command);
+      const incoming = readOpml(file); // a bad file stops here: nothing written
+      let added = 0;
+      editSubscriptions(settings.subscriptions, (list, document) => {
+        for (const subscription of incoming) {
+          if (indexOfUrl(list, subscription.url) >= 0) continue;
+          const entry: Record<string, unknown> = { url: subscription.url };
+          if (subscription.title) entry['title'] = subscription.title;
+          if (subscription.siteUrl) entry['siteUrl'] = subscription.siteUrl;
+          if (subscription.tags.length) entry['tags'] = subscription.tags;
+          list.add(document.createNode(entry));
+          added++;
+        }
+      });
+      await withDatabase(settings, (db) => syncFromList(db, settings));
+      console.log(`imported ${added} new feed${added === 1 ? '' : 's'} (${incoming.length - added} already subscribed) from ${file}`);
+    });
+
+  feeds.command('export')
+    .argument('[file]', 'write OPML here instead of standard output')
+    .description('export the subscription list as OPML 2.0')
+    .action(async (file: string | undefined, _options: unknown, command: Command) => {
+      const settings = settingsFor(command);
+      const subscriptions = readSubscriptions(settings.subscriptions);
+      const known = await withDatabase(settings, (db) => new Map(listFeeds(db).map((row) => [row.subscribed_url, row])));
+      const opml = toOpml(subscriptions.map((subscription) => ({
+        ...subscription,
+        siteUrl: subscription.siteUrl ?? known.get(subscription.url)?.site_url ?? null,
+        feedTitle: known.get(subscription.url)?.feed_title ?? null,
+      })));
+      if (file) {
+        writeFileSync(file, opml);
+        console.log(`exported ${subscriptions.length} feeds to ${file}`);
+      } else {
+        process.stdout.write(opml);
+      }
+    });
+
+  return feeds;
+}

@@ -1,0 +1,33 @@
+import { Command, CommanderError } from 'commander';
+import { ConfigError } from '../config/errors.js';
+import { demoCommand } from './demo.js';
+import { feedsCommand } from './feeds.js';
+import { parseFeedCommand } from './parse-feed.js';
+import { runCommand } from './run.js';
+import { serveSyntheticCommand } from './serve-synthetic.js';
+import { statusCommand } from './status.js';
+
+const program = new Command('forest')
+  .description('Forest: a feed-monitoring archiver. Polls RSS/Atom/JSON feeds, captures the page behind every item, archives it in SQLite.')
+  .option('--config <file>', 'settings file overriding config/default.yaml')
+  .option('--db <path>', 'database file (overrides database.path)')
+  .showHelpAfterError()
+  .exitOverride();
+
+for (const command of [runCommand(), feedsCommand(), statusCommand(), parseFeedCommand(), demoCommand(), serveSyntheticCommand()]) {
+  program.addCommand(command);
+}
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    process.exitCode = error.exitCode;
+  } else if (error instanceof ConfigError) {
+    process.stderr.write(`forest: ${error.message}\n`);
+    process.exitCode = 2;
+  } else {
+    process.stderr.write(`forest: ${(error as Error).message}\n`);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,37 @@
+import { Command } from 'commander';
+import { feedStatuses, type FeedStatus } from '../daemon/status.js';
+import { formatDuration } from '../util/units.js';
+import { printJson, settingsFor, withDatabase } from './context.js';
+
+const relative = (iso: string | null, now: number) => {
+  if (!iso) return '—';
+  const delta = Date.parse(iso) - now;
+  return delta >= 0 ? `in ${formatDuration(delta)}` : `${formatDuration(-delta)} ago`;
+};
+
+export function printStatus(statuses: FeedStatus[], now = Date.now()): void {
+  if (statuses.length === 0) {
+    console.log('no feeds subscribed');
+    return;
+  }
+  for (const feed of statuses) {
+    const state = !feed.enabled ? 'disabled' : feed.result === 'error' ? `FAILING (${feed.consecutiveErrors} in a row)` : feed.result ?? 'not polled yet';
+    console.log(`${feed.title ?? feed.url}\n  ${feed.url}${feed.fetchUrl !== feed.url ? ` → ${feed.fetchUrl}` : ''}`);
+    console.log(`  last poll ${relative(feed.lastPoll, now)}: ${state}${feed.httpStatus ? ` (HTTP ${feed.httpStatus})` : ''} · next poll ${relative(feed.nextPoll, now)}${feed.scheduleReason ? ` (${feed.scheduleReason})` : ''}`);
+    console.log(`  ${feed.items} items · ${feed.pages} pages captured · ${feed.pendingPages} pending · ${feed.failedPages} failed · ${feed.errors} failed polls`);
+    if (feed.lastError) console.log(`  last error: ${feed.lastError}`);
+    if (feed.lastPageError) console.log(`  last page error: ${feed.lastPageError}`);
+  }
+}
+
+export function statusCommand(): Command {
+  return new Command('status')
+    .option('--json', 'one JSON object per feed per line')
+    .description('per feed: last poll and its result, next poll, items, pages, errors')
+    .action(async (options: { json?: boolean }, command: Command) => {
+      const settings = settingsFor(command);
+      const statuses = await withDatabase(settings, feedStatuses);
+      if (options.json) statuses.forEach(printJson);
+      else printStatus(statuses);
+    });
+}

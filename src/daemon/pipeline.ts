@@ -1,0 +1,91 @@
+import type { Db } from '../archive/database.js';
+import type { FeedRow } from '../archive/feeds.js';
+import type { ItemRow } from '../archive/items.js';
+import { recordPoll } from '../archive/polls.js';
+import { recordCapture, recordCaptureFailure } from '../archive/snapshots.js';
+import type { Settings } from '../config/settings.js';
+import { FeedParseError, type ParsedFeed } from '../feeds/model.js';
+import { parseFeed } from '../feeds/parse.js';
+import { FetchError, type Fetcher, type FetchResult } from '../net/fetcher.js';
+import { nextPoll } from '../schedule/policy.js';
+import type { Logger } from '../util/logger.js';
+import { canonicalUrl } from './canonical.js';
+
+export interface PipelineContext {
+  db: Db;
+  fetcher: Fetcher;
+  settings: Settings;
+  log: Logger;
+  now?: () => Date;
+}
+
+/** Raised when work is cut short by shutdown: nothing is recorded for it. */
+const aborted = (error: unknown, signal: AbortSignal) => signal.aborted || (error instanceof FetchError && error.kind === 'aborted');
+
+/** Fetches, parses and records one feed. Failures are recorded on the feed, never thrown. */
+export async function pollFeed(context: PipelineContext, feed: FeedRow, signal: AbortSignal): Promise<void> {
+  const { db, fetcher, settings, log } = context;
+  const now = context.now ?? (() => new Date());
+  const startedAt = now();
+  const started = performance.now();
+  let fetch: FetchResult | null = null;
+  let parsed: ParsedFeed | null = null;
+  let error: string | null = null;
+  try {
+    fetch = await fetcher.fetch(feed.url, { etag: feed.etag, lastModified: feed.last_modified }, signal);
+    if (fetch.status >= 400 || (fetch.status >= 300 && !fetch.notModified)) {
+      error = `HTTP ${fetch.status}${fetch.retryAfterMs !== null ? ` (Retry-After ${Math.round(fetch.retryAfterMs / 1000)}s)` : ''}`;
+    } else if (!fetch.notModified) {
+      parsed = await parseFeed(fetch.body, { url: fetch.finalUrl, contentType: fetch.contentType });
+    }
+  } catch (caught) {
+    if (aborted(caught, signal)) return;
+    if (caught instanceof FetchError || caught instanceof FeedParseError) error = caught.message;
+    else error = `unexpected: ${(caught as Error).message}`;
+  }
+  const result = error ? 'error' : fetch?.notModified ? 'not-modified' : 'ok';
+  const decision = nextPoll(
+    { cron: feed.cron, consecutiveErrors: error ? feed.consecutive_errors + 1 : 0, ttlMinutes: parsed?.feed.ttl ?? feed.ttl_minutes },
+    { ok: !error, retryAfterMs: fetch?.retryAfterMs ?? null },
+    now(),
+    settings.schedule,
+  );
+  const durationMs = Math.round(performance.now() - started);
+  const report = recordPoll(db, feed, {
+    startedAt, durationMs, result, fetch, parsed, error,
+    schedule: { nextPollAt: decision.at, reason: decision.reason },
+    capturePages: settings.capture.enabled,
+  });
+  const fields = {
+    feed: feed.url, status: fetch?.status ?? null, result, items: parsed?.items.length ?? 0, new: report.newItems,
+    changed: report.changedItems, ms: durationMs, next: decision.at.toISOString(),
+  };
+  if (error) log.warn({ ...fields, error }, 'poll failed');
+  else log.info({ ...fields, ...(parsed?.warnings.length ? { warnings: parsed.warnings.length } : {}), ...(fetch?.permanentUrl ? { movedTo: fetch.permanentUrl } : {}) }, 'polled');
+}
+
+/** Fetches and stores the page behind one item. Failures are recorded on the item, never thrown. */
+export async function capturePage(context: PipelineContext, item: ItemRow, signal: AbortSignal): Promise<void> {
+  const { db, fetcher, settings, log } = context;
+  const now = context.now ?? (() => new Date());
+  const url = item.orig_link ?? item.link;
+  if (!url) return;
+  const started = performance.now();
+  try {
+    const result = await fetcher.fetch(url, {}, signal);
+    if (result.status >= 400 || result.status < 200 || result.status >= 300) {
+      const retryAt = new Date(now().getTime() + Math.max(settings.capture.retryDelay, result.retryAfterMs ?? 0));
+      recordCaptureFailure(db, item.id, `HTTP ${result.status}`, retryAt, settings.capture.maxAttempts);
+      log.warn({ url, status: result.status, ms: result.durationMs }, 'capture failed');
+      return;
+    }
+    const canonical = canonicalUrl(result.body, result.contentType, result.finalUrl);
+    const snapshotId = recordCapture(db, item.id, result, canonical);
+    log.info({ url, status: result.status, bytes: result.body.length, final: result.finalUrl !== url ? result.finalUrl : undefined, snapshot: snapshotId, ms: Math.round(performance.now() - started) }, 'captured');
+  } catch (caught) {
+    if (aborted(caught, signal)) return;
+    const message = caught instanceof Error ? caught.message : String(caught);
+    recordCaptureFailure(db, item.id, message, new Date(now().getTime() + settings.capture.retryDelay), settings.capture.maxAttempts);
+    log.warn({ url, error: message, ms: Math.round(performance.now() - started) }, 'capture failed');
+  }
+}

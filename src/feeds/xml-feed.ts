@@ -1,0 +1,138 @@
+import FeedParser from 'feedparser';
+import { normalizeFeedDate } from './dates.js';
+import { itemIdentity } from './identity.js';
+import { FeedParseError, type Enclosure, type FeedFormat, type FeedInfo, type FeedItem, type ParsedFeed } from './model.js';
+import { attribute, nodes, text } from './raw.js';
+import { absoluteUrl, plainText, sanitizeFeedHtml } from './sanitize.js';
+
+/**
+ * RSS 0.9x/1.0/2.0 and Atom 0.3/1.0 through feedparser: a SAX parser in non-strict mode, so
+ * unclosed tags, undeclared (HTML) entities and stray markup are recovered rather than fatal,
+ * and — SAX reads no DTD — declared entities are never expanded (no billion-laughs) and external
+ * entities never fetched. It also resolves xml:base. What it leaves to us: dates (it uses
+ * `new Date`, which misreads many), sanitizing, and the publisher's scheduling hints.
+ */
+
+type Meta = FeedParser.Meta & Record<string, unknown>;
+type Item = FeedParser.Item & Record<string, unknown>;
+
+function formatOf(meta: Meta): FeedFormat {
+  const type = meta['#type'];
+  const version = String(meta['#version'] ?? '');
+  if (type === 'atom') return version === '0.3' ? 'atom0.3' : 'atom1.0';
+  if (type === 'rdf') return version.startsWith('0.9') ? 'rss0.9x' : 'rss1.0';
+  if (version.startsWith('0.9')) return 'rss0.9x';
+  return 'rss2.0';
+}
+
+function dateOf(raw: unknown, keys: string[], warnings: string[], where: string): string | null {
+  const value = text(raw, ...keys);
+  if (value === null) return null;
+  const normalized = normalizeFeedDate(value);
+  if (normalized === null) warnings.push(`${where}: unreadable date ${JSON.stringify(value)}`);
+  return normalized;
+}
+
+function hubOf(meta: Meta): string | null {
+  for (const link of [...nodes(meta, 'atom:link'), ...nodes(meta, 'atom10:link')]) {
+    if (attribute(link, 'rel') === 'hub') return attribute(link, 'href');
+  }
+  return null;
+}
+
+function feedInfo(meta: Meta, url: string | null, warnings: string[]): FeedInfo {
+  const ttl = Number.parseInt(text(meta, 'rss:ttl') ?? '', 10);
+  const frequency = Number.parseInt(text(meta, 'sy:updatefrequency') ?? '', 10);
+  const skipHours = nodes(meta, 'rss:skiphours')
+    .flatMap((node) => nodes(node, 'hour'))
+    .map((hour) => Number.parseInt(hour['#'] ?? '', 10))
+    .filter((hour) => Number.isInteger(hour) && hour >= 0 && hour <= 24)
+    .map((hour) => hour % 24);
+  const skipDays = nodes(meta, 'rss:skipdays')
+    .flatMap((node) => nodes(node, 'day'))
+    .map((day) => (day['#'] ?? '').trim())
+    .filter((day) => day !== '');
+  return {
+    title: plainText(meta.title),
+    link: absoluteUrl(meta.link, url),
+    description: sanitizeFeedHtml(meta.description, meta.link ?? url),
+    language: meta.language ?? text(meta, 'dc:language'),
+    updated: dateOf(meta, ['atom:updated', 'atom:modified', 'rss:lastbuilddate', 'dc:date', 'rss:pubdate'], warnings, 'feed'),
+    ttl: Number.isInteger(ttl) && ttl > 0 ? ttl : null,
+    skipHours: [...new Set(skipHours)].sort((a, b) => a - b),
+    skipDays: [...new Set(skipDays)],
+    updatePeriod: text(meta, 'sy:updateperiod')?.toLowerCase() ?? null,
+    updateFrequency: Number.isInteger(frequency) && frequency > 0 ? frequency : null,
+    image: absoluteUrl(meta.image?.url, url),
+    hub: absoluteUrl(hubOf(meta), url),
+  };
+}
+
+function enclosuresOf(item: Item, base: string | null): Enclosure[] {
+  return (item.enclosures ?? [])
+    .filter((enclosure) => enclosure.url)
+    .map((enclosure) => {
+      const length = Number.parseInt(String(enclosure.length ?? ''), 10);
+      return { url: absoluteUrl(enclosure.url, base)!, type: enclosure.type ?? null, length: Number.isFinite(length) && length >= 0 ? length : null };
+    });
+}
+
+function feedItem(item: Item, index: number, url: string | null, warnings: string[]): FeedItem {
+  const where = `item ${index + 1}`;
+  const link = absoluteUrl(item.link, url);
+  const base = link ?? url;
+  const published = dateOf(item, ['atom:published', 'atom:issued', 'rss:pubdate', 'dc:date', 'atom:created', 'dcterms:issued'], warnings, where);
+  const updated = dateOf(item, ['atom:updated', 'atom:modified', 'dcterms:modified'], warnings, where);
+  const summary = item.summary && item.summary !== item.description ? item.summary : null;
+  const description = item.description ?? null;
+  // RSS puts the body in description (or content:encoded); Atom in content, with summary apart.
+  const content = text(item, 'content:encoded') !== null || nodes(item, 'atom:content').length > 0 ? description : null;
+  const title = plainText(item.title);
+  return {
+    guid: itemIdentity({ guid: item.guid, link, title, date: published ?? updated }),
+    title,
+    link,
+    origLink: absoluteUrl(item.origlink ?? text(item, 'feedburner:origlink'), base),
+    published,
+    updated,
+    author: plainText(item.author),
+    summary: sanitizeFeedHtml(summary ?? (content === null ? description : null), base),
+    content: sanitizeFeedHtml(content, base),
+    categories: [...new Set((item.categories ?? []).map((category) => plainText(category)).filter((c): c is string => c !== null))],
+    enclosures: enclosuresOf(item, base),
+  };
+}
+
+/** Reads an RSS or Atom document (already decoded to text). */
+export function parseXmlFeed(xml: string, url: string | null): Promise<ParsedFeed> {
+  return new Promise((resolve, reject) => {
+    const parser = new FeedParser({ feedurl: url ?? undefined, addmeta: false, resume_saxerror: true });
+    const items: Item[] = [];
+    const saxErrors: string[] = [];
+    let fatal: Error | null = null;
+    parser.on('error', (error: Error) => {
+      // feedparser reports SAX errors it recovered from, and "Not a feed" which it cannot.
+      if (/not a feed/i.test(error.message)) fatal = error;
+      else saxErrors.push(error.message.split('\n')[0]!);
+    });
+    parser.on('readable', () => {
+      let item: Item | null;
+      while ((item = parser.read() as Item | null)) items.push(item);
+    });
+    parser.on('end', () => {
+      if (fatal || !parser.meta?.['#type']) {
+        reject(new FeedParseError('not a feed: no <rss>, <rdf:RDF> or <feed> root element'));
+        return;
+      }
+      const warnings = [...new Set(saxErrors)].map((message) => `recovered from malformed XML: ${message}`);
+      const meta = parser.meta as Meta;
+      resolve({
+        format: formatOf(meta),
+        warnings,
+        feed: feedInfo(meta, url, warnings),
+        items: items.map((item, index) => feedItem(item, index, url, warnings)),
+      });
+    });
+    parser.end(xml);
+  });
+}

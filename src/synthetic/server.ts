@@ -1,0 +1,252 @@
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import iconv from 'iconv-lite';
+import { makeArticle, type SyntheticArticle } from './articles.js';
+import { SyntheticClock } from './clock.js';
+import { FEED_PATHS, renderFeed } from './feed-documents.js';
+import { esc } from './html.js';
+import { rng } from './prose.js';
+import { DEFAULT_SITES, type Compression, type SiteDefinition } from './sites.js';
+
+/** Switches a test flips on a running site. */
+export interface Behaviour {
+  /** Answer every request with this status. */
+  failStatus: number | null;
+  /** Delay every response. */
+  slowMs: number;
+  /** Serve the feed with broken XML (still recoverable). */
+  malformedFeed: boolean;
+  /** Reset every connection without answering. */
+  down: boolean;
+}
+
+export interface RequestRecord {
+  site: string;
+  path: string;
+  status: number;
+  at: number;
+  conditional: boolean;
+}
+
+export interface RunningSite {
+  definition: SiteDefinition;
+  url: string;
+  feedUrl: string;
+  behaviour: Behaviour;
+  server: Server;
+}
+
+export interface SyntheticWebOptions {
+  sites?: SiteDefinition[];
+  clock?: SyntheticClock;
+  /** Articles already published when the clock starts. */
+  startVisible?: number;
+  host?: string;
+}
+
+const HUGE_PAGE_BYTES = 50 * 1024 * 1024;
+let gzipBomb: Buffer | null = null;
+
+/**
+ * A local web of made-up sites for tests and the demo: each site on its own loopback port (so
+ * each is its own host for politeness), with a feed whose items appear as the clock runs, article
+ * pages in the site's template, ETag/Last-Modified with 304s, and switches for failures.
+ */
+export class SyntheticWeb {
+  readonly clock: SyntheticClock;
+  readonly sites = new Map<string, RunningSite>();
+  readonly requests: RequestRecord[] = [];
+  private readonly definitions: SiteDefinition[];
+  private readonly startVisible: number;
+  private readonly host: string;
+
+  constructor(options: SyntheticWebOptions = {}) {
+    this.clock = options.clock ?? new SyntheticClock();
+    this.definitions = options.sites ?? DEFAULT_SITES;
+    this.startVisible = options.startVisible ?? 8;
+    this.host = options.host ?? '127.0.0.1';
+  }
+
+  async start(): Promise<this> {
+    for (const definition of this.definitions) {
+      const server = createServer((request, response) => {
+        this.handle(definition.slug, request, response).catch((error: unknown) => {
+          response.statusCode = 500;
+          response.end(String(error));
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(0, this.host, resolve));
+      const { port } = server.address() as AddressInfo;
+      const url = `http://${this.host}:${port}/`;
+      this.sites.set(definition.slug, {
+        definition,
+        url,
+        feedUrl: `${url}${FEED_PATHS[definition.format].path}`,
+        behaviour: { failStatus: null, slowMs: 0, malformedFeed: false, down: false },
+        server,
+      });
+    }
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([...this.sites.values()].map((site) => new Promise<void>((resolve) => {
+      site.server.closeAllConnections();
+      site.server.close(() => resolve());
+    })));
+  }
+
+  site(slug: string): RunningSite {
+    const site = this.sites.get(slug);
+    if (!site) throw new Error(`no synthetic site ${slug}`);
+    return site;
+  }
+
+  set(slug: string, behaviour: Partial<Behaviour>): void {
+    Object.assign(this.site(slug).behaviour, behaviour);
+  }
+
+  /** When article `index` of a site is published: the first `startVisible` are out at the start. */
+  publishedAt(definition: SiteDefinition, index: number): number {
+    return this.clock.start - (this.startVisible - 1) * definition.interval + index * definition.interval - 60_000;
+  }
+
+  /** The site's articles published by now, newest first. */
+  published(slug: string): SyntheticArticle[] {
+    const { definition } = this.site(slug);
+    const count = Math.floor((this.clock.now() - this.publishedAt(definition, 0)) / definition.interval) + 1;
+    const out: SyntheticArticle[] = [];
+    for (let index = count - 1; index >= 0; index--) out.push(makeArticle(definition.slug, index, this.publishedAt(definition, index)));
+    return out;
+  }
+
+  private record(slug: string, request: IncomingMessage, status: number): void {
+    this.requests.push({
+      site: slug,
+      path: request.url ?? '/',
+      status,
+      at: Date.now(),
+      conditional: Boolean(request.headers['if-none-match'] || request.headers['if-modified-since']),
+    });
+  }
+
+  private async handle(slug: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const site = this.site(slug);
+    const { behaviour, definition } = site;
+    const path = new URL(request.url ?? '/', site.url).pathname;
+    if (behaviour.down) {
+      this.record(slug, request, 0);
+      request.socket.destroy();
+      return;
+    }
+    if (behaviour.slowMs > 0) await new Promise((resolve) => setTimeout(resolve, behaviour.slowMs));
+    const send = (status: number, body: string | Buffer, headers: Record<string, string> = {}, compression: Compression = 'identity') => {
+      this.record(slug, request, status);
+      const accepted = String(request.headers['accept-encoding'] ?? '');
+      let bytes = typeof body === 'string' ? Buffer.from(body) : body;
+      if (compression !== 'identity' && accepted.includes(compression) && status === 200) {
+        bytes = compression === 'gzip' ? gzipSync(bytes) : compression === 'br' ? brotliCompressSync(bytes) : deflateSync(bytes);
+        headers['content-encoding'] = compression;
+      }
+      response.writeHead(status, { 'content-length': String(bytes.length), ...headers });
+      response.end(request.method === 'HEAD' ? undefined : bytes);
+    };
+    if (behaviour.failStatus !== null) {
+      const headers: Record<string, string> = { 'content-type': 'text/plain' };
+      if (behaviour.failStatus === 429 || behaviour.failStatus === 503) headers['retry-after'] = '120';
+      return send(behaviour.failStatus, `synthetic failure ${behaviour.failStatus}`, headers);
+    }
+
+    const feedPath = `/${FEED_PATHS[definition.format].path}`;
+    if (path === feedPath) return this.serveFeed(site, request, send);
+    if (path.startsWith('/articles/')) return this.serveArticle(site, path.slice('/articles/'.length), send);
+    if (path.startsWith('/r/')) return send(302, '', { location: `${site.url}articles/${path.slice(3)}` });
+    if (path.startsWith('/images/')) return send(200, Buffer.from('GIF89a'), { 'content-type': 'image/gif' });
+    if (path === '/') {
+      const links = this.published(slug).map((article) => `<li><a href="/articles/${esc(article.slug)}">${esc(article.title)}</a></li>`);
+      return send(200, `<!DOCTYPE html><html><head><title>${esc(definition.name)}</title><link rel="alternate" type="${FEED_PATHS[definition.format].type.split(';')[0]}" href="${feedPath}"></head><body><h1>${esc(definition.name)}</h1><ul>${links.join('')}</ul></body></html>`, { 'content-type': 'text/html; charset=utf-8' });
+    }
+    // Fixtures for failure paths.
+    if (path === '/_test/moved-permanently') return send(301, '', { location: feedPath });
+    if (path === '/_test/moved-temporarily') return send(302, '', { location: feedPath });
+    if (path === '/_test/malformed-feed.xml') return send(200, malformedFeed(site), { 'content-type': 'application/rss+xml' });
+    if (path === '/_test/not-a-feed.xml') return send(200, `<!DOCTYPE html><html><head><title>Oops</title><link rel="alternate" type="application/rss+xml" href="${feedPath}"></head><body>Not here</body></html>`, { 'content-type': 'text/xml' });
+    const status = /^\/_test\/status\/(\d{3})$/.exec(path);
+    if (status) return send(Number(status[1]), 'status fixture', Number(status[1]) === 429 || Number(status[1]) === 503 ? { 'retry-after': '120' } : {});
+    if (path === '/_test/gzip-bomb') {
+      gzipBomb ??= gzipSync(Buffer.alloc(200 * 1024 * 1024), { level: 9 });
+      this.record(slug, request, 200);
+      response.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip', 'content-length': String(gzipBomb.length) });
+      response.end(gzipBomb);
+      return;
+    }
+    if (path === '/_test/huge-page') {
+      this.record(slug, request, 200);
+      response.writeHead(200, { 'content-type': 'text/html' });
+      const chunk = Buffer.from(`<p>${'lorem ipsum '.repeat(5000)}</p>\n`);
+      let sent = 0;
+      const write = () => {
+        while (sent < HUGE_PAGE_BYTES) {
+          sent += chunk.length;
+          if (!response.write(chunk)) return void response.once('drain', write);
+        }
+        response.end();
+      };
+      response.on('close', () => (sent = HUGE_PAGE_BYTES));
+      write();
+      return;
+    }
+    return send(404, 'not found', { 'content-type': 'text/plain' });
+  }
+
+  private serveFeed(site: RunningSite, request: IncomingMessage, send: (status: number, body: string, headers?: Record<string, string>, compression?: Compression) => void): void {
+    const { definition } = site;
+    const articles = this.published(definition.slug).slice(0, definition.window);
+    const body = site.behaviour.malformedFeed
+      ? malformedFeed(site)
+      : renderFeed(definition.format, { siteName: definition.name, siteUrl: site.url, feedUrl: site.feedUrl, articles, trackingLinks: definition.trackingLinks ?? false });
+    const etag = `"${createHash('sha1').update(body).digest('hex').slice(0, 16)}"`;
+    const newest = articles[0]?.publishedAt ?? this.clock.start;
+    const lastModified = new Date(Math.floor(newest / 1000) * 1000).toUTCString();
+    const headers = { 'content-type': FEED_PATHS[definition.format].type, etag, 'last-modified': lastModified, 'cache-control': 'max-age=60' };
+    const inm = request.headers['if-none-match'];
+    const ims = request.headers['if-modified-since'];
+    const fresh = inm ? inm === etag : ims ? Date.parse(ims) >= Date.parse(lastModified) : false;
+    if (fresh) return send(304, '', { etag, 'last-modified': lastModified });
+    send(200, body, headers, definition.compression);
+  }
+
+  private serveArticle(site: RunningSite, slug: string, send: (status: number, body: string | Buffer, headers?: Record<string, string>, compression?: Compression) => void): void {
+    const { definition } = site;
+    const published = this.published(definition.slug);
+    const position = published.findIndex((article) => article.slug === slug);
+    if (position < 0) return send(404, 'no such article', { 'content-type': 'text/plain' });
+    const article = published[position]!;
+    const html = definition.template({
+      siteName: definition.name,
+      siteUrl: site.url,
+      feedUrl: site.feedUrl,
+      feedType: FEED_PATHS[definition.format].type.split(';')[0]!,
+      article,
+      related: published.filter((_, i) => i !== position).slice(0, 5),
+      now: this.clock.now(),
+      requestRandom: rng(Math.floor(Math.random() * 2 ** 32)),
+      charset: definition.charset,
+    });
+    const body = definition.charset === 'utf-8' ? Buffer.from(html) : iconv.encode(html, definition.charset);
+    // The legacy site declares its charset only in <meta>, as old servers did.
+    const type = definition.charset === 'utf-8' ? 'text/html; charset=utf-8' : 'text/html';
+    send(200, body, { 'content-type': type }, definition.compression);
+  }
+}
+
+/** A feed with unclosed tags, an HTML entity XML does not know, and a bare ampersand. */
+function malformedFeed(site: RunningSite): string {
+  return `<?xml version="1.0"?>
+<rss version="2.0"><channel><title>${esc(site.definition.name)} &nbsp;(broken)</title><link>${site.url}</link>
+<item><title>Fish & chips <b>recovered</title><link>${site.url}articles/broken-1</link><guid>broken-1</guid><pubDate>Mon, 02 Nov 2026 10:00:00 GMT</pubDate></item>
+<item><title>Second item<link>${site.url}articles/broken-2</link><guid>broken-2</guid></item>
+</channel>`;
+}

@@ -1,0 +1,32 @@
+import bytes from 'bytes';
+import ms from 'ms';
+
+/** Milliseconds from a duration setting: "90s", "5m", "1.5h", "2d", or a bare number of seconds. */
+export function parseDuration(value: string | number): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? value * 1000 : undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed) * 1000;
+  const parsed = ms(trimmed as ms.StringValue);
+  return typeof parsed === 'number' && Number.isFinite(parsed) && parsed >= 0 ? parsed : undefined;
+}
+
+/** Bytes from a size setting: "10MB", "512KB", or a bare number of bytes. */
+export function parseSize(value: string | number): number | undefined {
+  const parsed = bytes.parse(value);
+  return parsed !== null && Number.isFinite(parsed) && parsed >= 0 ? parsed : undefined;
+}
+
+/** "1h 5m", "42s", "350ms": a duration for people. */
+export function formatDuration(millis: number): string {
+  if (millis < 1000) return `${Math.round(millis)}ms`;
+  const parts: string[] = [];
+  let seconds = Math.round(millis / 1000);
+  for (const [unit, size] of [['d', 86400], ['h', 3600], ['m', 60], ['s', 1]] as const) {
+    if (seconds >= size) {
+      parts.push(`${Math.floor(seconds / size)}${unit}`);
+      seconds %= size;
+    }
+    if (parts.length === 2) break;
+  }
+  return parts.join(' ');
+}
