@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { PROJECT_ROOT } from '../util/project-root.js';
 import { parseDuration, parseSize } from '../util/units.js';
 import { ConfigError, fieldName } from './errors.js';
-import { lineOf, readYamlFile, type YamlFile } from './yaml-file.js';
+import { issueLocation, lineOf, readYamlFile, type YamlFile } from './yaml-file.js';
 
 /** The settings file shipped with Forest; every key has its default and its documentation there. */
 export const DEFAULT_SETTINGS_FILE = join(PROJECT_ROOT, 'config', 'default.yaml');
@@ -138,7 +138,7 @@ export function loadSettings(options: LoadOptions = {}): Settings {
 
   const result = settingsSchema.safeParse(merged);
   if (!result.success) {
-    const issue = result.error.issues[0]!;
+    const issue = issueLocation(result.error.issues[0]!);
     const field = fieldName(issue.path);
     const variable = env.names.get(field);
     if (variable) throw new ConfigError(`environment variable ${variable}`, null, field, issue.message);

@@ -23,7 +23,7 @@ export function readYamlFile(file: string): YamlFile {
 
 export function parseYaml(file: string, text: string): YamlFile {
   const lines = new LineCounter();
-  const document = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const document = parseDocument(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
   const [first] = document.errors;
   if (first) {
     const line = first.linePos?.[0].line ?? null;
@@ -50,6 +50,14 @@ export function lineOf(source: YamlFile, path: ReadonlyArray<PropertyKey>): numb
 export function validateYaml<T extends z.ZodType>(source: YamlFile, schema: T, data: unknown = source.data): z.output<T> {
   const result = schema.safeParse(data);
   if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
-  throw new ConfigError(source.file, lineOf(source, issue.path), fieldName(issue.path) || null, issue.message);
+  const { path, message } = issueLocation(result.error.issues[0]!);
+  throw new ConfigError(source.file, lineOf(source, path), fieldName(path) || null, message);
+}
+
+/** The path an issue is about; an unknown key is reported at the key itself, not its parent. */
+export function issueLocation(issue: z.core.$ZodIssue): { path: PropertyKey[]; message: string } {
+  if (issue.code === 'unrecognized_keys' && issue.keys.length > 0) {
+    return { path: [...issue.path, issue.keys[0]!], message: `unknown field ${JSON.stringify(String(issue.keys[0]))}` };
+  }
+  return { path: issue.path, message: issue.message };
 }

@@ -1,3 +1,4 @@
+import { XMLValidator } from 'fast-xml-parser';
 import FeedParser from 'feedparser';
 import { normalizeFeedDate } from './dates.js';
 import { itemIdentity } from './identity.js';
@@ -42,7 +43,8 @@ function hubOf(meta: Meta): string | null {
 
 function feedInfo(meta: Meta, url: string | null, warnings: string[]): FeedInfo {
   const ttl = Number.parseInt(text(meta, 'rss:ttl') ?? '', 10);
-  const frequency = Number.parseInt(text(meta, 'sy:updatefrequency') ?? '', 10);
+  // feedparser names the syndication module's namespace "syn"; documents usually write "sy".
+  const frequency = Number.parseInt(text(meta, 'syn:updatefrequency', 'sy:updatefrequency') ?? '', 10);
   const skipHours = nodes(meta, 'rss:skiphours')
     .flatMap((node) => nodes(node, 'hour'))
     .map((hour) => Number.parseInt(hour['#'] ?? '', 10))
@@ -61,7 +63,7 @@ function feedInfo(meta: Meta, url: string | null, warnings: string[]): FeedInfo 
     ttl: Number.isInteger(ttl) && ttl > 0 ? ttl : null,
     skipHours: [...new Set(skipHours)].sort((a, b) => a - b),
     skipDays: [...new Set(skipDays)],
-    updatePeriod: text(meta, 'sy:updateperiod')?.toLowerCase() ?? null,
+    updatePeriod: text(meta, 'syn:updateperiod', 'sy:updateperiod')?.toLowerCase() ?? null,
     updateFrequency: Number.isInteger(frequency) && frequency > 0 ? frequency : null,
     image: absoluteUrl(meta.image?.url, url),
     hub: absoluteUrl(hubOf(meta), url),
@@ -103,6 +105,22 @@ function feedItem(item: Item, index: number, url: string | null, warnings: strin
   };
 }
 
+const XML_ENTITY = /&(?!(?:amp|lt|gt|quot|apos|#\d+|#x[0-9a-f]+);)([a-z][a-z0-9]*);/i;
+
+/**
+ * What is wrong with the document as XML, for the warnings: the lenient parse recovers from it,
+ * but the user should know the publisher's feed is broken. (A strict validator pass, no
+ * entities expanded.)
+ */
+function wellFormednessWarnings(xml: string): string[] {
+  const warnings: string[] = [];
+  const result = XMLValidator.validate(xml);
+  if (result !== true) warnings.push(`not well-formed XML (line ${result.err.line}: ${result.err.msg}); recovered leniently`);
+  const entity = XML_ENTITY.exec(xml);
+  if (entity && !xml.includes(`<!ENTITY ${entity[1]}`)) warnings.push(`undeclared entity &${entity[1]}; read as its HTML meaning`);
+  return warnings;
+}
+
 /** Reads an RSS or Atom document (already decoded to text). */
 export function parseXmlFeed(xml: string, url: string | null): Promise<ParsedFeed> {
   return new Promise((resolve, reject) => {
@@ -124,7 +142,7 @@ export function parseXmlFeed(xml: string, url: string | null): Promise<ParsedFee
         reject(new FeedParseError('not a feed: no <rss>, <rdf:RDF> or <feed> root element'));
         return;
       }
-      const warnings = [...new Set(saxErrors)].map((message) => `recovered from malformed XML: ${message}`);
+      const warnings = [...wellFormednessWarnings(xml), ...[...new Set(saxErrors)].map((message) => `recovered from malformed XML: ${message}`)];
       const meta = parser.meta as Meta;
       resolve({
         format: formatOf(meta),

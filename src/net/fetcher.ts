@@ -59,6 +59,11 @@ function flatHeaders(headers: Headers): Record<string, string> {
   return out;
 }
 
+function headerFromRaw(raw: string[], name: string): string | undefined {
+  for (let i = 0; i + 1 < raw.length; i += 2) if (raw[i]!.toLowerCase() === name) return raw[i + 1];
+  return undefined;
+}
+
 function classify(error: unknown, url: string, durationMs: number, maxBodySize: number): FetchError {
   if (error instanceof FetchError) return error;
   if (error instanceof RequestError) {
@@ -140,7 +145,8 @@ export class Fetcher {
         stream.once('error', reject);
       });
       const declared = Number(response.headers['content-length']);
-      const encoded = response.headers['content-encoding'];
+      // got's decompression removes content-encoding from `headers`; the raw headers keep it.
+      const encoded = headerFromRaw(response.rawHeaders, 'content-encoding');
       // Content-Length counts compressed bytes, so it can only reject early when not compressed.
       if (!encoded && Number.isFinite(declared) && declared > max) {
         stream.destroy();
@@ -158,6 +164,7 @@ export class Fetcher {
       }
       const status = response.statusCode;
       const flat = flatHeaders(response.headers);
+      if (encoded && !flat['content-encoding']) flat['content-encoding'] = encoded;
       const permanent = redirects.length > 0 && redirects.every((redirect) => redirect.status === 301 || redirect.status === 308);
       return {
         url,

@@ -28,6 +28,7 @@ export interface RequestRecord {
   status: number;
   at: number;
   conditional: boolean;
+  userAgent: string | null;
 }
 
 export interface RunningSite {
@@ -129,6 +130,7 @@ export class SyntheticWeb {
       status,
       at: Date.now(),
       conditional: Boolean(request.headers['if-none-match'] || request.headers['if-modified-since']),
+      userAgent: request.headers['user-agent'] ?? null,
     });
   }
 

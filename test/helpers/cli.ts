@@ -1,0 +1,51 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** The built command, as a user runs it (`npm test` builds first). */
+export const FOREST_BIN = fileURLToPath(new URL('../../bin/forest.js', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+const CLEAN_ENV = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('FOREST_')));
+
+/** Runs `forest ARGS…` to completion. */
+export function forest(args: string[], options: { env?: Record<string, string>; cwd?: string; input?: string } = {}): Promise<CliResult> {
+  const child = startForest(args, options);
+  if (options.input !== undefined) child.stdin?.end(options.input);
+  return finished(child);
+}
+
+/** Starts `forest ARGS…` and returns the process, with its output collected. */
+export function startForest(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): ChildProcess & { output: { stdout: string; stderr: string } } {
+  const child = spawn(process.execPath, [FOREST_BIN, ...args], {
+    cwd: options.cwd,
+    env: { ...CLEAN_ENV, FOREST_LOG_PRETTY: 'false', ...options.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  }) as ChildProcess & { output: { stdout: string; stderr: string } };
+  child.output = { stdout: '', stderr: '' };
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (child.output.stdout += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (child.output.stderr += chunk));
+  return child;
+}
+
+export function finished(child: ChildProcess & { output: { stdout: string; stderr: string } }): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code, signal) => resolve({ code, signal, ...child.output }));
+  });
+}
+
+/** Resolves when `predicate` holds, checking every 100 ms, or rejects after `timeoutMs`. */
+export async function waitFor(predicate: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await predicate()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+}

@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ConfigError } from '../../src/config/errors.js';
+import { loadSettings } from '../../src/config/settings.js';
+import { tempDir, writeFile } from '../helpers/temp.js';
+
+const dir = tempDir();
+
+test('the shipped defaults load, with durations in ms and sizes in bytes', () => {
+  const settings = loadSettings({ env: {} });
+  assert.equal(settings.schedule.defaultInterval, 30 * 60_000);
+  assert.equal(settings.http.perHostDelay, 2000);
+  assert.equal(settings.http.maxBodySize, 10 * 1024 * 1024);
+  assert.match(settings.database.path, /data\/forest\.db$/);
+});
+
+test('--config overrides the defaults; environment overrides --config; --db overrides both', () => {
+  const file = writeFile(dir, 'over.yaml', 'http:\n  perHostDelay: 5s\n  concurrency: 3\nschedule:\n  minInterval: 30\ndatabase:\n  path: /tmp/a.db\n');
+  const settings = loadSettings({ configFile: file, env: { FOREST_HTTP_CONCURRENCY: '4' }, databasePath: '/tmp/b.db' });
+  assert.equal(settings.http.perHostDelay, 5000);
+  assert.equal(settings.http.concurrency, 4);
+  assert.equal(settings.schedule.minInterval, 30_000); // bare number: seconds
+  assert.equal(settings.database.path, '/tmp/b.db');
+});
+
+test('a bad value names the file, line and field', () => {
+  const file = writeFile(dir, 'bad.yaml', '# comment\nhttp:\n  userAgent: me\n  timeout: soon\n');
+  assert.throws(() => loadSettings({ configFile: file, env: {} }), (error: unknown) => {
+    assert.ok(error instanceof ConfigError);
+    assert.equal(error.file, file);
+    assert.equal(error.line, 4);
+    assert.equal(error.field, 'http.timeout');
+    assert.match(error.message, /not a duration/);
+    return true;
+  });
+});
+
+test('an unknown key is an error at its line', () => {
+  const file = writeFile(dir, 'unknown.yaml', 'log:\n  level: info\n  colour: true\n');
+  assert.throws(() => loadSettings({ configFile: file, env: {} }), (error: unknown) => error instanceof ConfigError && error.line === 3 && error.field === 'log.colour' && /unknown/.test(error.message));
+});
+
+test('invalid YAML is reported with its line', () => {
+  const file = writeFile(dir, 'broken.yaml', 'http:\n  timeout: 5s\n   bad: [\n');
+  assert.throws(() => loadSettings({ configFile: file, env: {} }), (error: unknown) => error instanceof ConfigError && error.line !== null && /invalid YAML/.test(error.message));
+});
+
+test('a bad environment variable is named', () => {
+  assert.throws(() => loadSettings({ env: { FOREST_LOG_LEVEL: 'loud' } }), (error: unknown) => error instanceof ConfigError && /FOREST_LOG_LEVEL/.test(error.message) && error.field === 'log.level');
+});
