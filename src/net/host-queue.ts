@@ -74,8 +74,8 @@ export class HostQueue {
       entry.start();
     }
     if (soonest !== Infinity && this.running < this.concurrency) {
+      // Not unref'd: a waiting request must keep the process alive until its turn.
       this.timer = setTimeout(() => this.pump(), Math.max(1, soonest - now));
-      this.timer.unref();
     }
   }
 }

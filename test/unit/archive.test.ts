@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { getBlob, putBlob } from '../../src/archive/blobs.js';
+import { migrate, openDatabase, readMigrations } from '../../src/archive/database.js';
+import { dueFeeds, syncSubscriptions } from '../../src/archive/feeds.js';
+import { upsertItems } from '../../src/archive/items.js';
+import type { FeedItem } from '../../src/feeds/model.js';
+
+const item = (guid: string, extra: Partial<FeedItem> = {}): FeedItem => ({
+  guid, title: `Title ${guid}`, link: `https://x.example/${guid}`, origLink: null, published: '2026-11-01T00:00:00.000Z', updated: null,
+  author: null, summary: 'summary', content: null, categories: [], enclosures: [], ...extra,
+});
+
+test('migrations are applied once, in order, and recorded', () => {
+  const db = openDatabase(':memory:');
+  const versions = db.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all();
+  assert.deepEqual(versions, readMigrations().map((m) => m.version));
+  assert.deepEqual(migrate(db), [], 'nothing left to apply');
+  db.close();
+});
+
+test('a failing migration is rolled back whole', () => {
+  const db = openDatabase(':memory:');
+  assert.throws(() => migrate(db, [{ version: 999, name: 'broken', sql: 'CREATE TABLE half (x); SELECT * FROM no_such_table;' }]));
+  assert.equal(db.prepare("SELECT COUNT(*) FROM sqlite_master WHERE name = 'half'").pluck().get(), 0);
+  assert.equal(db.prepare('SELECT COUNT(*) FROM schema_migrations WHERE version = 999').pluck().get(), 0);
+  db.close();
+});
+
+test('syncing the list adds, updates and unsubscribes feeds (keeping their rows)', () => {
+  const db = openDatabase(':memory:');
+  let report = syncSubscriptions(db, [{ url: 'https://a.example/', tags: [], enabled: true }, { url: 'https://b.example/', tags: ['x'], enabled: true }]);
+  assert.deepEqual(report, { added: ['https://a.example/', 'https://b.example/'], updated: [], removed: [] });
+  assert.equal(dueFeeds(db, new Date(), 10).length, 2, 'new feeds are due at once');
+  report = syncSubscriptions(db, [{ url: 'https://a.example/', title: 'A', tags: [], enabled: true }]);
+  assert.deepEqual(report, { added: [], updated: ['https://a.example/'], removed: ['https://b.example/'] });
+  assert.equal(db.prepare('SELECT COUNT(*) FROM feeds').pluck().get(), 2);
+  assert.deepEqual(syncSubscriptions(db, [{ url: 'https://a.example/', title: 'A', tags: [], enabled: true }]), { added: [], updated: [], removed: [] });
+  db.close();
+});
+
+test('items: new ones are inserted pending capture; changed title, summary or updated date mark them changed', () => {
+  const db = openDatabase(':memory:');
+  syncSubscriptions(db, [{ url: 'https://a.example/', tags: [], enabled: true }]);
+  const now = new Date('2026-11-02T00:00:00Z');
+  assert.deepEqual(upsertItems(db, 1, [item('1'), item('2'), item('1')], now, true), { newItems: 2, changedItems: 0 });
+  assert.deepEqual(upsertItems(db, 1, [item('1'), item('2')], now, true), { newItems: 0, changedItems: 0 });
+  const later = new Date('2026-11-03T00:00:00Z');
+  assert.deepEqual(upsertItems(db, 1, [item('1', { title: 'New title' }), item('2', { updated: '2026-11-03T00:00:00.000Z' }), item('3')], later, true), { newItems: 1, changedItems: 2 });
+  const rows = db.prepare('SELECT guid, change_count, first_seen, last_seen, page_state FROM items ORDER BY guid').all() as Array<{ guid: string; change_count: number; first_seen: string; last_seen: string; page_state: string }>;
+  assert.deepEqual(rows.map((r) => [r.guid, r.change_count, r.page_state]), [['1', 1, 'pending'], ['2', 1, 'pending'], ['3', 0, 'pending']]);
+  assert.equal(rows[0]!.first_seen, now.toISOString());
+  assert.equal(rows[0]!.last_seen, later.toISOString());
+  assert.equal(upsertItems(db, 1, [item('4', { link: null })], later, true).newItems, 1);
+  assert.equal(db.prepare("SELECT page_state FROM items WHERE guid = '4'").pluck().get(), 'skipped', 'no link, no page');
+  db.close();
+});
+
+test('blobs are stored once per sha256 and read back', () => {
+  const db = openDatabase(':memory:');
+  const body = Buffer.from('<html>'.repeat(1000));
+  const first = putBlob(db, body);
+  const second = putBlob(db, Buffer.from(body));
+  assert.equal(first, second);
+  assert.equal(db.prepare('SELECT COUNT(*) FROM blobs').pluck().get(), 1);
+  assert.ok((db.prepare('SELECT LENGTH(data) FROM blobs').pluck().get() as number) < body.length / 10, 'compressed');
+  assert.deepEqual(getBlob(db, first), body);
+  db.close();
+});

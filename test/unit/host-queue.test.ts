@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { HostQueue } from '../../src/net/host-queue.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+test('one request per host at a time, with the delay between them; the global limit holds', async () => {
+  const queue = new HostQueue(2, 50);
+  const log: Array<[string, 'start' | 'end', number]> = [];
+  const started = Date.now();
+  const task = (host: string) => queue.run(host, async () => {
+    log.push([host, 'start', Date.now() - started]);
+    await sleep(20);
+    log.push([host, 'end', Date.now() - started]);
+  });
+  await Promise.all([task('a'), task('a'), task('b'), task('c')]);
+  let running = 0;
+  let peak = 0;
+  for (const [, kind] of log) {
+    running += kind === 'start' ? 1 : -1;
+    peak = Math.max(peak, running);
+  }
+  assert.equal(peak, 2, 'global concurrency');
+  const a = log.filter(([host]) => host === 'a');
+  assert.deepEqual(a.map(([, kind]) => kind), ['start', 'end', 'start', 'end'], 'never two at once on one host');
+  assert.ok(a[2]![2] - a[1]![2] >= 45, `delay between requests to a: ${a[2]![2] - a[1]![2]} ms`);
+});
+
+test('a waiting request is dropped when its signal aborts', async () => {
+  const queue = new HostQueue(1, 0);
+  const controller = new AbortController();
+  let ran = false;
+  const blocker = queue.run('a', () => sleep(50));
+  const waiting = queue.run('a', async () => {
+    ran = true;
+  }, controller.signal);
+  controller.abort(new Error('stop'));
+  await assert.rejects(waiting, /stop/);
+  await blocker;
+  assert.equal(ran, false);
+  assert.equal(queue.pending, 0);
+});
