@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { openDatabase, type Db } from '../archive/database.js';
 import { syncSubscriptions } from '../archive/feeds.js';
 import type { Settings } from '../config/settings.js';
@@ -28,6 +29,9 @@ export async function runDaemon(options: RunOptions): Promise<void> {
     const report = syncSubscriptions(db, readSubscriptions(settings.subscriptions));
     log.info({ list: settings.subscriptions, ...report }, 'subscriptions synced');
   };
+  if (!existsSync(settings.subscriptions)) {
+    log.warn({ list: settings.subscriptions }, 'no subscription list yet: add feeds with `forest feeds add URL` or copy config/feeds.example.yaml');
+  }
   try {
     sync();
   } catch (error) {

@@ -1,0 +1,24 @@
+// pm2 process file: `pm2 start ecosystem.config.js` runs the archiver and restarts it if it
+// crashes. The kill timeout is longer than `shutdown.deadline` (10 s by default), so that on
+// `pm2 stop`/`pm2 reload` in-flight polls and captures can finish before pm2 sends SIGKILL.
+// (An ES module, as the whole package is: pm2 require()s it, which Node ≥ 20.19 allows, and
+// reads its `apps` export.)
+export const apps = [
+  {
+    name: 'forest',
+    script: 'bin/forest.js',
+    args: 'run',
+    cwd: import.meta.dirname,
+    exec_mode: 'fork',
+    instances: 1, // one process: SQLite is the single source of state
+    autorestart: true,
+    exp_backoff_restart_delay: 1000,
+    max_restarts: 50,
+    kill_timeout: 15000,
+    max_memory_restart: '1G',
+    out_file: 'data/logs/forest.out.log',
+    error_file: 'data/logs/forest.err.log',
+    merge_logs: true,
+    env: { NODE_ENV: 'production', FOREST_LOG_PRETTY: 'false' },
+  },
+];
