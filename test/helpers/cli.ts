@@ -40,12 +40,20 @@ export function finished(child: ChildProcess & { output: { stdout: string; stder
   });
 }
 
-/** Resolves when `predicate` holds, checking every 100 ms, or rejects after `timeoutMs`. */
+/**
+ * Resolves when `predicate` holds, checking every 100 ms, or rejects after `timeoutMs`. A
+ * predicate that throws counts as not yet (the daemon may still be creating the database).
+ */
 export async function waitFor(predicate: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  let lastError: unknown = null;
   while (Date.now() < deadline) {
-    if (await predicate()) return;
+    try {
+      if (await predicate()) return;
+    } catch (error) {
+      lastError = error;
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${String(lastError)})` : ''}`);
 }
