@@ -40,6 +40,10 @@ export interface FeedRow {
   last_error: string | null;
   error_count: number;
   consecutive_errors: number;
+  schedule_state: string | null;
+  rate_per_hour: number | null;
+  window_size: number | null;
+  max_age_seconds: number | null;
   created_at: string;
   updated_at: string;
 }

@@ -64,6 +64,12 @@ export function upsertItems(db: Db, feedId: number, items: FeedItem[], now: Date
   return report;
 }
 
+/** Which of `guids` the feed already has. */
+export function knownGuids(db: Db, feedId: number, guids: string[]): Set<string> {
+  const find = db.prepare('SELECT 1 FROM items WHERE feed_id = ? AND guid = ?').pluck();
+  return new Set(guids.filter((guid) => find.get(feedId, guid) !== undefined));
+}
+
 /** Items whose page is due for capture, oldest first. */
 export function pendingPages(db: Db, now: Date, limit: number, exclude: ReadonlySet<number>): ItemRow[] {
   const rows = db.prepare(`SELECT items.* FROM items JOIN feeds ON feeds.id = items.feed_id

@@ -7,6 +7,11 @@ import { upsertItems, type UpsertReport } from './items.js';
 export interface PollSchedule {
   nextPollAt: Date;
   reason: string;
+  /** The scheduler's state after this poll (JSON). */
+  state: string;
+  ratePerHour: number | null;
+  window: number | null;
+  maxAgeSeconds: number | null;
 }
 
 export interface PollRecord {
@@ -48,7 +53,9 @@ export function recordPoll(db: Db, feed: FeedRow, poll: PollRecord): UpsertRepor
         update_period = CASE WHEN @parsed THEN @updatePeriod ELSE update_period END,
         update_frequency = CASE WHEN @parsed THEN @updateFrequency ELSE update_frequency END,
         hub = CASE WHEN @parsed THEN @hub ELSE hub END,
-        next_poll_at = @nextPollAt, schedule_reason = @reason,
+        next_poll_at = @nextPollAt, schedule_reason = @reason, schedule_state = @scheduleState,
+        rate_per_hour = @ratePerHour, window_size = @window,
+        max_age_seconds = CASE WHEN @ok THEN @maxAge ELSE max_age_seconds END,
         retry_after_until = @retryAfterUntil,
         last_poll_at = @startedAt, last_status = @status, last_result = @result, last_error = @error,
         error_count = error_count + @failed, consecutive_errors = CASE WHEN @failed THEN consecutive_errors + 1 ELSE 0 END,
@@ -73,6 +80,10 @@ export function recordPoll(db: Db, feed: FeedRow, poll: PollRecord): UpsertRepor
       hub: info?.hub ?? null,
       nextPollAt: poll.schedule.nextPollAt.toISOString(),
       reason: poll.schedule.reason,
+      scheduleState: poll.schedule.state,
+      ratePerHour: poll.schedule.ratePerHour,
+      window: poll.schedule.window,
+      maxAge: poll.schedule.maxAgeSeconds,
       retryAfterUntil: fetch?.retryAfterMs ? new Date(poll.startedAt.getTime() + fetch.retryAfterMs).toISOString() : null,
       startedAt: poll.startedAt.toISOString(),
       status: fetch?.status ?? null,

@@ -4,6 +4,7 @@ import { demoCommand } from './demo.js';
 import { feedsCommand } from './feeds.js';
 import { parseFeedCommand } from './parse-feed.js';
 import { runCommand } from './run.js';
+import { scheduleSimCommand } from './schedule-sim.js';
 import { serveSyntheticCommand } from './serve-synthetic.js';
 import { statusCommand } from './status.js';
 
@@ -14,7 +15,7 @@ const program = new Command('forest')
   .showHelpAfterError()
   .exitOverride();
 
-for (const command of [runCommand(), feedsCommand(), statusCommand(), parseFeedCommand(), demoCommand(), serveSyntheticCommand()]) {
+for (const command of [runCommand(), feedsCommand(), statusCommand(), parseFeedCommand(), scheduleSimCommand(), demoCommand(), serveSyntheticCommand()]) {
   program.addCommand(command);
 }
 

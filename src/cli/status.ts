@@ -18,6 +18,10 @@ export function printStatus(statuses: FeedStatus[], now = Date.now()): void {
     const state = !feed.enabled ? 'disabled' : feed.result === 'error' ? `FAILING (${feed.consecutiveErrors} in a row)` : feed.result ?? 'not polled yet';
     console.log(`${feed.title ?? feed.url}\n  ${feed.url}${feed.fetchUrl !== feed.url ? ` → ${feed.fetchUrl}` : ''}`);
     console.log(`  last poll ${relative(feed.lastPoll, now)}: ${state}${feed.httpStatus ? ` (HTTP ${feed.httpStatus})` : ''} · next poll ${relative(feed.nextPoll, now)}${feed.scheduleReason ? ` (${feed.scheduleReason})` : ''}`);
+    if (feed.ratePerHour !== null || feed.window !== null) {
+      const rate = feed.ratePerHour === null ? 'unknown' : feed.ratePerHour >= 1 ? `${feed.ratePerHour.toFixed(1)}/h` : `${(feed.ratePerHour * 24).toFixed(2)}/day`;
+      console.log(`  publishing rate ${rate} · window ${feed.window ?? '?'} items`);
+    }
     console.log(`  ${feed.items} items · ${feed.pages} pages captured · ${feed.pendingPages} pending · ${feed.failedPages} failed · ${feed.errors} failed polls`);
     if (feed.lastError) console.log(`  last error: ${feed.lastError}`);
     if (feed.lastPageError) console.log(`  last page error: ${feed.lastPageError}`);

@@ -43,7 +43,9 @@ const settingsSchema = z.strictObject({
     defaultInterval: duration,
     minInterval: duration,
     maxInterval: duration,
-    maxBackoff: duration,
+    overflowRisk: z.number().gt(0).lt(1),
+    delayCost: z.number().gt(0),
+    delayTarget: duration,
     jitter: z.number().min(0).max(0.5),
   }),
   capture: z.strictObject({

@@ -1,13 +1,15 @@
 import type { Db } from '../archive/database.js';
 import type { FeedRow } from '../archive/feeds.js';
-import type { ItemRow } from '../archive/items.js';
+import { knownGuids, type ItemRow } from '../archive/items.js';
 import { recordPoll } from '../archive/polls.js';
 import { recordCapture, recordCaptureFailure } from '../archive/snapshots.js';
 import type { Settings } from '../config/settings.js';
-import { FeedParseError, type ParsedFeed } from '../feeds/model.js';
+import { FeedParseError, type FeedItem, type ParsedFeed } from '../feeds/model.js';
 import { parseFeed } from '../feeds/parse.js';
 import { FetchError, type Fetcher, type FetchResult } from '../net/fetcher.js';
+import { freshnessMs } from '../net/freshness.js';
 import { nextPoll } from '../schedule/policy.js';
+import { observePoll, parseState } from '../schedule/state.js';
 import type { Logger } from '../util/logger.js';
 import { canonicalUrl } from './canonical.js';
 
@@ -18,6 +20,12 @@ export interface PipelineContext {
   log: Logger;
   now?: () => Date;
 }
+
+/** The date a feed shows for an item, as the scheduler reads it. */
+const shownDate = (item: FeedItem): number | null => {
+  const value = item.published ?? item.updated;
+  return value ? Date.parse(value) : null;
+};
 
 /** Raised when work is cut short by shutdown: nothing is recorded for it. */
 const aborted = (error: unknown, signal: AbortSignal) => signal.aborted || (error instanceof FetchError && error.kind === 'aborted');
@@ -44,16 +52,33 @@ export async function pollFeed(context: PipelineContext, feed: FeedRow, signal: 
     else error = `unexpected: ${(caught as Error).message}`;
   }
   const result = error ? 'error' : fetch?.notModified ? 'not-modified' : 'ok';
-  const decision = nextPoll(
-    { cron: feed.cron, consecutiveErrors: error ? feed.consecutive_errors + 1 : 0, ttlMinutes: parsed?.feed.ttl ?? feed.ttl_minutes },
-    { ok: !error, retryAfterMs: fetch?.retryAfterMs ?? null },
-    now(),
-    settings.schedule,
-  );
+  const at = now().getTime();
+  const known = parsed ? knownGuids(db, feed.id, parsed.items.map((item) => item.guid)) : new Set<string>();
+  const state = observePoll(parseState(feed.schedule_state), {
+    at,
+    failed: error !== null,
+    notModified: fetch?.notModified ?? false,
+    items: parsed?.items.map((item) => ({ guid: item.guid, date: shownDate(item), isNew: !known.has(item.guid) })) ?? null,
+  });
+  const maxAge = fetch && !error ? freshnessMs(fetch.headers, at) : null;
+  const info = parsed?.feed;
+  const decision = nextPoll(state, {
+    cron: feed.cron,
+    ttlMinutes: info ? info.ttl : feed.ttl_minutes,
+    updatePeriod: info ? info.updatePeriod : feed.update_period,
+    updateFrequency: info ? info.updateFrequency : feed.update_frequency,
+    skipHours: info ? info.skipHours : (JSON.parse(feed.skip_hours) as number[]),
+    skipDays: info ? info.skipDays : (JSON.parse(feed.skip_days) as string[]),
+    maxAgeMs: maxAge ?? (feed.max_age_seconds !== null ? feed.max_age_seconds * 1000 : null),
+    retryAfterMs: fetch?.retryAfterMs ?? null,
+  }, at, settings.schedule);
   const durationMs = Math.round(performance.now() - started);
   const report = recordPoll(db, feed, {
     startedAt, durationMs, result, fetch, parsed, error,
-    schedule: { nextPollAt: decision.at, reason: decision.reason },
+    schedule: {
+      nextPollAt: decision.at, reason: decision.reason, state: JSON.stringify(state), ratePerHour: decision.ratePerHour, window: decision.window,
+      maxAgeSeconds: maxAge !== null ? Math.round(maxAge / 1000) : null,
+    },
     capturePages: settings.capture.enabled,
   });
   const fields = {

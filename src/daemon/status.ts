@@ -13,6 +13,9 @@ export interface FeedStatus {
   httpStatus: number | null;
   nextPoll: string | null;
   scheduleReason: string | null;
+  /** Items per hour the scheduler estimates, and the feed's window (items its document shows). */
+  ratePerHour: number | null;
+  window: number | null;
   items: number;
   pages: number;
   pendingPages: number;
@@ -39,6 +42,8 @@ export function feedStatuses(db: Db): FeedStatus[] {
       httpStatus: row.last_status,
       nextPoll: row.enabled === 1 ? row.next_poll_at : null,
       scheduleReason: row.schedule_reason,
+      ratePerHour: row.rate_per_hour,
+      window: row.window_size,
       items: counts.items,
       pages: counts.pages ?? 0,
       pendingPages: counts.pendingPages ?? 0,

@@ -1,4 +1,5 @@
-import { headline, paragraph, personName, rng, seedOf, sentence, words } from './prose.js';
+import { seededRandom, seedOf } from '../util/random.js';
+import { headline, paragraph, personName, sentence, words } from './prose.js';
 
 /** One made-up article of a synthetic site; everything follows from (site, index). */
 export interface SyntheticArticle {
@@ -16,7 +17,7 @@ export interface SyntheticArticle {
 }
 
 export function makeArticle(site: string, index: number, publishedAt: number): SyntheticArticle {
-  const random = rng(seedOf(`${site}#${index}`));
+  const random = seededRandom(seedOf(`${site}#${index}`));
   const title = headline(random);
   const paragraphs = Array.from({ length: 4 + Math.floor(random() * 5) }, () => paragraph(random));
   return {

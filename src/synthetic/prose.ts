@@ -16,24 +16,6 @@ const WORDS = (
 const FIRST = ['Ada', 'Bram', 'Carla', 'Dev', 'Elin', 'Farid', 'Greta', 'Hugo', 'Ines', 'Jonas', 'Kemal', 'Lena', 'Mira', 'Nils', 'Olga', 'Pavel'];
 const LAST = ['Okafor', 'Lindqvist', 'Moreau', 'Tanaka', 'Rossi', 'Novak', 'Haddad', 'Brennan', 'Silva', 'Kowalski', 'Dubois', 'Petrov'];
 
-/** mulberry32: a tiny seeded PRNG, good enough for made-up text. */
-export function rng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-export function seedOf(text: string): number {
-  let hash = 2166136261;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 16777619);
-  return hash >>> 0;
-}
-
 const pick = <T>(random: () => number, list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
 const capitalize = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 

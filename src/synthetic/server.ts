@@ -7,7 +7,7 @@ import { makeArticle, type SyntheticArticle } from './articles.js';
 import { SyntheticClock } from './clock.js';
 import { FEED_PATHS, renderFeed } from './feed-documents.js';
 import { esc } from './html.js';
-import { rng } from './prose.js';
+import { seededRandom } from '../util/random.js';
 import { DEFAULT_SITES, type Compression, type SiteDefinition } from './sites.js';
 
 /** Switches a test flips on a running site. */
@@ -234,7 +234,7 @@ export class SyntheticWeb {
       article,
       related: published.filter((_, i) => i !== position).slice(0, 5),
       now: this.clock.now(),
-      requestRandom: rng(Math.floor(Math.random() * 2 ** 32)),
+      requestRandom: seededRandom(Math.floor(Math.random() * 2 ** 32)),
       charset: definition.charset,
     });
     const body = definition.charset === 'utf-8' ? Buffer.from(html) : iconv.encode(html, definition.charset);

@@ -1,6 +1,7 @@
 import type { SyntheticArticle } from './articles.js';
 import { esc } from './html.js';
-import { rng, sentence, words } from './prose.js';
+import { seededRandom } from '../util/random.js';
+import { sentence, words } from './prose.js';
 
 /**
  * Page templates of the synthetic sites, each laid out like a different CMS: what Forest has to
@@ -77,7 +78,7 @@ ${body(page)}
 <div class="related-posts"><h3>You might also like</h3><ul>${relatedLinks(page)}</ul></div>
 </div>
 <div class="widget-area"><div class="widget"><h4>Newsletter</h4><form><input name="email"><button>Sign up</button></form></div><div class="widget">${words(page.requestRandom, 12).join(' ')}</div></div></div>
-<div class="footer">${esc(page.siteName)} — ${words(rng(7), 8).join(' ')}</div></div></body></html>`;
+<div class="footer">${esc(page.siteName)} — ${words(seededRandom(7), 8).join(' ')}</div></div></body></html>`;
 
 /** An old blog laid out with tables, in a legacy charset. */
 export const oldBlog: Template = (page) => `<html><head>${head(page)}</head>

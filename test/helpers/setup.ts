@@ -20,7 +20,7 @@ export function workspace(subscriptions: Array<Record<string, unknown>> = [], ov
     subscriptions: feeds,
     database: { path: db },
     http: { perHostDelay: '20ms', timeout: '5s', connectTimeout: '2s' },
-    schedule: { defaultInterval: '2s', minInterval: '1s', jitter: 0, maxBackoff: '4s' },
+    schedule: { defaultInterval: '2s', minInterval: '1s', maxInterval: '2s', jitter: 0 },
     capture: { retryDelay: '1s' },
     shutdown: { deadline: '5s' },
     ...overrides,

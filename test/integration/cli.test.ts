@@ -50,9 +50,44 @@ test('parse-feed --batch goes on after a file that fails', async () => {
   assert.equal(lines[3]!.result!.format, 'jsonfeed1.1');
 });
 
+test('schedule-sim runs the policy on a virtual clock and prints the metrics JSON', async () => {
+  const start = Date.UTC(2026, 9, 5);
+  const hour = 3_600_000;
+  const items = (id: string, every: number, count: number, dates: boolean) =>
+    Array.from({ length: count }, (_, i) => {
+      const at = start - 10 * every + i * every;
+      return { guid: `${id}-${i}`, at: new Date(at).toISOString(), date: dates ? new Date(at).toISOString() : null };
+    });
+  const trace = {
+    start: new Date(start).toISOString(),
+    end: new Date(start + 7 * 24 * hour).toISOString(),
+    feeds: [
+      { id: 'hourly', window: 10, ttl: null, maxAge: null, items: items('hourly', hour, 24 * 7 + 10, true) },
+      { id: 'no-dates', window: 15, ttl: 30, maxAge: null, items: items('no-dates', 4 * hour, 6 * 7 + 10, false) },
+    ],
+  };
+  const file = writeFile(dir, 'trace.json', JSON.stringify(trace));
+  const result = await forest(['schedule-sim', '--trace', file]);
+  assert.equal(result.code, 0, result.stderr);
+  const output = JSON.parse(result.stdout) as { feeds: Array<{ id: string; times: string[]; polls: number; captured: number; missed: number; delays: number[] }> };
+  assert.deepEqual(output.feeds.map((feed) => feed.id), ['hourly', 'no-dates']);
+  for (const feed of output.feeds) {
+    const inRange = trace.feeds.find((f) => f.id === feed.id)!.items.filter((item) => Date.parse(item.at) >= start && Date.parse(item.at) <= Date.parse(trace.end)).length;
+    assert.equal(feed.captured + feed.missed, inRange);
+    assert.equal(feed.missed, 0);
+    assert.equal(feed.polls, feed.times.length);
+    assert.equal(feed.delays.length, feed.captured);
+    assert.ok(feed.delays.every((delay) => delay >= 0));
+    assert.ok(feed.polls < 7 * 24 * 4, `${feed.id}: ${feed.polls} polls in a week`);
+  }
+  const bad = await forest(['schedule-sim', '--trace', writeFile(dir, 'bad-trace.json', '{"start": "x"}')]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /bad-trace\.json/);
+});
+
 test('--help lists the commands', async () => {
   const result = await forest(['--help']);
-  for (const command of ['run', 'feeds', 'status', 'parse-feed', 'demo']) assert.match(result.stdout, new RegExp(`\\b${command}\\b`));
+  for (const command of ['run', 'feeds', 'status', 'parse-feed', 'schedule-sim', 'demo']) assert.match(result.stdout, new RegExp(`\\b${command}\\b`));
 });
 
 test('demo archives at least 20 articles from at least 3 sites', async () => {

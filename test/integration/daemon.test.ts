@@ -71,9 +71,14 @@ test('subscribe with the CLI, run: every item and the page behind it are archive
   assert.equal(new Date(feed.next_poll_at).getUTCSeconds() % 2, 0);
 
   const status = await forest([...ws.args, 'status', '--json']);
-  const rows = status.stdout.trim().split('\n').map((line) => JSON.parse(line) as { url: string; items: number; pages: number; result: string; nextPoll: string });
+  const rows = status.stdout.trim().split('\n').map((line) => JSON.parse(line) as { url: string; items: number; pages: number; result: string; nextPoll: string; scheduleReason: string; window: number; ratePerHour: number | null });
   assert.equal(rows.length, 2);
-  assert.ok(rows.every((row) => row.items > 0 && row.pages === row.items && row.nextPoll));
+  assert.ok(rows.every((row) => row.items > 0 && row.pages === row.items && row.nextPoll && row.window === row.items));
+  const adaptive = rows.find((row) => row.url === orbit.feedUrl)!;
+  assert.match(adaptive.scheduleReason, /λ≈.*\/h \(dates\), W=\d+, overflow risk/);
+  assert.ok(adaptive.ratePerHour! > 0);
+  const human = await forest([...ws.args, 'status']);
+  assert.match(human.stdout, /publishing rate .* · window \d+ items/);
 
   const list = await forest([...ws.args, 'feeds', 'list', '--json']);
   const feeds = list.stdout.trim().split('\n').map((line) => JSON.parse(line) as { url: string; tags: string[]; title: string });

@@ -1,59 +1,178 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { cronProblem, nextCronTime } from '../../src/schedule/cron.js';
-import { nextPoll, type ScheduleSettings } from '../../src/schedule/policy.js';
+import { NO_HINTS, nextPoll, type PublisherHints, type ScheduleSettings } from '../../src/schedule/policy.js';
+import { arrivalEstimates, emptyState, observePoll, type ScheduleState } from '../../src/schedule/state.js';
 
 const MIN = 60_000;
-const settings: ScheduleSettings = { defaultInterval: 30 * MIN, minInterval: 5 * MIN, maxInterval: 24 * 60 * MIN, maxBackoff: 6 * 60 * MIN, jitter: 0 };
-const now = new Date('2026-11-02T10:07:30Z');
-const state = { cron: null, consecutiveErrors: 0, ttlMinutes: null };
+const HOUR = 60 * MIN;
+const DAY = 24 * HOUR;
+const settings: ScheduleSettings = { defaultInterval: 30 * MIN, minInterval: 5 * MIN, maxInterval: DAY, jitter: 0, overflowRisk: 0.001, delayCost: 8, delayTarget: 20 * MIN };
+const T0 = Date.UTC(2026, 10, 2, 0, 0); // a Monday
 
-test('a healthy feed polls at the default interval', () => {
-  const decision = nextPoll(state, { ok: true, retryAfterMs: null }, now, settings);
-  assert.equal(decision.at.getTime() - now.getTime(), 30 * MIN);
-  assert.match(decision.reason, /fixed interval 30m/);
+/** A feed of `window` items published every `gap` ms, polled every `every` ms for `polls` polls. */
+function history(options: { gap: number; window: number; polls: number; every: number; date?: (at: number) => number | null }): { state: ScheduleState; now: number } {
+  const published = (now: number) => {
+    const out: Array<{ guid: string; at: number }> = [];
+    for (let at = Math.floor(now / options.gap) * options.gap; out.length < options.window; at -= options.gap) out.push({ guid: `g${at}`, at });
+    return out;
+  };
+  let state = emptyState();
+  const seen = new Set<string>();
+  let now = T0;
+  for (let i = 0; i < options.polls; i++, now += options.every) {
+    const items = published(now).map((item) => {
+      const isNew = !seen.has(item.guid);
+      seen.add(item.guid);
+      return { guid: item.guid, date: options.date ? options.date(item.at) : item.at, isNew };
+    });
+    state = observePoll(state, { at: now, failed: false, notModified: false, items });
+  }
+  return { state, now: now - options.every };
+}
+
+const gapOf = (decision: { at: Date }, now: number) => decision.at.getTime() - now;
+
+test('a new feed with nothing learned polls at the default interval', () => {
+  const state = observePoll(emptyState(), { at: T0, failed: false, notModified: false, items: [] });
+  const decision = nextPoll(state, NO_HINTS, T0, settings);
+  assert.equal(gapOf(decision, T0), 30 * MIN);
+  assert.match(decision.reason, /learning/);
 });
 
-test('failures back off exponentially up to the cap', () => {
-  const gaps = [1, 2, 3, 4, 5, 6, 10].map((n) => nextPoll({ ...state, consecutiveErrors: n }, { ok: false, retryAfterMs: null }, now, settings).at.getTime() - now.getTime());
-  assert.deepEqual(gaps.map((gap) => gap / MIN), [30, 60, 120, 240, 360, 360, 360]);
+test('a busy feed is polled so that its window cannot overflow; a quiet one rarely', () => {
+  // 12 items/hour, window 10: the overflow risk binds well under an hour.
+  const busy = history({ gap: 5 * MIN, window: 10, polls: 50, every: 20 * MIN });
+  const fast = nextPoll(busy.state, NO_HINTS, busy.now, settings);
+  const fastGap = gapOf(fast, busy.now);
+  assert.ok(fastGap < 20 * MIN && fastGap >= 5 * MIN, `${fastGap / MIN} min`);
+  assert.match(fast.reason, /λ≈1[12]\/h \(dates\), W=10, overflow risk .* \(overflow risk\)/);
+  assert.ok(Math.abs((fast.ratePerHour ?? 0) - 12) < 1.5);
+  // Two items a day, window 20: the square-root rule, c·λ·Δ² = 2 → Δ = √(2·12/8) h ≈ 1.7 h.
+  const quiet = history({ gap: 12 * HOUR, window: 20, polls: 30, every: 3 * HOUR });
+  const slow = nextPoll(quiet.state, NO_HINTS, quiet.now, settings);
+  const slowGap = gapOf(slow, quiet.now);
+  assert.ok(slowGap > 1.4 * HOUR && slowGap < 2.1 * HOUR, `${slowGap / HOUR} h`);
+  assert.match(slow.reason, /\(delay cost\)/);
 });
 
-test('Retry-After is honoured even above the maximum interval', () => {
-  const decision = nextPoll(state, { ok: false, retryAfterMs: 30 * 60 * MIN }, now, settings);
-  assert.equal(decision.at.getTime() - now.getTime(), 30 * 60 * MIN);
+test('the window is learned from the largest document seen', () => {
+  const { state } = history({ gap: HOUR, window: 25, polls: 3, every: HOUR });
+  assert.equal(state.window, 25);
+});
+
+test('lying dates: future, all the same, and long before the previous poll are not believed', () => {
+  const previous = T0;
+  const now = T0 + HOUR;
+  const future = arrivalEstimates([{ date: now + 5 * HOUR }], now, previous, []);
+  assert.equal(future.trusted, 0);
+  assert.ok(future.arrivals[0]! > previous && future.arrivals[0]! <= now, 'placed in the polling interval instead');
+  const late = arrivalEstimates([{ date: now - 8 * HOUR }], now, previous, []);
+  assert.equal(late.trusted, 0);
+  const good = arrivalEstimates([{ date: now - 10 * MIN }], now, previous, []);
+  assert.deepEqual(good.arrivals, [now - 10 * MIN]);
+  const same = Date.UTC(2020, 0, 1);
+  const first = arrivalEstimates([{ date: same }, { date: same }, { date: same }, { date: same }], now, null, [same, same, same, same]);
+  assert.equal(first.trusted, 0, 'a document stamping every item with one date');
+  const missing = arrivalEstimates([{ date: null }, { date: null }], now, previous, []);
+  assert.equal(missing.dated, 0);
+  assert.equal(missing.arrivals.length, 2);
+});
+
+test('a feed whose dates are useless is estimated from when items appeared and from poll outcomes', () => {
+  // 6 items/hour with every date fixed in 2020: the rate still comes out near 6/h.
+  const { state, now } = history({ gap: 10 * MIN, window: 10, polls: 40, every: 15 * MIN, date: () => Date.UTC(2020, 0, 1) });
+  const decision = nextPoll(state, NO_HINTS, now, settings);
+  assert.ok(decision.ratePerHour! > 4 && decision.ratePerHour! < 9, `${decision.ratePerHour}/h`);
+  assert.match(decision.reason, /arrival times|poll outcomes/);
+  assert.ok(state.datesTrusted / state.datesSeen < 0.5);
+});
+
+test('gap evidence: a full document sharing nothing with the last one shortens the interval at once', () => {
+  const { state, now } = history({ gap: 2 * HOUR, window: 10, polls: 20, every: 2 * HOUR });
+  const before = gapOf(nextPoll(state, NO_HINTS, now, settings), now);
+  const later = now + 3 * HOUR;
+  const items = Array.from({ length: 10 }, (_, i) => ({ guid: `burst-${i}`, date: later - i * 60_000, isNew: true }));
+  const after = observePoll(state, { at: later, failed: false, notModified: false, items });
+  assert.equal(after.gapAt, later);
+  assert.equal(after.gaps, 1);
+  const decision = nextPoll(after, NO_HINTS, later, settings);
+  assert.ok(gapOf(decision, later) < before / 4, `${gapOf(decision, later) / MIN} min vs ${before / MIN}`);
+  assert.match(decision.reason, /gap|burst/);
+});
+
+test('a burst is reacted to at once and remembered', () => {
+  const { state, now } = history({ gap: 8 * HOUR, window: 20, polls: 40, every: 2 * HOUR });
+  const at = now + 20 * MIN;
+  const items = [
+    ...Array.from({ length: 12 }, (_, i) => ({ guid: `live-${i}`, date: at - i * 90_000, isNew: true })),
+    ...Array.from({ length: 8 }, (_, i) => ({ guid: `g${Math.floor(now / (8 * HOUR)) * 8 * HOUR - i * 8 * HOUR}`, date: 0, isNew: false })),
+  ];
+  const after = observePoll(state, { at, failed: false, notModified: false, items });
+  assert.ok(after.peakRate * HOUR > 8, `burst rate remembered: ${after.peakRate * HOUR}/h`);
+  const decision = nextPoll(after, NO_HINTS, at, settings);
+  assert.ok(gapOf(decision, at) <= 30 * MIN, `${gapOf(decision, at) / MIN} min`);
+});
+
+test('failures back off exponentially from the minimum interval, capped at the maximum; jitter only shortens', () => {
+  let state = emptyState();
+  const gaps: number[] = [];
+  for (let n = 1; n <= 12; n++) {
+    state = observePoll(state, { at: T0, failed: true, notModified: false, items: null });
+    gaps.push(gapOf(nextPoll(state, NO_HINTS, T0, settings), T0) / MIN);
+  }
+  assert.deepEqual(gaps, [5, 10, 20, 40, 80, 160, 320, 640, 1280, 1440, 1440, 1440]);
+  const jittered = nextPoll(state, NO_HINTS, T0, { ...settings, jitter: 0.1 }, () => 0.999);
+  assert.ok(gapOf(jittered, T0) < DAY && gapOf(jittered, T0) >= 0.9 * DAY);
+  assert.match(jittered.reason, /backoff after 12 failures/);
+});
+
+test('a 429 with Retry-After is honoured, beyond the maximum interval if need be', () => {
+  const state = observePoll(emptyState(), { at: T0, failed: true, notModified: false, items: null });
+  const decision = nextPoll(state, { ...NO_HINTS, retryAfterMs: 2 * DAY }, T0, settings);
+  assert.equal(gapOf(decision, T0), 2 * DAY);
   assert.match(decision.reason, /Retry-After/);
 });
 
-test('RSS ttl is a floor', () => {
-  const decision = nextPoll({ ...state, ttlMinutes: 90 }, { ok: true, retryAfterMs: null }, now, settings);
-  assert.equal(decision.at.getTime() - now.getTime(), 90 * MIN);
+test('publisher hints are floors, never replacements', () => {
+  const busy = history({ gap: 5 * MIN, window: 10, polls: 30, every: 20 * MIN });
+  const hints: PublisherHints = { ...NO_HINTS, ttlMinutes: 60 };
+  const decision = nextPoll(busy.state, hints, busy.now, settings);
+  assert.equal(gapOf(decision, busy.now), HOUR);
+  assert.match(decision.reason, /raised to ttl 60 min/);
+  const maxAge = nextPoll(busy.state, { ...NO_HINTS, maxAgeMs: 45 * MIN }, busy.now, settings);
+  assert.equal(gapOf(maxAge, busy.now), 45 * MIN);
+  const sy = nextPoll(busy.state, { ...NO_HINTS, updatePeriod: 'daily', updateFrequency: 4 }, busy.now, settings);
+  assert.equal(gapOf(sy, busy.now), 6 * HOUR);
+  // A floor lower than what the policy wants changes nothing.
+  const quiet = history({ gap: 12 * HOUR, window: 20, polls: 30, every: 3 * HOUR });
+  const plain = nextPoll(quiet.state, NO_HINTS, quiet.now, settings);
+  const withTtl = nextPoll(quiet.state, { ...NO_HINTS, ttlMinutes: 5 }, quiet.now, settings);
+  assert.equal(withTtl.at.getTime(), plain.at.getTime());
 });
 
-test('jitter stays within the configured spread', () => {
-  const jittered = { ...settings, jitter: 0.1 };
-  const low = nextPoll(state, null, now, jittered, () => 0).at.getTime() - now.getTime();
-  const high = nextPoll(state, null, now, jittered, () => 0.999999).at.getTime() - now.getTime();
-  assert.equal(low, 27 * MIN);
-  assert.ok(high > 32.9 * MIN && high <= 33 * MIN);
+test('skipHours and skipDays move the poll out of the skipped time', () => {
+  const busy = history({ gap: 5 * MIN, window: 10, polls: 30, every: 20 * MIN });
+  const now = busy.now;
+  const hour = new Date(now).getUTCHours();
+  const skip = [hour, (hour + 1) % 24, (hour + 2) % 24];
+  const decision = nextPoll(busy.state, { ...NO_HINTS, skipHours: skip }, now, settings);
+  assert.equal(decision.at.getUTCHours(), (hour + 3) % 24);
+  assert.match(decision.reason, /skipHours/);
 });
 
-test('a cron expression overrides the interval', () => {
-  const decision = nextPoll({ ...state, cron: '*/15 * * * *' }, null, now, settings);
-  assert.equal(decision.at.getMinutes(), 15);
-  assert.equal(decision.at.getSeconds(), 0);
-  assert.ok(decision.at.getTime() - now.getTime() < 8 * MIN);
+test('a cron expression replaces the adaptive schedule', () => {
+  const now = Date.UTC(2026, 10, 2, 10, 7, 30);
+  const decision = nextPoll(emptyState(), { ...NO_HINTS, cron: '*/15 * * * *' }, now, settings);
+  assert.equal(decision.at.getMinutes() % 15, 0);
+  assert.ok(gapOf(decision, now) <= 15 * MIN);
+  assert.match(decision.reason, /cron/);
 });
 
-test('nextCronTime finds weekday and hour matches', () => {
-  const friday = new Date(2026, 10, 6, 18, 0, 0); // Friday 18:00 local
+test('nextCronTime finds weekday and hour matches; cronProblem explains bad ones', () => {
+  const friday = new Date(2026, 10, 6, 18, 0, 0);
   const next = nextCronTime('0 9 * * 1-5', friday);
-  assert.equal(next.getDay(), 1);
-  assert.equal(next.getHours(), 9);
-  assert.equal(next.getMinutes(), 0);
-});
-
-test('cronProblem explains invalid expressions', () => {
+  assert.deepEqual([next.getDay(), next.getHours(), next.getMinutes()], [1, 9, 0]);
   assert.equal(cronProblem('*/5 * * * *'), null);
   assert.match(cronProblem('61 * * * *') ?? '', /minute/);
 });

@@ -1,0 +1,73 @@
+import type { ShownItem, SimPolicy, TraceFeed } from '../../src/schedule/simulate.js';
+
+/**
+ * The schedulers Forest is measured against, implemented from DESIGN.md §5 as their projects
+ * document them. Like every policy in the simulation they only see what each poll shows.
+ */
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const clamp = (value: number, low: number, high: number) => Math.min(Math.max(value, low), high);
+
+export function fixedPolicy(interval: number): SimPolicy<null> {
+  return { name: `fixed ${interval / MINUTE} min`, start: () => null, afterPoll: (_state, at) => ({ state: null, next: at + interval }) };
+}
+
+/** Entries the reader has stored: their publication date, or the time it first saw them. */
+type Entries = number[];
+const remember = (entries: Entries, at: number, shown: ShownItem[]) => {
+  for (const item of shown) if (item.isNew) entries.push(item.date ?? at);
+};
+const floors = (feed: TraceFeed) => Math.max(feed.ttl ? feed.ttl * MINUTE : 0, feed.maxAge ? feed.maxAge * 1000 : 0);
+
+/**
+ * Miniflux `entry_frequency`: weekly = ceil(7 d / mean gap between the publication dates of the
+ * entries of the last 7 days) (0 with fewer than 2); interval = 7 d / weekly clamped to
+ * [5 min, 24 h] (24 h when weekly = 0), then raised to ttl / max-age.
+ */
+export function minifluxPolicy(): SimPolicy<Entries> {
+  return {
+    name: 'Miniflux entry_frequency',
+    start: () => [],
+    afterPoll: (entries, at, shown, feed) => {
+      remember(entries, at, shown);
+      const week = entries.filter((date) => date > at - 7 * DAY && date <= at).sort((a, b) => a - b);
+      let weekly = 0;
+      if (week.length >= 2) {
+        const meanGap = (week[week.length - 1]! - week[0]!) / (week.length - 1);
+        weekly = meanGap > 0 ? Math.ceil((7 * DAY) / meanGap) : week.length;
+      }
+      let interval = weekly === 0 ? DAY : clamp((7 * DAY) / weekly, 5 * MINUTE, DAY);
+      interval = Math.max(interval, floors(feed));
+      return { state: entries, next: at + interval };
+    },
+  };
+}
+
+/**
+ * CommaFeed's adaptive interval: by age of the newest entry — ≥ 30 d or unknown: 4 h; ≥ 14 d:
+ * 2 h; ≥ 7 d: 1 h; else half the mean gap between the entries of the current document clamped
+ * to [5 min, 1 h]; raised to max-age; clamped to [5 min, 4 h].
+ */
+export function commafeedPolicy(): SimPolicy<Entries> {
+  return {
+    name: 'CommaFeed adaptive',
+    start: () => [],
+    afterPoll: (entries, at, shown, feed) => {
+      remember(entries, at, shown);
+      const dates = shown.map((item) => item.date).filter((date): date is number => date !== null).sort((a, b) => a - b);
+      const newest = dates.length > 0 ? dates[dates.length - 1]! : null;
+      let interval: number;
+      if (newest === null || at - newest >= 30 * DAY) interval = 4 * HOUR;
+      else if (at - newest >= 14 * DAY) interval = 2 * HOUR;
+      else if (at - newest >= 7 * DAY) interval = HOUR;
+      else {
+        const meanGap = dates.length >= 2 ? (dates[dates.length - 1]! - dates[0]!) / (dates.length - 1) : HOUR;
+        interval = clamp(meanGap / 2, 5 * MINUTE, HOUR);
+      }
+      if (feed.maxAge) interval = Math.max(interval, feed.maxAge * 1000);
+      return { state: entries, next: at + clamp(interval, 5 * MINUTE, 4 * HOUR) };
+    },
+  };
+}
