@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/errors.js';
 import { demoCommand } from './demo.js';
+import { extractCommand, learnCommand } from './extract.js';
 import { feedsCommand } from './feeds.js';
 import { parseFeedCommand } from './parse-feed.js';
 import { runCommand } from './run.js';
@@ -15,7 +16,7 @@ const program = new Command('forest')
   .showHelpAfterError()
   .exitOverride();
 
-for (const command of [runCommand(), feedsCommand(), statusCommand(), parseFeedCommand(), scheduleSimCommand(), demoCommand(), serveSyntheticCommand()]) {
+for (const command of [runCommand(), feedsCommand(), statusCommand(), parseFeedCommand(), extractCommand(), learnCommand(), scheduleSimCommand(), demoCommand(), serveSyntheticCommand()]) {
   program.addCommand(command);
 }
 

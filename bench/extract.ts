@@ -1,0 +1,157 @@
+/**
+ * Extraction benchmark: Forest against Readability.js (on jsdom), same pages, same run, the
+ * metric of DESIGN.md §4.
+ *
+ *   npm run bench:extract [-- --datasets ../shared/datasets] [--only article|2005|2009] [--verbose]
+ *
+ * Sets: article-benchmark (single pages); same-template news-2005 and news-2009 in cold mode
+ * (each page alone) and wrapper mode (each site's pages split in two halves; each half learns a
+ * wrapper, the other half is extracted with it — never a page with a wrapper learned on itself).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { gunzipSync } from 'node:zlib';
+import { Readability } from '@mozilla/readability';
+import { JSDOM, VirtualConsole } from 'jsdom';
+import { preparePage, textOf, parseHtml } from '../src/extract/dom.js';
+import { extractFromPage } from '../src/extract/extract.js';
+import { learnFromSamples } from '../src/extract/learn.js';
+import { decodeBody } from '../src/net/charset.js';
+import { PROJECT_ROOT } from '../src/util/project-root.js';
+import { scorePage, summarize, type PageScore } from './extract/metric.js';
+
+const { values } = parseArgs({ options: { datasets: { type: 'string', default: join(PROJECT_ROOT, '..', 'shared', 'datasets') }, only: { type: 'string' }, verbose: { type: 'boolean', default: false } } });
+const root = resolve(values.datasets!);
+if (!existsSync(root)) {
+  console.error(`no datasets at ${root} (use --datasets DIR)`);
+  process.exit(1);
+}
+
+interface Page {
+  id: string;
+  site: string;
+  bytes: Buffer;
+  url: string | null;
+  gold: string;
+  /** Gold starts with the headline: score title + "\n" + text. */
+  withTitle: boolean;
+}
+
+function articleBenchmark(): Page[] {
+  const truth = JSON.parse(readFileSync(join(root, 'article-benchmark', 'ground-truth.json'), 'utf8')) as Record<string, { url: string; articleBody: string }>;
+  return Object.entries(truth).map(([id, entry]) => ({
+    id, site: id, bytes: gunzipSync(readFileSync(join(root, 'article-benchmark', 'html', `${id}.html.gz`))), url: entry.url, gold: entry.articleBody, withTitle: false,
+  }));
+}
+
+function sameTemplate(year: string): Page[] {
+  const dir = join(root, 'same-template', year);
+  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Array<{ site: string; page: string }>;
+  return manifest.map((entry) => ({
+    id: entry.page, site: entry.site, bytes: readFileSync(join(dir, `${entry.page}.html`)), url: null, gold: readFileSync(join(dir, `${entry.page}.txt`), 'utf8'), withTitle: true,
+  }));
+}
+
+const scoredText = (page: Page, title: string | null, text: string) => {
+  if (!page.withTitle || !title) return text;
+  const head = text.slice(0, title.length + 20).toLowerCase().replace(/\s+/g, ' ');
+  return head.includes(title.toLowerCase().replace(/\s+/g, ' ').slice(0, 40)) ? text : `${title}\n${text}`;
+};
+
+interface Run {
+  scores: PageScore[];
+  ms: number;
+  methods: Record<string, number>;
+}
+
+function forestCold(pages: Page[]): Run {
+  const run: Run = { scores: [], ms: 0, methods: {} };
+  for (const page of pages) {
+    const started = performance.now();
+    const article = extractFromPage(preparePage(page.bytes, { url: page.url }));
+    run.ms += performance.now() - started;
+    run.methods[article.method] = (run.methods[article.method] ?? 0) + 1;
+    run.scores.push(scorePage(scoredText(page, article.title, article.text), page.gold));
+    if (values.verbose) console.log(`  ${page.id} ${article.method} F=${JSON.stringify(run.scores.at(-1))}`);
+  }
+  return run;
+}
+
+function forestWrapper(pages: Page[]): Run & { learnMs: number[] } {
+  const run: Run & { learnMs: number[] } = { scores: [], ms: 0, methods: {}, learnMs: [] };
+  const sites = [...new Set(pages.map((page) => page.site))];
+  for (const site of sites) {
+    const ofSite = pages.filter((page) => page.site === site);
+    const half = Math.ceil(ofSite.length / 2);
+    for (const [learn, apply] of [[ofSite.slice(0, half), ofSite.slice(half)], [ofSite.slice(half), ofSite.slice(0, half)]] as const) {
+      const started = performance.now();
+      const learned = learnFromSamples(learn.map((page) => ({ input: page.bytes, url: page.url })));
+      run.learnMs.push(performance.now() - started);
+      if (values.verbose) console.log(`  ${site} wrapper ${learned.wrapper?.xpath ?? 'none'} (${learned.wrapper?.templateBlocks.length ?? 0} template blocks)`);
+      for (const page of apply) {
+        const t = performance.now();
+        const article = extractFromPage(preparePage(page.bytes, { url: page.url }), { wrapper: learned.wrapper });
+        run.ms += performance.now() - t;
+        run.methods[article.method] = (run.methods[article.method] ?? 0) + 1;
+        run.scores.push(scorePage(scoredText(page, article.title, article.text), page.gold));
+      }
+    }
+  }
+  return run;
+}
+
+function readability(pages: Page[]): Run {
+  const run: Run = { scores: [], ms: 0, methods: {} };
+  const virtualConsole = new VirtualConsole();
+  for (const page of pages) {
+    const started = performance.now();
+    const html = decodeBody(page.bytes, 'text/html').text;
+    const dom = new JSDOM(html, { url: page.url ?? 'https://example.invalid/', virtualConsole });
+    const parsed = new Readability(dom.window.document).parse();
+    // Its HTML to text with a line break between blocks, as Forest's text is made.
+    const text = parsed?.content ? textOf(parseHtml(parsed.content)) : '';
+    run.ms += performance.now() - started;
+    dom.window.close();
+    run.methods[parsed ? 'article' : 'none'] = (run.methods[parsed ? 'article' : 'none'] ?? 0) + 1;
+    run.scores.push(scorePage(scoredText(page, parsed?.title ?? null, text), page.gold));
+  }
+  return run;
+}
+
+const rows: string[][] = [['set', 'mode', 'system', 'pages', 'F1', 'precision', 'recall', 'ms/page', 'methods']];
+const add = (set: string, mode: string, system: string, run: Run) => {
+  const summary = summarize(run.scores);
+  rows.push([set, mode, system, String(summary.pages), summary.f1.toFixed(3), summary.precision.toFixed(3), summary.recall.toFixed(3), (run.ms / run.scores.length).toFixed(1), Object.entries(run.methods).map(([m, n]) => `${m} ${n}`).join(', ')]);
+  return summary.f1;
+};
+
+const wrapperF1: Array<{ forest: number; readability: number }> = [];
+let learnTimes: number[] = [];
+if (!values.only || values.only === 'article') {
+  const pages = articleBenchmark();
+  add('article-benchmark', 'single', 'Forest', forestCold(pages));
+  add('article-benchmark', 'single', 'Readability.js', readability(pages));
+}
+for (const year of ['news-2005', 'news-2009']) {
+  if (values.only && !year.includes(values.only)) continue;
+  const pages = sameTemplate(year);
+  const reader = readability(pages);
+  add(year, 'cold', 'Forest', forestCold(pages));
+  const wrapped = forestWrapper(pages);
+  learnTimes = learnTimes.concat(wrapped.learnMs);
+  const forestF1 = add(year, 'wrapper', 'Forest', wrapped);
+  const readerF1 = add(year, 'cold/wrapper', 'Readability.js', reader);
+  wrapperF1.push({ forest: forestF1, readability: readerF1 });
+}
+
+const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+for (const row of rows) console.log(row.map((cell, i) => cell.padEnd(widths[i]!)).join('  '));
+if (wrapperF1.length) {
+  const mean = (pick: (x: { forest: number; readability: number }) => number) => wrapperF1.reduce((sum, x) => sum + pick(x), 0) / wrapperF1.length;
+  console.log(`\nwrapper mode, mean over same-template sets: Forest ${mean((x) => x.forest).toFixed(3)} vs Readability.js ${mean((x) => x.readability).toFixed(3)} (${(mean((x) => x.forest) - mean((x) => x.readability) >= 0 ? '+' : '')}${(mean((x) => x.forest) - mean((x) => x.readability)).toFixed(3)})`);
+}
+if (learnTimes.length) {
+  const sorted = [...learnTimes].sort((a, b) => a - b);
+  console.log(`learning a wrapper from 5 pages: median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} ms, max ${sorted.at(-1)!.toFixed(0)} ms`);
+}

@@ -1,0 +1,77 @@
+import type { Element } from 'domhandler';
+import { textContent } from 'domutils';
+import { normalizeBlock, textBlocks } from './blocks.js';
+import { textOf, type PreparedPage } from './dom.js';
+
+/**
+ * Cleaning inside the chosen block: what sits in the article's container without being the
+ * article. Three kinds of evidence: markup that names itself (share bars, related boxes,
+ * newsletter forms, comments), link lists, and — given a wrapper — blocks whose text recurs
+ * across the template's pages.
+ */
+
+const BOILERPLATE = /(^|[-_\s])(share|sharing|social|related|recommend\w*|newsletter|subscri\w*|sign-?up|comments?|disqus|promo\w*|advert\w*|ads?|sponsor\w*|banner|toolbar|breadcrumbs?|tags?|outbrain|taboola|trending|popular|most-?read|more-?from|read-?more|also|print|email|pagination|pager|nav\w*|menu|footer|byline-?social|rating|poll|widget|sidebar|aside)([-_\s]|$)/i;
+const ALWAYS_SKIPPED = new Set(['nav', 'aside', 'footer', 'form', 'button', 'select', 'input', 'textarea', 'label']);
+
+function namesItselfBoilerplate(element: Element): boolean {
+  const label = `${element.attribs['class'] ?? ''} ${element.attribs['id'] ?? ''} ${element.attribs['role'] ?? ''}`;
+  return label.trim() !== '' && BOILERPLATE.test(label);
+}
+
+function linkDensity(element: Element): { words: number; linked: number } {
+  let words = 0;
+  let linked = 0;
+  const visit = (node: Element, inLink: boolean) => {
+    for (const child of node.children) {
+      if (child.type === 'text') {
+        const count = child.data.match(/[\p{L}\p{N}_]+/gu)?.length ?? 0;
+        words += count;
+        if (inLink) linked += count;
+      } else if (child.type === 'tag') {
+        visit(child as Element, inLink || (child as Element).name === 'a');
+      }
+    }
+  };
+  visit(element, element.name === 'a');
+  return { words, linked };
+}
+
+export interface CleanOptions {
+  /** Normalised block texts known to be template (from a wrapper). */
+  templateBlocks?: ReadonlySet<string>;
+}
+
+/** The elements inside `root` to leave out of the article. */
+export function boilerplateInside(page: PreparedPage, root: Element, options: CleanOptions = {}): Set<Element> {
+  const skipped = new Set<Element>();
+  const visit = (element: Element) => {
+    for (const child of element.children) {
+      if (child.type !== 'tag') continue;
+      const node = child as Element;
+      if (ALWAYS_SKIPPED.has(node.name) || namesItselfBoilerplate(node)) {
+        // A container that names itself boilerplate but holds most of the text is the article
+        // wrapper of an odd CMS, not a share bar.
+        const share = textContent(node).length / Math.max(1, textContent(root).length);
+        if (share < 0.5) {
+          skipped.add(node);
+          continue;
+        }
+      }
+      if (node.name === 'ul' || node.name === 'ol' || node.name === 'div' || node.name === 'table') {
+        const { words, linked } = linkDensity(node);
+        if (words > 0 && linked / words > 0.6 && words < 120) {
+          skipped.add(node);
+          continue;
+        }
+      }
+      visit(node);
+    }
+  };
+  visit(root);
+  if (options.templateBlocks && options.templateBlocks.size > 0) {
+    for (const block of textBlocks(page, root)) {
+      if (options.templateBlocks.has(normalizeBlock(textOf(block)))) skipped.add(block);
+    }
+  }
+  return skipped;
+}

@@ -1,0 +1,119 @@
+import { isTag, isText, type AnyNode, type Document, type Element, type Text } from 'domhandler';
+import { parse } from 'parse5';
+import { adapter } from 'parse5-htmlparser2-tree-adapter';
+import { decodeBody } from '../net/charset.js';
+import { words } from './terms.js';
+
+/**
+ * Page preparation (DESIGN.md §4, FOREST §3.1 "From HTML pages to XML trees"): parse the tag
+ * soup the way browsers do (parse5, the WHATWG algorithm — old pages with paragraphs inside
+ * spans and tables inside paragraphs come out as readers saw them), into htmlparser2's tree
+ * (domhandler) for fast walking; drop what is never content — scripts, styles, noscript, templates,
+ * comments, and the like — and number every element in depth-first order (`dfs`), the
+ * identifier FOREST falls back on for elements without attributes.
+ */
+
+const DROPPED = new Set(['script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'svg', 'canvas', 'link', 'meta', 'button', 'input', 'select', 'textarea', 'head']);
+
+export interface TextLeaf {
+  node: Text;
+  /** Words of the leaf (lower case), for n-gram matching and counting. */
+  words: string[];
+  element: Element;
+}
+
+export interface PreparedPage {
+  document: Document;
+  /** Elements of the body in depth-first order: `elements[dfs]`. */
+  elements: Element[];
+  dfs: Map<Element, number>;
+  /** Depth from the root element (html = 1). */
+  depth: Map<Element, number>;
+  /** Non-empty text leaves, in document order. */
+  leaves: TextLeaf[];
+  /** The <head>, kept apart for metadata. */
+  head: Element | null;
+  url: string | null;
+}
+
+export function parseHtml(input: Uint8Array | string, contentType?: string | null): Document {
+  const html = typeof input === 'string' ? input : decodeBody(input, contentType ?? 'text/html').text;
+  return parse(html, { treeAdapter: adapter, scriptingEnabled: false }) as unknown as Document;
+}
+
+export function preparePage(input: Uint8Array | string | Document, options: { url?: string | null; contentType?: string | null } = {}): PreparedPage {
+  const document = typeof input === 'object' && 'type' in input && (input as Document).type === 'root' ? (input as Document) : parseHtml(input as Uint8Array | string, options.contentType);
+  const page: PreparedPage = { document, elements: [], dfs: new Map(), depth: new Map(), leaves: [], head: null, url: options.url ?? null };
+  const visit = (node: AnyNode, depth: number) => {
+    if (isTag(node)) {
+      if (node.name === 'head') {
+        page.head ??= node;
+        return;
+      }
+      if (DROPPED.has(node.name)) return;
+      page.dfs.set(node, page.elements.length);
+      page.elements.push(node);
+      page.depth.set(node, depth);
+      for (const child of node.children) visit(child, depth + 1);
+      return;
+    }
+    if (isText(node) && node.parent && isTag(node.parent)) {
+      const leafWords = words(node.data);
+      if (leafWords.length > 0) page.leaves.push({ node, words: leafWords, element: node.parent });
+      return;
+    }
+    if (node.type === 'root') for (const child of (node as Document).children) visit(child, depth);
+  };
+  visit(document, 1);
+  return page;
+}
+
+/** Text of an element with a line break between blocks (paragraphs, headings, list items …). */
+export const BLOCK_TAGS = new Set([
+  'p', 'div', 'section', 'article', 'main', 'header', 'footer', 'aside', 'nav', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'dl', 'dt', 'dd',
+  'blockquote', 'pre', 'table', 'tr', 'td', 'th', 'tbody', 'thead', 'figure', 'figcaption', 'form', 'fieldset', 'address', 'hr', 'br', 'center',
+]);
+
+export function textOf(root: AnyNode, skip?: (element: Element) => boolean): string {
+  const parts: string[] = [];
+  let line = '';
+  const flush = () => {
+    const trimmed = line.replace(/\s+/g, ' ').trim();
+    if (trimmed) parts.push(trimmed);
+    line = '';
+  };
+  const visit = (node: AnyNode) => {
+    if (isText(node)) {
+      line += node.data;
+      return;
+    }
+    if (node.type === 'root') {
+      for (const child of (node as Document).children) visit(child);
+      return;
+    }
+    if (!isTag(node)) return;
+    if (DROPPED.has(node.name) || skip?.(node)) return;
+    const block = BLOCK_TAGS.has(node.name);
+    if (block) flush();
+    for (const child of node.children) visit(child);
+    if (block) flush();
+  };
+  visit(root);
+  flush();
+  return parts.join('\n');
+}
+
+export function attribute(element: Element, name: string): string | undefined {
+  return element.attribs[name];
+}
+
+/** Ancestors from the element up to the root, the element first. */
+export function ancestors(element: Element): Element[] {
+  const out: Element[] = [];
+  let node: AnyNode | null = element;
+  while (node && isTag(node)) {
+    out.push(node);
+    node = node.parent;
+  }
+  return out;
+}

@@ -1,0 +1,139 @@
+import type { Element } from 'domhandler';
+import { boilerplateInside } from './clean.js';
+import { preparePage, type PreparedPage } from './dom.js';
+import { mssNode } from './fallback.js';
+import { pageMetadata } from './metadata.js';
+import { articleHtml, articleText } from './render.js';
+import { leafTerms } from './significance.js';
+import { feedSignifiers, metadataSignifiers, type Signifiers } from './signifiers.js';
+import { sigfeed } from './sigfeed.js';
+import { matchWrapper, type Wrapper } from './wrapper.js';
+
+/** The article object of a page (DESIGN.md §4 "Output object"). */
+export interface ArticleObject {
+  title: string | null;
+  byline: string | null;
+  published: string | null;
+  modified: string | null;
+  html: string;
+  text: string;
+  leadImage: string | null;
+  language: string | null;
+  method: 'forest' | 'sigfeed' | 'fallback' | 'none';
+  /** XPath of the wrapper used (method forest). */
+  wrapper: string | null;
+  /** Why nothing was extracted (method none). */
+  reason: string | null;
+}
+
+export interface ExtractOptions {
+  url?: string | null;
+  contentType?: string | null;
+  feedTitle?: string | null;
+  feedSummary?: string | null;
+  /** The feed's dates win over the page's. */
+  feedPublished?: string | null;
+  feedUpdated?: string | null;
+  wrapper?: Wrapper | null;
+  /** Larger pages are not parsed (reason "too large"). */
+  maxBytes?: number;
+}
+
+export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
+const MIN_WORDS = 25;
+
+const nothing = (reason: string): ArticleObject => ({
+  title: null, byline: null, published: null, modified: null, html: '', text: '', leadImage: null, language: null, method: 'none', wrapper: null, reason,
+});
+
+/** Why `input` cannot be an HTML page, or null if it may be one. */
+export function notHtmlReason(input: Uint8Array | string, contentType: string | null | undefined, maxBytes: number): string | null {
+  const length = typeof input === 'string' ? input.length : input.byteLength;
+  if (length === 0) return 'empty';
+  if (length > maxBytes) return `too large (${length} bytes, limit ${maxBytes})`;
+  if (contentType && !/html|xml|text\/plain/i.test(contentType)) return `not HTML (${contentType.split(';')[0]})`;
+  const head = typeof input === 'string' ? input.slice(0, 2048) : Buffer.from(input.buffer, input.byteOffset, Math.min(2048, input.byteLength)).toString('latin1');
+  if (/\u0000/.test(head)) return 'not HTML (binary content)';
+  if (!/<[a-zA-Z!]/.test(head) && !/<[a-zA-Z]/.test(typeof input === 'string' ? input.slice(0, 65536) : '')) return 'not HTML (no markup)';
+  return null;
+}
+
+function words(page: PreparedPage, node: Element): number {
+  let count = 0;
+  for (const leaf of page.leaves) {
+    for (let element: Element | null = leaf.element; element; element = element.parent && element.parent.type === 'tag' ? (element.parent as Element) : null) {
+      if (element === node) {
+        count += leaf.words.length;
+        break;
+      }
+    }
+  }
+  return count;
+}
+
+/** A wrapper's node is valid when it matched, has text, and carries the page's signifiers. */
+function validWrapperNode(page: PreparedPage, node: Element, signifiers: Signifiers): boolean {
+  if (words(page, node) < MIN_WORDS) return false;
+  if (signifiers.keywords.size === 0) return true;
+  const all = leafTerms(page);
+  return page.leaves.some((leaf, index) => {
+    if (!all[index]!.some((term) => signifiers.keywords.has(term))) return false;
+    for (let element: Element | null = leaf.element; element; element = element.parent && element.parent.type === 'tag' ? (element.parent as Element) : null) if (element === node) return true;
+    return false;
+  });
+}
+
+/** Extracts the article object of an already prepared page. */
+export function extractFromPage(page: PreparedPage, options: ExtractOptions = {}): ArticleObject {
+  const signifiers = options.feedTitle || options.feedSummary ? feedSignifiers(options.feedTitle, options.feedSummary) : metadataSignifiers(page);
+  let node: Element | null = null;
+  let method: ArticleObject['method'] = 'none';
+  if (options.wrapper) {
+    const candidate = matchWrapper(page, options.wrapper)[0];
+    if (candidate && validWrapperNode(page, candidate, signifiers)) {
+      node = candidate;
+      method = 'forest';
+    }
+  }
+  if (!node) {
+    const found = sigfeed(page, signifiers);
+    if (found && words(page, found.node) >= MIN_WORDS) {
+      node = found.node;
+      method = 'sigfeed';
+    }
+  }
+  if (!node) {
+    const fallback = mssNode(page);
+    if (fallback && words(page, fallback) >= MIN_WORDS) {
+      node = fallback;
+      method = 'fallback';
+    }
+  }
+  if (!node) return { ...nothing('no article found: too little text'), ...titleOnly(page) };
+  const skipped = boilerplateInside(page, node, { templateBlocks: new Set(method === 'forest' ? options.wrapper?.templateBlocks ?? [] : []) });
+  const metadata = pageMetadata(page, node);
+  return {
+    title: metadata.title ?? options.feedTitle ?? null,
+    byline: metadata.byline,
+    published: options.feedPublished ?? metadata.published,
+    modified: options.feedUpdated ?? metadata.modified,
+    html: articleHtml(node, skipped, page.url),
+    text: articleText(node, skipped),
+    leadImage: metadata.leadImage,
+    language: metadata.language,
+    method,
+    wrapper: method === 'forest' ? options.wrapper!.xpath : null,
+    reason: null,
+  };
+}
+
+function titleOnly(page: PreparedPage): Partial<ArticleObject> {
+  return { title: pageMetadata(page, null).title };
+}
+
+/** Extracts the article object from raw page bytes (or text). */
+export function extractArticle(input: Uint8Array | string, options: ExtractOptions = {}): ArticleObject {
+  const reason = notHtmlReason(input, options.contentType, options.maxBytes ?? DEFAULT_MAX_BYTES);
+  if (reason) return nothing(reason);
+  return extractFromPage(preparePage(input, { url: options.url ?? null, contentType: options.contentType ?? null }), options);
+}

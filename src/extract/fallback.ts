@@ -1,0 +1,67 @@
+import { isTag, isText, type AnyNode, type Element } from 'domhandler';
+import type { PreparedPage } from './dom.js';
+
+/**
+ * Fallback when signifiers are weak: maximum subsequence segmentation (mss-paper.txt, the
+ * simple baseline). The page is read as a sequence of tokens, each word scoring +1 and each tag
+ * −3.25; the article is the contiguous run with the maximum sum (Kadane). Its text leaves are
+ * mapped back to their lowest common ancestor so that the rest of the pipeline (cleaning,
+ * rendering) works on a DOM node.
+ */
+
+const WORD = 1;
+const TAG = -3.25;
+
+export function maximumSubsequence(scores: readonly number[]): { start: number; end: number; sum: number } {
+  let best = { start: 0, end: -1, sum: 0 };
+  let start = 0;
+  let sum = 0;
+  scores.forEach((score, i) => {
+    if (sum <= 0) {
+      start = i;
+      sum = 0;
+    }
+    sum += score;
+    if (sum > best.sum) best = { start, end: i, sum };
+  });
+  return best;
+}
+
+function lowestCommonAncestor(a: Element, b: Element): Element {
+  const seen = new Set<Element>();
+  for (let node: Element | null = a; node; node = node.parent && isTag(node.parent) ? node.parent : null) seen.add(node);
+  for (let node: Element | null = b; node; node = node.parent && isTag(node.parent) ? node.parent : null) if (seen.has(node)) return node;
+  return a;
+}
+
+export function mssNode(page: PreparedPage): Element | null {
+  const body = page.elements.find((element) => element.name === 'body') ?? page.elements[0];
+  if (!body) return null;
+  const scores: number[] = [];
+  const owners: Array<Element | null> = [];
+  const skip = new Set(page.elements);
+  const visit = (node: AnyNode) => {
+    if (isTag(node)) {
+      if (!skip.has(node)) return; // dropped during preparation
+      scores.push(TAG);
+      owners.push(null);
+      for (const child of node.children) visit(child);
+      scores.push(TAG);
+      owners.push(null);
+    } else if (isText(node) && node.parent && isTag(node.parent)) {
+      const count = node.data.match(/[\p{L}\p{N}_]+/gu)?.length ?? 0;
+      for (let i = 0; i < count; i++) {
+        scores.push(WORD);
+        owners.push(node.parent);
+      }
+    }
+  };
+  visit(body);
+  const run = maximumSubsequence(scores);
+  let node: Element | null = null;
+  for (let i = run.start; i <= run.end; i++) {
+    const owner = owners[i];
+    if (owner) node = node ? lowestCommonAncestor(node, owner) : owner;
+  }
+  return node;
+}

@@ -1,0 +1,80 @@
+import type { Element } from 'domhandler';
+import type { PreparedPage, TextLeaf } from './dom.js';
+import type { Signifiers } from './signifiers.js';
+import { termOfWord } from './terms.js';
+
+/** Terms of every text leaf, computed once per page. */
+const leafTermCache = new WeakMap<PreparedPage, string[][]>();
+export function leafTerms(page: PreparedPage): string[][] {
+  let cached = leafTermCache.get(page);
+  if (!cached) {
+    cached = page.leaves.map((leaf) => leaf.words.map(termOfWord).filter((term): term is string => term !== null));
+    leafTermCache.set(page, cached);
+  }
+  return cached;
+}
+
+export function pageTerms(page: PreparedPage): string[] {
+  return leafTerms(page).flat();
+}
+
+export interface SignificantLeaf {
+  leaf: TextLeaf;
+  /** Signifier matches in the leaf. */
+  matches: number;
+}
+
+/**
+ * Significant nodes (FOREST §3.2, SIGFEED thesis ch. 2 §5): text leaves whose text matches a
+ * signifier — word 3-grams when `mode` is 'trigrams', stemmed keywords otherwise.
+ */
+export function significantLeaves(page: PreparedPage, signifiers: Signifiers, mode: 'trigrams' | 'keywords'): SignificantLeaf[] {
+  const out: SignificantLeaf[] = [];
+  const allTerms = leafTerms(page);
+  page.leaves.forEach((leaf, index) => {
+    let matches = 0;
+    if (mode === 'trigrams') {
+      for (let i = 0; i + 2 < leaf.words.length; i++) if (signifiers.trigrams.has(`${leaf.words[i]} ${leaf.words[i + 1]} ${leaf.words[i + 2]}`)) matches++;
+    } else {
+      for (const term of allTerms[index]!) if (signifiers.keywords.has(term)) matches++;
+    }
+    if (matches > 0) out.push({ leaf, matches });
+  });
+  return out;
+}
+
+export interface TermCounts {
+  /** Per element: signifier occurrences x and other terms y in its subtree. */
+  counts: Map<Element, { x: number; y: number }>;
+  X: number;
+  Y: number;
+}
+
+/** x and y for every element (its whole subtree), and X and Y for the page (FOREST §3.3). */
+export function termCounts(page: PreparedPage, keywords: ReadonlySet<string>): TermCounts {
+  const counts = new Map<Element, { x: number; y: number }>();
+  let X = 0;
+  let Y = 0;
+  const allTerms = leafTerms(page);
+  page.leaves.forEach((leaf, index) => {
+    let x = 0;
+    let y = 0;
+    for (const term of allTerms[index]!) {
+      if (keywords.has(term)) x++;
+      else y++;
+    }
+    X += x;
+    Y += y;
+    if (x === 0 && y === 0) return;
+    for (let element: Element | null = leaf.element; element; element = element.parent && element.parent.type !== 'root' ? (element.parent as Element) : null) {
+      const entry = counts.get(element);
+      if (entry) {
+        entry.x += x;
+        entry.y += y;
+      } else {
+        counts.set(element, { x, y });
+      }
+    }
+  });
+  return { counts, X, Y };
+}

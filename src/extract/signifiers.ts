@@ -1,0 +1,88 @@
+import { isTag, type Element } from 'domhandler';
+import { textContent } from 'domutils';
+import type { PreparedPage } from './dom.js';
+import { terms, words } from './terms.js';
+
+/**
+ * Signifiers: the words that point at the article (DESIGN.md §4; thesis ch. 2 §4, FOREST §3.1).
+ * Word 3-grams are precise (they come from the title and the first lines, as written); stemmed
+ * keywords are the fallback when no 3-gram matches.
+ */
+export interface Signifiers {
+  trigrams: Set<string>;
+  keywords: Set<string>;
+  source: 'feed' | 'metadata' | 'tf-idf' | 'none';
+}
+
+export const NO_SIGNIFIERS: Signifiers = { trigrams: new Set(), keywords: new Set(), source: 'none' };
+
+export function trigramsOf(list: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 2 < list.length; i++) out.push(`${list[i]} ${list[i + 1]} ${list[i + 2]}`);
+  return out;
+}
+
+const stripHtml = (html: string) => html.replace(/<[^>]*>/g, ' ').replace(/&[a-z#0-9]+;/gi, ' ');
+
+/** From a feed item: title + description, HTML stripped. */
+export function feedSignifiers(title: string | null | undefined, summary: string | null | undefined): Signifiers {
+  const texts = [title ?? '', stripHtml(summary ?? '')].filter((text) => text.trim() !== '');
+  if (texts.length === 0) return NO_SIGNIFIERS;
+  return {
+    trigrams: new Set(texts.flatMap((text) => trigramsOf(words(text)))),
+    keywords: new Set(texts.flatMap((text) => terms(text))),
+    source: 'feed',
+  };
+}
+
+function metaContent(head: Element | null, test: (element: Element) => boolean): string[] {
+  if (!head) return [];
+  const out: string[] = [];
+  const visit = (element: Element) => {
+    if (test(element)) out.push(element.name === 'title' || element.name === 'script' ? textContent(element) : (element.attribs['content'] ?? ''));
+    for (const child of element.children) if (isTag(child)) visit(child);
+  };
+  visit(head);
+  return out.filter((text) => text.trim() !== '');
+}
+
+/** Headline and description strings a page declares about itself. */
+export function pageMetadataTexts(page: PreparedPage): string[] {
+  const texts = metaContent(page.head, (element) =>
+    element.name === 'title' ||
+    (element.name === 'meta' && /^(og:title|og:description|twitter:title|twitter:description|description)$/i.test(element.attribs['property'] ?? element.attribs['name'] ?? '')));
+  for (const script of metaContent(page.head, (element) => element.name === 'script' && element.attribs['type'] === 'application/ld+json')) {
+    for (const match of script.matchAll(/"(?:headline|description)"\s*:\s*"((?:[^"\\]|\\.)*)"/g)) texts.push(match[1]!);
+  }
+  return texts;
+}
+
+/** From the page's own metadata when there is no feed item. */
+export function metadataSignifiers(page: PreparedPage): Signifiers {
+  const texts = pageMetadataTexts(page).map(stripHtml);
+  if (texts.length === 0) return NO_SIGNIFIERS;
+  return { trigrams: new Set(texts.flatMap((text) => trigramsOf(words(text)))), keywords: new Set(texts.flatMap((text) => terms(text))), source: 'metadata' };
+}
+
+/**
+ * tf-idf over the sample pages of one template: the top-k terms of each page (FOREST §3.1,
+ * k = 10). Terms shared by every page (the template's own words) get idf 0 and never qualify.
+ */
+export function tfidfSignifiers(pageTerms: string[][], k = 10): Signifiers[] {
+  const documentFrequency = new Map<string, number>();
+  for (const list of pageTerms) for (const term of new Set(list)) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+  const n = pageTerms.length;
+  return pageTerms.map((list) => {
+    const tf = new Map<string, number>();
+    for (const term of list) tf.set(term, (tf.get(term) ?? 0) + 1);
+    const scored = [...tf].map(([term, count]) => [term, count * Math.log(n / documentFrequency.get(term)!)] as const).filter(([, score]) => score > 0);
+    scored.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    return { trigrams: new Set<string>(), keywords: new Set(scored.slice(0, k).map(([term]) => term)), source: 'tf-idf' as const };
+  });
+}
+
+export function mergeSignifiers(a: Signifiers, b: Signifiers): Signifiers {
+  if (a.source === 'none') return b;
+  if (b.source === 'none') return a;
+  return { trigrams: new Set([...a.trigrams, ...b.trigrams]), keywords: new Set([...a.keywords, ...b.keywords]), source: a.source };
+}

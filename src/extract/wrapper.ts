@@ -1,0 +1,95 @@
+import type { Element } from 'domhandler';
+import type { PreparedPage } from './dom.js';
+
+/**
+ * A FOREST wrapper: the element type of the best structural pattern (FOREST §3.2, Definition 2)
+ * as a structured selector, matched directly on the parsed tree; `xpath` renders it for people.
+ */
+export interface Wrapper {
+  /** The element type: tag + tolerant id/class, or, for an element without them, its path below
+   *  the nearest typed ancestor (e.g. `td[class=story]/div`). */
+  type: string;
+  tag: string;
+  /** id/class in tolerant form; empty when the element is typed by its path and dfs. */
+  attributes: Record<string, string>;
+  /** dfs positions seen across the sample pages (the selector when there are no attributes). */
+  dfs: number[];
+  level: number;
+  xpath: string;
+  relevance: number;
+  samples: number;
+  /** Normalised texts of blocks that recur inside the wrapped node across the samples: template. */
+  templateBlocks: string[];
+}
+
+const TYPED_BY = ['id', 'class'];
+
+/**
+ * Tolerant form of an attribute value (FOREST §3.2): its first token, digits removed —
+ * "post wrapper-09" and "post wrapper-02" are both "post".
+ */
+export function tolerantForm(value: string): string {
+  const first = value.trim().split(/\s+/)[0] ?? '';
+  return first.replace(/\d+/g, '').replace(/[-_]+$/g, '').replace(/^[-_]+/g, '');
+}
+
+export function typeAttributes(element: Element): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of TYPED_BY) {
+    const value = element.attribs[name];
+    if (value === undefined) continue;
+    const tolerant = tolerantForm(value);
+    if (tolerant !== '') out[name] = tolerant;
+  }
+  return out;
+}
+
+const MAX_PATH = 4;
+
+/**
+ * The element type (Definition 2) as a key: tag + tolerant id/class. The paper types an element
+ * without attributes by its dfs alone, which differs from page to page as soon as one page has a
+ * paragraph more above it; such an element is typed here by its tag under its parent's type
+ * (up to a few levels), which is as specific but stable across pages. Its dfs positions are kept
+ * in the wrapper, as in the paper's XPath, to break ties.
+ */
+export function elementType(element: Element): string {
+  const attributes = typeAttributes(element);
+  const keys = Object.keys(attributes);
+  if (keys.length > 0) return `${element.name}[${keys.map((key) => `${key}=${attributes[key]}`).join(',')}]`;
+  const path: string[] = [element.name];
+  let node = element.parent;
+  while (node && node.type === 'tag' && path.length < MAX_PATH) {
+    const parent = node as Element;
+    const parentAttributes = typeAttributes(parent);
+    if (Object.keys(parentAttributes).length > 0 || parent.name === 'body') {
+      path.unshift(elementType(parent));
+      break;
+    }
+    path.unshift(parent.name);
+    node = parent.parent;
+  }
+  return path.join('/');
+}
+
+/** XPath for people: `//div[contains(@class,'story')]`, with the dfs alternatives when typed by position. */
+export function renderXPath(type: string, dfs: number[]): string {
+  const steps = type.split('/').map((step) => {
+    const match = /^([a-z0-9]+)(?:\[(.*)\])?$/i.exec(step);
+    if (!match) return step;
+    const conditions = (match[2] ?? '').split(',').filter(Boolean).map((pair) => {
+      const [name, value] = pair.split('=');
+      return `contains(@${name},'${value}')`;
+    });
+    return `${match[1]}${conditions.length ? `[${conditions.join(' and ')}]` : ''}`;
+  });
+  const dfsCondition = dfs.length > 0 ? `[${dfs.map((d) => `@dfs='${d}'`).join(' or ')}]` : '';
+  return `//${steps.join('/')}${dfsCondition}`;
+}
+
+/** The elements of `page` the wrapper selects: learned level first, then a learned dfs, then the most text. */
+export function matchWrapper(page: PreparedPage, wrapper: Wrapper): Element[] {
+  const matches = page.elements.filter((element) => element.name === wrapper.tag && elementType(element) === wrapper.type);
+  const score = (element: Element) => Math.abs(page.depth.get(element)! - wrapper.level) * 2 + (wrapper.dfs.includes(page.dfs.get(element)!) ? 0 : 1);
+  return matches.sort((a, b) => score(a) - score(b));
+}
