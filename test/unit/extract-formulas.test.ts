@@ -52,7 +52,7 @@ test('signifiers: 3-grams and stemmed keywords from a feed item; tf-idf top-k sk
 
 test('maximum subsequence: the best-scoring contiguous run', () => {
   assert.deepEqual(maximumSubsequence([-3.25, 1, 1, -3.25, 1, 1, 1, 1, 1, -3.25]), { start: 4, end: 8, sum: 5 });
-  assert.deepEqual(maximumSubsequence([1, 1, 1, -3.25, 1, 1, 1, 1, 1]), { start: 0, end: 8, sum: 4.75 });
+  assert.deepEqual(maximumSubsequence([1, 1, 1, -1, 1, 1]), { start: 0, end: 5, sum: 4 }, 'a small dip inside the article is crossed');
   assert.deepEqual(maximumSubsequence([-1, -2]), { start: 0, end: -1, sum: 0 });
 });
 
