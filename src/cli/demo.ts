@@ -7,6 +7,7 @@ import type { Db } from '../archive/database.js';
 import { loadSettings } from '../config/settings.js';
 import { runDaemon } from '../daemon/service.js';
 import { feedStatuses } from '../daemon/status.js';
+import { pendingExtractions } from '../archive/extractions.js';
 import { SyntheticWeb } from '../synthetic/server.js';
 import { createLogger } from '../util/logger.js';
 import { durationOption } from './run.js';
@@ -21,6 +22,9 @@ interface Summary {
   sites: number;
   snapshotsBytes: number;
   examples: Array<{ title: string | null; url: string | null; finalUrl: string; bytes: number }>;
+  /** Extracted article objects by method, and the wrappers learned. */
+  extracted: Record<string, number>;
+  wrappers: Array<{ feed: string; xpath: string; samples: number }>;
 }
 
 function summarize(db: Db, database: string, seconds: number): Summary {
@@ -36,6 +40,9 @@ function summarize(db: Db, database: string, seconds: number): Summary {
     sites: feeds.filter((feed) => feed.pages > 0).length,
     snapshotsBytes: db.prepare('SELECT COALESCE(SUM(LENGTH(data)), 0) FROM blobs').pluck().get() as number,
     examples,
+    extracted: Object.fromEntries((db.prepare('SELECT method, COUNT(*) AS n FROM extractions GROUP BY method').all() as Array<{ method: string; n: number }>).map((row) => [row.method, row.n])),
+    wrappers: db.prepare(`SELECT COALESCE(feeds.title, feeds.url) AS feed, wrappers.xpath, wrappers.samples FROM wrappers JOIN feeds ON feeds.id = wrappers.feed_id
+      WHERE wrappers.active = 1 ORDER BY feeds.id`).all() as Summary['wrappers'],
   };
 }
 
@@ -74,7 +81,7 @@ export function demoCommand(): Command {
             // Stop as soon as every feed has been polled and no page is left to capture.
             watcher = setInterval(() => {
               const statuses = feedStatuses(db);
-              if (statuses.every((feed) => feed.lastPoll !== null && feed.pendingPages === 0)) {
+              if (statuses.every((feed) => feed.lastPoll !== null && feed.pendingPages === 0) && pendingExtractions(db, 1).length === 0) {
                 clearInterval(watcher);
                 summary = summarize(db, database, (performance.now() - started) / 1000);
                 process.kill(process.pid, 'SIGTERM');
@@ -97,6 +104,8 @@ export function demoCommand(): Command {
       if (options.json) return printJson(result);
       console.log(`\nArchived ${result.items} items and ${result.pages} pages from ${result.sites} sites in ${result.seconds.toFixed(1)} s (${(result.snapshotsBytes / 1024).toFixed(0)} KB of compressed captures).`);
       for (const feed of result.feeds) console.log(`  ${(feed.title ?? feed.url).padEnd(20)} ${String(feed.items).padStart(3)} items  ${String(feed.pages).padStart(3)} pages${feed.failedPages ? `  ${feed.failedPages} failed` : ''}`);
+      console.log(`\nArticle objects extracted: ${Object.entries(result.extracted).map(([method, n]) => `${n} by ${method}`).join(', ')}.`);
+      for (const wrapper of result.wrappers) console.log(`  ${wrapper.feed}: wrapper ${wrapper.xpath} (learned from ${wrapper.samples} pages)`);
       console.log('\nFor example:');
       for (const example of result.examples) console.log(`  “${example.title}”\n     ${example.finalUrl} (${example.bytes} bytes)`);
       console.log(`\nThe archive is in ${result.database}; try \`npx forest status --db ${result.database}\`.`);

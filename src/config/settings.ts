@@ -53,6 +53,11 @@ const settingsSchema = z.strictObject({
     maxAttempts: z.number().int().min(1),
     retryDelay: duration,
   }),
+  extract: z.strictObject({
+    enabled: z.boolean(),
+    learnAfter: z.number().int().min(2),
+    maxBytes: size,
+  }),
   shutdown: z.strictObject({ deadline: duration }),
   log: z.strictObject({
     level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']),

@@ -1,5 +1,6 @@
 import { dueFeeds, nextDueAt } from '../archive/feeds.js';
 import { pendingPages } from '../archive/items.js';
+import { extractPending } from './extraction.js';
 import type { PipelineContext } from './pipeline.js';
 import { capturePage, pollFeed } from './pipeline.js';
 
@@ -74,6 +75,10 @@ export class Daemon {
       const key = `feed:${feed.id}`;
       if (this.inFlight.has(key)) continue;
       this.track(key, pollFeed(this.context, feed, this.controller.signal));
+    }
+    if (this.context.settings.extract.enabled) {
+      // CPU work in the loop itself, a few pages per pass, so that polls and captures keep flowing.
+      if (extractPending(this.context, 4) > 0) setImmediate(() => this.poke());
     }
     if (!this.context.settings.capture.enabled) return;
     const room = this.capacity - this.inFlight.size;

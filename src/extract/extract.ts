@@ -39,7 +39,7 @@ export interface ExtractOptions {
   maxBytes?: number;
 }
 
-export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024; // as extract.maxBytes in config/default.yaml
 const MIN_WORDS = 25;
 
 const nothing = (reason: string): ArticleObject => ({

@@ -127,12 +127,16 @@ function overlaps(a: string, b: string): boolean {
   return shared >= Math.min(3, wordsB.length) || shared / Math.max(1, wordsB.length) >= 0.5;
 }
 
+/** An author element inside the article (the name itself), else a byline element. */
 function bylineInside(node: Element | null): string | null {
-  let found: string | null = null;
-  walk(node, (element) => {
-    if (found) return;
-    const label = `${element.attribs['class'] ?? ''} ${element.attribs['rel'] ?? ''} ${element.attribs['itemprop'] ?? ''}`;
-    if (/\b(byline|author)\b/i.test(label)) found = clean(textContent(element).replace(/^\s*by\s+/i, ''));
-  });
-  return found;
+  for (const pattern of [/\b(author|fn)\b/i, /\bbyline\b/i]) {
+    let found: string | null = null;
+    walk(node, (element) => {
+      if (found) return;
+      const label = `${element.attribs['class'] ?? ''} ${element.attribs['rel'] ?? ''} ${element.attribs['itemprop'] ?? ''}`;
+      if (pattern.test(label)) found = clean(textContent(element).replace(/^\s*by\s+/i, '').split(/\s+[·|]\s+/)[0]);
+    });
+    if (found) return found;
+  }
+  return null;
 }

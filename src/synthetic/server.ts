@@ -9,6 +9,7 @@ import { FEED_PATHS, renderFeed } from './feed-documents.js';
 import { esc } from './html.js';
 import { seededRandom } from '../util/random.js';
 import { DEFAULT_SITES, type Compression, type SiteDefinition } from './sites.js';
+import type { Template } from './templates.js';
 
 /** Switches a test flips on a running site. */
 export interface Behaviour {
@@ -20,6 +21,8 @@ export interface Behaviour {
   malformedFeed: boolean;
   /** Reset every connection without answering. */
   down: boolean;
+  /** Serve article pages in another template (a site redesign). */
+  redesign: Template | null;
 }
 
 export interface RequestRecord {
@@ -85,7 +88,7 @@ export class SyntheticWeb {
         definition,
         url,
         feedUrl: `${url}${FEED_PATHS[definition.format].path}`,
-        behaviour: { failStatus: null, slowMs: 0, malformedFeed: false, down: false },
+        behaviour: { failStatus: null, slowMs: 0, malformedFeed: false, down: false, redesign: null },
         server,
       });
     }
@@ -226,7 +229,7 @@ export class SyntheticWeb {
     const position = published.findIndex((article) => article.slug === slug);
     if (position < 0) return send(404, 'no such article', { 'content-type': 'text/plain' });
     const article = published[position]!;
-    const html = definition.template({
+    const html = (site.behaviour.redesign ?? definition.template)({
       siteName: definition.name,
       siteUrl: site.url,
       feedUrl: site.feedUrl,

@@ -234,3 +234,50 @@ test('OPML import and export round-trip through the CLI; a bad OPML changes noth
   const rows = query<{ subscribed_url: string; subscribed: number; enabled: number }>(ws.db, 'SELECT subscribed_url, subscribed, enabled FROM feeds ORDER BY id');
   assert.deepEqual(rows.map((row) => [row.subscribed, row.enabled]), [[1, 0], [0, 0]]);
 });
+
+test('every captured page is extracted; wrappers are learned per feed and template, and re-learned after a redesign', async () => {
+  const ledger = web.site('ledger');
+  const ws = workspace([{ url: ledger.feedUrl }], { http: { perHostDelay: '10ms' } });
+  const first = await forest([...ws.args, 'run', '--exit-after', '5s']);
+  assert.equal(first.code, 0, first.stderr);
+  const snapshots = count(ws.db, 'SELECT COUNT(*) FROM snapshots');
+  assert.ok(snapshots >= 8);
+  assert.equal(count(ws.db, 'SELECT COUNT(*) FROM extractions'), snapshots, 'every captured page extracted');
+  const rows = query<{ text: string; method: string; title: string; wrapper_id: number | null; guid: string }>(ws.db,
+    'SELECT extractions.*, items.guid FROM extractions JOIN items ON items.id = extractions.item_id');
+  const published = new Map(web.published('ledger').map((article) => [article.index, article]));
+  for (const row of rows) {
+    const article = published.get(Number(row.guid.split('#')[1]))!;
+    assert.equal(row.title, article.title);
+    for (const paragraph of article.paragraphs) assert.ok(row.text.includes(paragraph), `${row.method}: paragraph missing`);
+    for (const boilerplate of ['Most read', 'Advertisement', 'All rights reserved']) assert.ok(!row.text.includes(boilerplate), `${row.method}: kept ${boilerplate}`);
+  }
+  assert.ok(rows.some((row) => row.method === 'forest' && row.wrapper_id !== null), 'pages after the first wrapper use it');
+  const wrappers = query<{ xpath: string; samples: number; active: number; reason: string }>(ws.db, 'SELECT * FROM wrappers ORDER BY id');
+  assert.deepEqual(wrappers.map((w) => w.reason).slice(0, 2), ['3 pages', '5 pages'], 'learned at 3 pages, re-learned at 5');
+  assert.equal(wrappers.filter((w) => w.active === 1).length, 1);
+  assert.equal(wrappers.at(-1)!.xpath, "//div[contains(@class,'story-body')]");
+
+  // The site is redesigned: new articles come in another layout.
+  web.set('ledger', { redesign: (await import('../../src/synthetic/templates.js')).magazine });
+  web.clock.advance(4 * ledger.definition.interval);
+  try {
+    const second = await forest([...ws.args, 'run', '--exit-after', '5s']);
+    assert.equal(second.code, 0, second.stderr);
+  } finally {
+    web.set('ledger', { redesign: null });
+  }
+  const after = query<{ method: string; text: string; template_id: number; guid: string }>(ws.db,
+    'SELECT extractions.*, items.guid FROM extractions JOIN items ON items.id = extractions.item_id ORDER BY snapshot_id DESC LIMIT 4');
+  const redesigned = new Map(web.published('ledger').slice(0, 4).map((article) => [article.index, article]));
+  for (const row of after) {
+    const article = redesigned.get(Number(row.guid.split('#')[1]));
+    assert.ok(article, `${row.guid} is one of the redesigned articles`);
+    assert.ok(row.text.includes(article.paragraphs[0]!), `${row.method}: redesigned page extracted`);
+    assert.ok(!row.text.includes('You might also like'), `${row.method}: kept the new template's related box`);
+  }
+  assert.equal(count(ws.db, 'SELECT COUNT(DISTINCT template_id) FROM extractions'), 2, 'the new layout is a new template');
+  const newTemplate = after[0]!.template_id;
+  const redesignWrapper = query<{ xpath: string }>(ws.db, 'SELECT xpath FROM wrappers WHERE template_id = ? AND active = 1', newTemplate)[0]?.xpath;
+  assert.match(redesignWrapper ?? '', /post-/, 'a wrapper learned for the new layout');
+});

@@ -1,0 +1,89 @@
+import type { ArticleObject } from '../extract/extract.js';
+import type { Wrapper } from '../extract/wrapper.js';
+import type { Db } from './database.js';
+
+export interface TemplateRow {
+  id: number;
+  feed_id: number;
+  signature: string[];
+}
+
+export interface WrapperRow {
+  id: number;
+  template_id: number;
+  wrapper: Wrapper;
+  samples: number;
+}
+
+export interface PendingSnapshot {
+  snapshot_id: number;
+  item_id: number;
+  feed_id: number;
+  final_url: string;
+  content_type: string | null;
+  sha256: string;
+  title: string | null;
+  summary: string | null;
+  published: string | null;
+  updated: string | null;
+}
+
+/** Captured pages (2xx with a body) not extracted yet, oldest first: a restart resumes here. */
+export function pendingExtractions(db: Db, limit: number): PendingSnapshot[] {
+  return db.prepare(`SELECT snapshots.id AS snapshot_id, snapshots.item_id, items.feed_id, snapshots.final_url, snapshots.content_type, snapshots.sha256,
+      items.title, items.summary, items.published, items.updated
+    FROM snapshots JOIN items ON items.id = snapshots.item_id
+    LEFT JOIN extractions ON extractions.snapshot_id = snapshots.id
+    WHERE extractions.snapshot_id IS NULL AND snapshots.sha256 IS NOT NULL AND snapshots.status BETWEEN 200 AND 299
+    ORDER BY snapshots.id LIMIT ?`).all(limit) as PendingSnapshot[];
+}
+
+export function templatesOf(db: Db, feedId: number): TemplateRow[] {
+  return (db.prepare('SELECT id, feed_id, signature FROM templates WHERE feed_id = ? ORDER BY id').all(feedId) as Array<{ id: number; feed_id: number; signature: string }>)
+    .map((row) => ({ ...row, signature: JSON.parse(row.signature) as string[] }));
+}
+
+export function addTemplate(db: Db, feedId: number, signature: string[]): TemplateRow {
+  const { lastInsertRowid } = db.prepare('INSERT INTO templates (feed_id, signature, created_at) VALUES (?, ?, ?)').run(feedId, JSON.stringify(signature), new Date().toISOString());
+  return { id: Number(lastInsertRowid), feed_id: feedId, signature };
+}
+
+export function activeWrapper(db: Db, templateId: number): WrapperRow | null {
+  const row = db.prepare('SELECT id, template_id, selector, samples FROM wrappers WHERE template_id = ? AND active = 1 ORDER BY id DESC LIMIT 1').get(templateId) as { id: number; template_id: number; selector: string; samples: number } | undefined;
+  return row ? { id: row.id, template_id: row.template_id, wrapper: JSON.parse(row.selector) as Wrapper, samples: row.samples } : null;
+}
+
+/** Stores a new wrapper as the template's active one; earlier ones stay as history. */
+export function storeWrapper(db: Db, feedId: number, templateId: number, wrapper: Wrapper, reason: string): number {
+  return db.transaction(() => {
+    db.prepare('UPDATE wrappers SET active = 0 WHERE template_id = ? AND active = 1').run(templateId);
+    const { lastInsertRowid } = db.prepare(`INSERT INTO wrappers (feed_id, template_id, selector, xpath, relevance, samples, learned_at, active, reason)
+      VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)`).run(feedId, templateId, JSON.stringify(wrapper), wrapper.xpath, wrapper.relevance, wrapper.samples, new Date().toISOString(), reason);
+    return Number(lastInsertRowid);
+  })();
+}
+
+export function saveExtraction(db: Db, snapshotId: number, itemId: number, templateId: number | null, wrapperId: number | null, article: ArticleObject): void {
+  db.prepare(`INSERT INTO extractions (snapshot_id, item_id, template_id, wrapper_id, method, title, byline, published, modified, text, html, lead_image, language, reason, extracted_at)
+    VALUES (@snapshotId, @itemId, @templateId, @wrapperId, @method, @title, @byline, @published, @modified, @text, @html, @leadImage, @language, @reason, @at)
+    ON CONFLICT (snapshot_id) DO UPDATE SET template_id = excluded.template_id, wrapper_id = excluded.wrapper_id, method = excluded.method, title = excluded.title,
+      byline = excluded.byline, published = excluded.published, modified = excluded.modified, text = excluded.text, html = excluded.html,
+      lead_image = excluded.lead_image, language = excluded.language, reason = excluded.reason, extracted_at = excluded.extracted_at`)
+    .run({
+      snapshotId, itemId, templateId, wrapperId, method: article.method, title: article.title, byline: article.byline, published: article.published,
+      modified: article.modified, text: article.text, html: article.html, leadImage: article.leadImage, language: article.language, reason: article.reason,
+      at: new Date().toISOString(),
+    });
+}
+
+export function pagesOfTemplate(db: Db, templateId: number): number {
+  return db.prepare('SELECT COUNT(*) FROM extractions WHERE template_id = ?').pluck().get(templateId) as number;
+}
+
+/** The most recent snapshots of a template (for learning), newest first. */
+export function recentSnapshotsOfTemplate(db: Db, templateId: number, limit: number): Array<PendingSnapshot & { text: string }> {
+  return db.prepare(`SELECT snapshots.id AS snapshot_id, snapshots.item_id, items.feed_id, snapshots.final_url, snapshots.content_type, snapshots.sha256,
+      items.title, items.summary, items.published, items.updated, extractions.text
+    FROM extractions JOIN snapshots ON snapshots.id = extractions.snapshot_id JOIN items ON items.id = snapshots.item_id
+    WHERE extractions.template_id = ? ORDER BY snapshots.id DESC LIMIT ?`).all(templateId, limit) as Array<PendingSnapshot & { text: string }>;
+}

@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import iconv from 'iconv-lite';
+import { preparePage } from '../../src/extract/dom.js';
+import { extractArticle, extractFromPage } from '../../src/extract/extract.js';
+import { learnFromSamples } from '../../src/extract/learn.js';
+import { jaccard, structureSignature } from '../../src/extract/template.js';
+import { makeArticle } from '../../src/synthetic/articles.js';
+import { magazine, newspaper, oldBlog, type Template } from '../../src/synthetic/templates.js';
+import { seededRandom } from '../../src/util/random.js';
+
+const SITE = 'https://ledger.example/';
+function page(template: Template, index: number, charset = 'utf-8') {
+  const article = makeArticle('unit', index, Date.UTC(2026, 10, 2, 9, index));
+  const related = [1, 2, 3].map((i) => makeArticle('unit', index + 100 + i, 0));
+  const html = template({ siteName: 'The Ledger', siteUrl: SITE, feedUrl: `${SITE}feed.xml`, feedType: 'application/rss+xml', article, related, now: article.publishedAt + 3_600_000, requestRandom: seededRandom(index), charset });
+  return { article, html, url: `${SITE}articles/${article.slug}` };
+}
+
+test('SIGFEED on a single page: the article, without sidebar, comments, ads, share bar or footer', () => {
+  const { article, html, url } = page(newspaper, 1);
+  const result = extractArticle(html, { url, feedTitle: article.title, feedSummary: article.summary });
+  assert.equal(result.method, 'sigfeed');
+  for (const paragraph of article.paragraphs) assert.ok(result.text.includes(paragraph), `missing: ${paragraph.slice(0, 40)}`);
+  assert.ok(result.text.includes(article.image.caption), 'captions are content');
+  for (const boilerplate of ['Most read', 'comments', 'Advertisement', 'All rights reserved', 'Tweet']) assert.ok(!result.text.includes(boilerplate), `kept: ${boilerplate}`);
+  assert.equal(result.title, article.title);
+  assert.equal(result.byline, article.author);
+  assert.equal(result.language, 'en');
+  assert.match(result.html, /<img src="https:\/\/ledger\.example\/images\/img-1\.jpg"/);
+  assert.match(result.html, /<figcaption>/);
+  assert.doesNotMatch(result.html, /<script|onclick|class=/);
+  assert.ok(result.text.split('\n').length >= article.paragraphs.length, 'a line break between blocks');
+});
+
+test('feed dates are preferred; the page\'s <time> otherwise', () => {
+  const { article, html, url } = page(newspaper, 2);
+  const fromPage = extractArticle(html, { url, feedTitle: article.title });
+  assert.equal(fromPage.published, new Date(article.publishedAt).toISOString());
+  const fromFeed = extractArticle(html, { url, feedTitle: article.title, feedPublished: '2026-01-01T00:00:00.000Z' });
+  assert.equal(fromFeed.published, '2026-01-01T00:00:00.000Z');
+});
+
+test('without a feed item, the page\'s own metadata gives the signifiers', () => {
+  const { article, html, url } = page(magazine, 3);
+  const result = extractArticle(html, { url });
+  assert.notEqual(result.method, 'none');
+  assert.ok(result.text.includes(article.paragraphs[1]!));
+  assert.ok(!result.text.includes('You might also like'));
+});
+
+test('FOREST: a wrapper learned from sample pages of the template is applied to a new page', () => {
+  const samples = [4, 5, 6, 7].map((i) => page(newspaper, i));
+  const learned = learnFromSamples(samples.map((sample) => ({ input: sample.html, url: sample.url })));
+  assert.ok(learned.wrapper);
+  assert.equal(learned.wrapper.xpath, "//div[contains(@class,'story-body')]");
+  assert.ok(learned.patterns.length > 3);
+  assert.ok(learned.patterns[0]!.R >= learned.patterns[1]!.R, 'ranked by R');
+  assert.ok(learned.patterns.every((p) => p.J >= 0 && p.I >= 0));
+  const target = page(newspaper, 8);
+  const result = extractArticle(target.html, { url: target.url, wrapper: learned.wrapper });
+  assert.equal(result.method, 'forest');
+  assert.equal(result.wrapper, learned.wrapper.xpath);
+  assert.ok(result.text.includes(target.article.paragraphs.at(-1)!));
+});
+
+test('a wrapper that matches nothing falls back to the single-page methods', () => {
+  const samples = [10, 11, 12].map((i) => page(magazine, i));
+  const { wrapper } = learnFromSamples(samples.map((sample) => ({ input: sample.html })));
+  const other = page(newspaper, 13);
+  const result = extractArticle(other.html, { wrapper, feedTitle: other.article.title });
+  assert.notEqual(result.method, 'forest');
+  assert.ok(result.text.includes(other.article.paragraphs[0]!));
+});
+
+test('nothing to extract: empty, not HTML, too large, too little text', () => {
+  assert.deepEqual([extractArticle('').method, extractArticle('').reason], ['none', 'empty']);
+  const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
+  assert.match(extractArticle(png).reason ?? '', /not HTML/);
+  assert.match(extractArticle('<p>x</p>', { contentType: 'application/pdf' }).reason ?? '', /not HTML \(application\/pdf\)/);
+  const huge = Buffer.alloc(20 * 1024 * 1024, 'a');
+  const big = extractArticle(huge);
+  assert.equal(big.method, 'none');
+  assert.match(big.reason ?? '', /too large/);
+  const tiny = extractArticle('<html><head><title>Hi</title></head><body><p>Just a few words.</p></body></html>');
+  assert.equal(tiny.method, 'none');
+  assert.match(tiny.reason ?? '', /too little text/);
+  assert.equal(tiny.title, 'Hi');
+});
+
+test('a windows-1252 page declared only in <meta> is decoded right', () => {
+  const paragraph = 'The café on the quay served crème brûlée to a naïve visitor, whose façade of calm cracked when the ferry’s horn sounded twice over the harbour.';
+  const html = `<html><head><meta charset="windows-1252"><title>Quay café</title></head><body><div class="nav">Home</div><div class="post"><h2>Quay café</h2>${`<p>${paragraph}</p>`.repeat(3)}</div></body></html>`;
+  const bytes = iconv.encode(html, 'windows-1252');
+  const result = extractArticle(bytes, { contentType: 'text/html' });
+  assert.ok(result.text.includes(paragraph), result.text.slice(0, 200));
+});
+
+test('templates: pages of one layout are similar, of two layouts not', () => {
+  const a = structureSignature(preparePage(page(newspaper, 20).html));
+  const b = structureSignature(preparePage(page(newspaper, 21).html));
+  const c = structureSignature(preparePage(page(oldBlog, 22).html));
+  assert.ok(jaccard(a, b) > 0.8);
+  assert.ok(jaccard(a, c) < 0.3);
+});
+
+test('extractFromPage and extractArticle agree', () => {
+  const { html, article } = page(oldBlog, 30);
+  const one = extractArticle(html, { feedTitle: article.title });
+  const two = extractFromPage(preparePage(html), { feedTitle: article.title });
+  assert.deepEqual(one, two);
+});
