@@ -24,7 +24,13 @@ export interface SigfeedResult {
 }
 
 export function sigfeed(page: PreparedPage, signifiers: Signifiers): SigfeedResult | null {
-  for (const mode of ['trigrams', 'keywords'] as const) {
+  // Signifiers from the page's own metadata (a teaser, a title) are weak: their 3-grams find the
+  // teaser box, not the body. With them, keywords are summed over the block, without dividing by
+  // leaf length — FOREST's COVERAGE (§3.5) rather than SIGFEED's density — so that the block
+  // holding most of the title's words across many paragraphs wins.
+  const coverage = signifiers.source !== 'feed';
+  const modes = coverage ? (['keywords'] as const) : (['trigrams', 'keywords'] as const);
+  for (const mode of modes) {
     if (mode === 'trigrams' && signifiers.trigrams.size === 0) continue;
     if (mode === 'keywords' && signifiers.keywords.size === 0) continue;
     const leaves = significantLeaves(page, signifiers, mode);
@@ -33,7 +39,7 @@ export function sigfeed(page: PreparedPage, signifiers: Signifiers): SigfeedResu
     for (const { leaf, matches } of leaves) {
       const block = lowestBlock(leaf.element);
       const length = Math.max(1, leaf.node.data.trim().length);
-      relevance.set(block, (relevance.get(block) ?? 0) + matches / length);
+      relevance.set(block, (relevance.get(block) ?? 0) + (coverage ? matches : matches / length));
     }
     let best: SigfeedResult | null = null;
     for (const [node, value] of relevance) if (!best || value > best.relevance) best = { node, relevance: value, mode };
