@@ -7,7 +7,7 @@ import { articleHtml, articleText } from './render.js';
 import { leafTerms } from './significance.js';
 import { feedSignifiers, metadataSignifiers, type Signifiers } from './signifiers.js';
 import { sigfeed } from './sigfeed.js';
-import { matchWrapper, type Wrapper } from './wrapper.js';
+import { elementType, matchWrapper, typeAttributes, type Wrapper } from './wrapper.js';
 
 /** The article object of a page (DESIGN.md §4 "Output object"). */
 export interface ArticleObject {
@@ -83,6 +83,30 @@ function validWrapperNode(page: PreparedPage, node: Element, signifiers: Signifi
   });
 }
 
+/**
+ * An article split over sibling containers of one type (a CMS writing its body in several
+ * `<div class="body-part">`, possibly one level up): their parent, without the siblings of other
+ * types.
+ */
+function withSameTypeSiblings(page: PreparedPage, node: Element): { root: Element; skipped: Element[] } {
+  let candidate = node;
+  for (let level = 0; level < 2; level++) {
+    const parent = candidate.parent;
+    if (!parent || parent.type !== 'tag' || (parent as Element).name === 'body') break;
+    if (Object.keys(typeAttributes(candidate)).length > 0) {
+      const type = elementType(candidate);
+      const siblings = (parent as Element).children.filter((child): child is Element => child.type === 'tag');
+      const same = siblings.filter((child) => child !== candidate && child.name === candidate.name && elementType(child) === type && words(page, child) >= 10);
+      if (same.length > 0) {
+        const keep = new Set([candidate, ...same]);
+        return { root: parent as Element, skipped: siblings.filter((child) => !keep.has(child)) };
+      }
+    }
+    candidate = parent as Element;
+  }
+  return { root: node, skipped: [] };
+}
+
 /** Extracts the article object of an already prepared page. */
 export function extractFromPage(page: PreparedPage, options: ExtractOptions = {}): ArticleObject {
   const signifiers = options.feedTitle || options.feedSummary ? feedSignifiers(options.feedTitle, options.feedSummary) : metadataSignifiers(page);
@@ -110,7 +134,10 @@ export function extractFromPage(page: PreparedPage, options: ExtractOptions = {}
     }
   }
   if (!node) return { ...nothing('no article found: too little text'), ...titleOnly(page) };
+  const merged = withSameTypeSiblings(page, node);
+  node = merged.root;
   const skipped = boilerplateInside(page, node, { templateBlocks: new Set(method === 'forest' ? options.wrapper?.templateBlocks ?? [] : []) });
+  for (const element of merged.skipped) skipped.add(element);
   const metadata = pageMetadata(page, node);
   return {
     title: metadata.title ?? options.feedTitle ?? null,
