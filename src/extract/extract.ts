@@ -121,14 +121,15 @@ export function extractFromPage(page: PreparedPage, options: ExtractOptions = {}
   }
   if (!node) {
     const found = sigfeed(page, signifiers);
-    if (found && words(page, found.node) >= MIN_WORDS) {
+    const fallback = mssNode(page);
+    const foundWords = found ? words(page, found.node) : 0;
+    const fallbackWords = fallback ? words(page, fallback) : 0;
+    // Weak signifiers (a title that is only the site's name) can point at a footer: when the
+    // block they find holds a small part of the page's main run of text, trust the run.
+    if (found && foundWords >= MIN_WORDS && foundWords >= 0.25 * fallbackWords) {
       node = found.node;
       method = 'sigfeed';
-    }
-  }
-  if (!node) {
-    const fallback = mssNode(page);
-    if (fallback && words(page, fallback) >= MIN_WORDS) {
+    } else if (fallback && fallbackWords >= MIN_WORDS) {
       node = fallback;
       method = 'fallback';
     }

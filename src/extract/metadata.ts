@@ -86,12 +86,23 @@ export function pageMetadata(page: PreparedPage, node: Element | null): PageMeta
   const ld = jsonLdObjects(page);
   const ldValue = (key: keyof JsonLd) => ld.map((item) => item[key]).find((value) => value !== undefined && value !== null);
 
-  // Title: the page's own headline element is what readers see; prefer one inside the article.
-  const headings = page.elements.filter((element) => element.name === 'h1');
-  const inside = node ? headings.find((h) => contains(node, h)) : undefined;
-  const h1 = clean(textContent(inside ?? headings[0] ?? ({ children: [] } as unknown as Element)));
-  const declared = clean(nameOf(ldValue('headline'))) ?? clean(meta.get('og:title')) ?? (headTitle ? withoutSiteName(headTitle) : null);
-  const title = h1 && (!declared || overlaps(h1, declared)) ? h1 : declared ?? h1;
+  // Title: the page's own headline element, as readers see it — the first heading (inside the
+  // article first) whose words the declared title shares; else the declared title.
+  const declaredTitles = [clean(nameOf(ldValue('headline'))), clean(meta.get('og:title')), headTitle].filter((t): t is string => t !== null);
+  const headings = ['h1', 'h2', 'h3'].flatMap((tag) => {
+    const all = page.elements.filter((element) => element.name === tag);
+    const inside = node ? all.filter((h) => contains(node, h)) : [];
+    return [...inside, ...all.filter((h) => !inside.includes(h))];
+  });
+  let title: string | null = null;
+  for (const heading of headings) {
+    const text = clean(textContent(heading));
+    if (text && text.length <= 300 && declaredTitles.some((declared) => covers(declared, text))) {
+      title = text;
+      break;
+    }
+  }
+  title ??= clean(nameOf(ldValue('headline'))) ?? clean(meta.get('og:title')) ?? (headTitle ? withoutSiteName(headTitle) : null);
 
   let timeElement: string | null = null;
   for (const element of node ? [node] : []) walk(element, (child) => {
@@ -120,11 +131,13 @@ function contains(root: Element, element: Element): boolean {
   return false;
 }
 
-function overlaps(a: string, b: string): boolean {
-  const wordsA = new Set(a.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
-  const wordsB = b.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  const shared = wordsB.filter((word) => wordsA.has(word)).length;
-  return shared >= Math.min(3, wordsB.length) || shared / Math.max(1, wordsB.length) >= 0.5;
+/** Most of the heading's words are in the declared title (which may add the site name). */
+function covers(declared: string, heading: string): boolean {
+  const declaredWords = new Set(declared.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+  const headingWords = heading.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  if (headingWords.length === 0) return false;
+  const shared = headingWords.filter((word) => declaredWords.has(word)).length;
+  return shared / headingWords.length >= 0.7 && shared / Math.max(1, declaredWords.size) >= 0.3;
 }
 
 /** An author element inside the article (the name itself), else a byline element. */

@@ -17,6 +17,14 @@ function lowestBlock(element: Element): Element {
   return node;
 }
 
+function insideLink(element: Element): boolean {
+  for (let node: Element | null = element; node; node = node.parent && node.parent.type === 'tag' ? (node.parent as Element) : null) {
+    if (node.name === 'a') return true;
+    if (BLOCKS.has(node.name)) return false;
+  }
+  return false;
+}
+
 export interface SigfeedResult {
   node: Element;
   relevance: number;
@@ -37,6 +45,8 @@ export function sigfeed(page: PreparedPage, signifiers: Signifiers): SigfeedResu
     if (leaves.length === 0) continue;
     const relevance = new Map<Element, number>();
     for (const { leaf, matches } of leaves) {
+      // Links are navigation (headline lists, related boxes) more often than article text.
+      if (coverage && insideLink(leaf.element)) continue;
       const block = lowestBlock(leaf.element);
       const length = Math.max(1, leaf.node.data.trim().length);
       relevance.set(block, (relevance.get(block) ?? 0) + (coverage ? matches : matches / length));
