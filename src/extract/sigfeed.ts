@@ -45,8 +45,9 @@ export function sigfeed(page: PreparedPage, signifiers: Signifiers): SigfeedResu
     if (leaves.length === 0) continue;
     const relevance = new Map<Element, number>();
     for (const { leaf, matches } of leaves) {
-      // Links are navigation (headline lists, related boxes) more often than article text.
-      if (coverage && insideLink(leaf.element)) continue;
+      // Links and short labels are navigation (headline lists, related boxes) more often than
+      // article text, which comes in sentences.
+      if (coverage && (insideLink(leaf.element) || leaf.words.length < 6)) continue;
       const block = lowestBlock(leaf.element);
       const length = Math.max(1, leaf.node.data.trim().length);
       relevance.set(block, (relevance.get(block) ?? 0) + (coverage ? matches : matches / length));
