@@ -71,6 +71,21 @@ function words(page: PreparedPage, node: Element): number {
   return count;
 }
 
+function isInside(node: Element, container: Element, skipped?: ReadonlySet<Element>): boolean {
+  for (let element: Element | null = node; element; element = element.parent && element.parent.type === 'tag' ? (element.parent as Element) : null) {
+    if (skipped?.has(element)) return false;
+    if (element === container) return true;
+  }
+  return false;
+}
+
+/** Words in sentence-length leaves (6 words or more) under `node`, outside `skipped`: running text. */
+function sentenceWords(page: PreparedPage, node: Element, skipped?: ReadonlySet<Element>): number {
+  let count = 0;
+  for (const leaf of page.leaves) if (leaf.words.length >= 6 && isInside(leaf.element, node, skipped)) count += leaf.words.length;
+  return count;
+}
+
 /** A wrapper's node is valid when it matched, has text, and carries the page's signifiers. */
 function validWrapperNode(page: PreparedPage, node: Element, signifiers: Signifiers): boolean {
   if (words(page, node) < MIN_WORDS) return false;
@@ -117,6 +132,13 @@ export function extractFromPage(page: PreparedPage, options: ExtractOptions = {}
     if (candidate && validWrapperNode(page, candidate, signifiers)) {
       node = candidate;
       method = 'forest';
+      // A wrapper learned a level too high (the column around the article) still locates it:
+      // a block inside it holding most of its running text, once cleaned, is the article itself.
+      const inner = sigfeed(page, signifiers);
+      if (inner && inner.node !== candidate && isInside(inner.node, candidate)) {
+        const skipped = boilerplateInside(page, candidate, { templateBlocks: new Set(options.wrapper.templateBlocks) });
+        if (sentenceWords(page, inner.node, skipped) >= 0.5 * sentenceWords(page, candidate, skipped)) node = inner.node;
+      }
     }
   }
   if (!node) {
