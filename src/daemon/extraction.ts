@@ -4,7 +4,7 @@ import {
   type PendingSnapshot, type TemplateRow,
 } from '../archive/extractions.js';
 import { preparePage, type PreparedPage } from '../extract/dom.js';
-import { extractFromPage, notHtmlReason, type ArticleObject } from '../extract/extract.js';
+import { emptyArticle, extractFromPage, notHtmlReason, type ArticleObject } from '../extract/extract.js';
 import { learnFromSamples } from '../extract/learn.js';
 import { closestTemplate, structureSignature } from '../extract/template.js';
 import type { PipelineContext } from './pipeline.js';
@@ -19,10 +19,6 @@ import type { PipelineContext } from './pipeline.js';
 
 const RELEARN_FROM = 10;
 const REEXTRACT_LIMIT = 50;
-
-const nothing = (reason: string): ArticleObject => ({
-  title: null, byline: null, published: null, modified: null, html: '', text: '', leadImage: null, language: null, method: 'none', wrapper: null, reason,
-});
 
 function learningDue(pages: number, learnAfter: number): boolean {
   return pages === learnAfter || pages === 5 || pages === 10 || (pages > 10 && pages % 10 === 0);
@@ -71,7 +67,7 @@ export function extractSnapshot(context: PipelineContext, snapshot: PendingSnaps
   const { db, settings } = context;
   const loaded = loadPage(context, snapshot);
   if (!('page' in loaded)) {
-    const article = nothing(loaded.reason);
+    const article = emptyArticle(loaded.reason);
     saveExtraction(db, snapshot.snapshot_id, snapshot.item_id, null, null, article);
     return article;
   }
@@ -95,7 +91,7 @@ export function extractPending(context: PipelineContext, limit: number): number 
       const article = extractSnapshot(context, snapshot);
       context.log.info({ url: snapshot.final_url, method: article.method, words: article.text.split(/\s+/).filter(Boolean).length, ...(article.reason ? { reason: article.reason } : {}), ms: Math.round(performance.now() - started) }, 'extracted');
     } catch (error) {
-      saveExtraction(context.db, snapshot.snapshot_id, snapshot.item_id, null, null, nothing(`error: ${(error as Error).message}`));
+      saveExtraction(context.db, snapshot.snapshot_id, snapshot.item_id, null, null, emptyArticle(`error: ${(error as Error).message}`));
       context.log.error({ url: snapshot.final_url, err: error }, 'extraction failed');
     }
   }

@@ -1,5 +1,5 @@
 import type { Element } from 'domhandler';
-import { BLOCK_TAGS, textOf, type PreparedPage } from './dom.js';
+import { BLOCK_TAGS, isInside, textOf, type PreparedPage } from './dom.js';
 
 /** Text of a block, normalised for comparing blocks across pages. */
 export const normalizeBlock = (text: string): string => text.toLowerCase().replace(/[\d]+/g, '0').replace(/\s+/g, ' ').trim();
@@ -16,14 +16,7 @@ export function textBlocks(page: PreparedPage, root: Element): Element[] {
   const inside = new Set<Element>();
   const out: Element[] = [];
   for (const leaf of page.leaves) {
-    let within = false;
-    for (let node: Element | null = leaf.element; node; node = node.parent && node.parent.type === 'tag' ? (node.parent as Element) : null) {
-      if (node === root) {
-        within = true;
-        break;
-      }
-    }
-    if (!within) continue;
+    if (!isInside(leaf.element, root)) continue;
     const block = enclosingBlock(leaf.element, root);
     if (!inside.has(block)) {
       inside.add(block);

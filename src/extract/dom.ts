@@ -117,3 +117,12 @@ export function ancestors(element: Element): Element[] {
   }
   return out;
 }
+
+/** Whether `node` is `container` or inside it; false when an element of `stopAt` comes first. */
+export function isInside(node: Element, container: Element, stopAt?: ReadonlySet<Element>): boolean {
+  for (let element: Element | null = node; element; element = element.parent && isTag(element.parent) ? element.parent : null) {
+    if (stopAt?.has(element)) return false;
+    if (element === container) return true;
+  }
+  return false;
+}

@@ -1,6 +1,6 @@
 import type { Element } from 'domhandler';
 import { boilerplateInside } from './clean.js';
-import { preparePage, type PreparedPage } from './dom.js';
+import { isInside, preparePage, type PreparedPage } from './dom.js';
 import { mssNode } from './fallback.js';
 import { pageMetadata } from './metadata.js';
 import { articleHtml, articleText } from './render.js';
@@ -42,7 +42,8 @@ export interface ExtractOptions {
 export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024; // as extract.maxBytes in config/default.yaml
 const MIN_WORDS = 25;
 
-const nothing = (reason: string): ArticleObject => ({
+/** The object of a page nothing could be extracted from, and why. */
+export const emptyArticle = (reason: string): ArticleObject => ({
   title: null, byline: null, published: null, modified: null, html: '', text: '', leadImage: null, language: null, method: 'none', wrapper: null, reason,
 });
 
@@ -60,23 +61,8 @@ export function notHtmlReason(input: Uint8Array | string, contentType: string | 
 
 function words(page: PreparedPage, node: Element): number {
   let count = 0;
-  for (const leaf of page.leaves) {
-    for (let element: Element | null = leaf.element; element; element = element.parent && element.parent.type === 'tag' ? (element.parent as Element) : null) {
-      if (element === node) {
-        count += leaf.words.length;
-        break;
-      }
-    }
-  }
+  for (const leaf of page.leaves) if (isInside(leaf.element, node)) count += leaf.words.length;
   return count;
-}
-
-function isInside(node: Element, container: Element, skipped?: ReadonlySet<Element>): boolean {
-  for (let element: Element | null = node; element; element = element.parent && element.parent.type === 'tag' ? (element.parent as Element) : null) {
-    if (skipped?.has(element)) return false;
-    if (element === container) return true;
-  }
-  return false;
 }
 
 /** Words in sentence-length leaves (6 words or more) under `node`, outside `skipped`: running text. */
@@ -91,11 +77,7 @@ function validWrapperNode(page: PreparedPage, node: Element, signifiers: Signifi
   if (words(page, node) < MIN_WORDS) return false;
   if (signifiers.keywords.size === 0) return true;
   const all = leafTerms(page);
-  return page.leaves.some((leaf, index) => {
-    if (!all[index]!.some((term) => signifiers.keywords.has(term))) return false;
-    for (let element: Element | null = leaf.element; element; element = element.parent && element.parent.type === 'tag' ? (element.parent as Element) : null) if (element === node) return true;
-    return false;
-  });
+  return page.leaves.some((leaf, index) => all[index]!.some((term) => signifiers.keywords.has(term)) && isInside(leaf.element, node));
 }
 
 /**
@@ -156,7 +138,7 @@ export function extractFromPage(page: PreparedPage, options: ExtractOptions = {}
       method = 'fallback';
     }
   }
-  if (!node) return { ...nothing('no article found: too little text'), ...titleOnly(page) };
+  if (!node) return { ...emptyArticle('no article found: too little text'), ...titleOnly(page) };
   const merged = withSameTypeSiblings(page, node);
   node = merged.root;
   const skipped = boilerplateInside(page, node, { templateBlocks: new Set(method === 'forest' ? options.wrapper?.templateBlocks ?? [] : []) });
@@ -184,6 +166,6 @@ function titleOnly(page: PreparedPage): Partial<ArticleObject> {
 /** Extracts the article object from raw page bytes (or text). */
 export function extractArticle(input: Uint8Array | string, options: ExtractOptions = {}): ArticleObject {
   const reason = notHtmlReason(input, options.contentType, options.maxBytes ?? DEFAULT_MAX_BYTES);
-  if (reason) return nothing(reason);
+  if (reason) return emptyArticle(reason);
   return extractFromPage(preparePage(input, { url: options.url ?? null, contentType: options.contentType ?? null }), options);
 }

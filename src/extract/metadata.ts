@@ -2,7 +2,7 @@ import { isTag, type Element } from 'domhandler';
 import { textContent } from 'domutils';
 import { absoluteUrl } from '../feeds/sanitize.js';
 import { normalizeFeedDate } from '../feeds/dates.js';
-import type { PreparedPage } from './dom.js';
+import { isInside, type PreparedPage } from './dom.js';
 
 /** Article metadata from the page: title, byline, dates, language, lead image. */
 export interface PageMetadata {
@@ -91,7 +91,7 @@ export function pageMetadata(page: PreparedPage, node: Element | null): PageMeta
   const declaredTitles = [clean(nameOf(ldValue('headline'))), clean(meta.get('og:title')), headTitle].filter((t): t is string => t !== null);
   const headings = ['h1', 'h2', 'h3'].flatMap((tag) => {
     const all = page.elements.filter((element) => element.name === tag);
-    const inside = node ? all.filter((h) => contains(node, h)) : [];
+    const inside = node ? all.filter((h) => isInside(h, node)) : [];
     return [...inside, ...all.filter((h) => !inside.includes(h))];
   });
   let title: string | null = null;
@@ -124,11 +124,6 @@ export function pageMetadata(page: PreparedPage, node: Element | null): PageMeta
 
 function nameOfUrl(value: unknown): string | null {
   return value && typeof value === 'object' && 'url' in value && typeof (value as { url: unknown }).url === 'string' ? (value as { url: string }).url : null;
-}
-
-function contains(root: Element, element: Element): boolean {
-  for (let node: Element | null = element; node; node = node.parent && isTag(node.parent) ? node.parent : null) if (node === root) return true;
-  return false;
 }
 
 /** Most of the heading's words are in the declared title (which may add the site name). */
