@@ -25,6 +25,18 @@ function insideLink(element: Element): boolean {
   return false;
 }
 
+const CHROME = new Set(['footer', 'nav', 'header', 'aside']);
+const CHROME_ROLES = /^(contentinfo|navigation|banner|complementary)$/;
+
+/** Inside the page's footer, navigation, masthead or sidebar, as HTML5 or ARIA marks them. */
+function insidePageChrome(element: Element): boolean {
+  for (let node: Element | null = element; node; node = node.parent && node.parent.type === 'tag' ? (node.parent as Element) : null) {
+    if (node.name === 'article' || node.name === 'main') return false;
+    if (CHROME.has(node.name) || CHROME_ROLES.test(node.attribs['role'] ?? '')) return true;
+  }
+  return false;
+}
+
 export interface SigfeedResult {
   node: Element;
   relevance: number;
@@ -47,7 +59,7 @@ export function sigfeed(page: PreparedPage, signifiers: Signifiers): SigfeedResu
     for (const { leaf, matches } of leaves) {
       // Links and short labels are navigation (headline lists, related boxes) more often than
       // article text, which comes in sentences.
-      if (coverage && (insideLink(leaf.element) || leaf.words.length < 6)) continue;
+      if (coverage && (insideLink(leaf.element) || leaf.words.length < 6 || insidePageChrome(leaf.element))) continue;
       const block = lowestBlock(leaf.element);
       const length = Math.max(1, leaf.node.data.trim().length);
       relevance.set(block, (relevance.get(block) ?? 0) + (coverage ? matches : matches / length));
