@@ -110,7 +110,11 @@ export function extractFromPage(page: PreparedPage, options: ExtractOptions = {}
   let node: Element | null = null;
   let method: ArticleObject['method'] = 'none';
   if (options.wrapper) {
-    const candidate = matchWrapper(page, options.wrapper)[0];
+    // A type that several elements share (a path like table/tbody/tr/td): of those at the
+    // learned level and position, the one with the most running text.
+    const matches = matchWrapper(page, options.wrapper);
+    const best = matches.filter((element) => Math.abs(page.depth.get(element)! - options.wrapper!.level) === Math.abs(page.depth.get(matches[0]!)! - options.wrapper!.level));
+    const candidate = best.length > 1 ? best.reduce((a, b) => (sentenceWords(page, b) > sentenceWords(page, a) ? b : a)) : matches[0];
     if (candidate && validWrapperNode(page, candidate, signifiers)) {
       node = candidate;
       method = 'forest';
