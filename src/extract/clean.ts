@@ -64,6 +64,14 @@ export function boilerplateInside(page: PreparedPage, root: Element, options: Cl
           continue;
         }
       }
+      // A paragraph that is nothing but a link is a teaser for another page ("READ MORE: …").
+      if (node.name === 'p' || /^h[2-6]$/.test(node.name)) {
+        const { words, linked } = linkDensity(node);
+        if (words > 0 && linked / words >= 0.9 && words <= 30) {
+          skipped.add(node);
+          continue;
+        }
+      }
       visit(node);
     }
   };

@@ -44,6 +44,12 @@ export function articleHtml(root: Element, skipped: ReadonlySet<Element>, baseUr
   }).replace(/\n{3,}/g, '\n\n').trim();
 }
 
+const CAPTION = /(^|[-_\s])(caption|credit|image-?credit|photo-?credit)s?([-_\s]|$)/i;
+
+/**
+ * The article's prose: the HTML keeps images with their captions, the text does not — captions
+ * and photo credits describe the pictures, not the story, and would read as stray lines.
+ */
 export function articleText(root: Element, skipped: ReadonlySet<Element>): string {
-  return textOf(root, (element) => skipped.has(element));
+  return textOf(root, (element) => skipped.has(element) || element.name === 'figcaption' || CAPTION.test(`${element.attribs['class'] ?? ''} ${element.attribs['id'] ?? ''}`));
 }
