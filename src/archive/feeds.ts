@@ -106,10 +106,6 @@ export function listFeeds(db: Db, options: { includeUnsubscribed?: boolean } = {
   return db.prepare(`SELECT * FROM feeds ${where} ORDER BY id`).all() as FeedRow[];
 }
 
-export function getFeed(db: Db, id: number): FeedRow | undefined {
-  return db.prepare('SELECT * FROM feeds WHERE id = ?').get(id) as FeedRow | undefined;
-}
-
 /** Enabled feeds whose next poll is due (or not yet scheduled), soonest first. */
 export function dueFeeds(db: Db, now: Date, limit: number): FeedRow[] {
   return db.prepare(`SELECT * FROM feeds WHERE enabled = 1 AND subscribed = 1

@@ -95,19 +95,3 @@ export function recordPoll(db: Db, feed: FeedRow, poll: PollRecord): UpsertRepor
     return report;
   })();
 }
-
-export interface PollRow {
-  id: number;
-  feed_id: number;
-  started_at: string;
-  duration_ms: number;
-  status: number | null;
-  result: string;
-  new_items: number;
-  changed_items: number;
-  error: string | null;
-}
-
-export function recentPolls(db: Db, feedId: number, limit = 10): PollRow[] {
-  return db.prepare('SELECT * FROM polls WHERE feed_id = ? ORDER BY id DESC LIMIT ?').all(feedId, limit) as PollRow[];
-}

@@ -2,20 +2,6 @@ import type { FetchResult } from '../net/fetcher.js';
 import { putBlob } from './blobs.js';
 import type { Db } from './database.js';
 
-export interface SnapshotRow {
-  id: number;
-  item_id: number | null;
-  url: string;
-  final_url: string;
-  canonical_url: string | null;
-  fetched_at: string;
-  duration_ms: number;
-  status: number;
-  headers: string;
-  content_type: string | null;
-  sha256: string | null;
-}
-
 /** Stores one raw capture (body once per sha256) and marks its item captured, atomically. */
 export function recordCapture(db: Db, itemId: number, result: FetchResult, canonicalUrl: string | null): number {
   return db.transaction(() => {
@@ -33,8 +19,4 @@ export function recordCaptureFailure(db: Db, itemId: number, error: string, retr
   db.prepare(`UPDATE items SET page_attempts = page_attempts + 1, page_error = ?,
       page_state = CASE WHEN page_attempts + 1 >= ? THEN 'failed' ELSE 'pending' END, page_due_at = ? WHERE id = ?`)
     .run(error, maxAttempts, retryAt.toISOString(), itemId);
-}
-
-export function snapshotsOf(db: Db, itemId: number): SnapshotRow[] {
-  return db.prepare('SELECT * FROM snapshots WHERE item_id = ? ORDER BY id').all(itemId) as SnapshotRow[];
 }

@@ -103,21 +103,6 @@ export function textOf(root: AnyNode, skip?: (element: Element) => boolean): str
   return parts.join('\n');
 }
 
-export function attribute(element: Element, name: string): string | undefined {
-  return element.attribs[name];
-}
-
-/** Ancestors from the element up to the root, the element first. */
-export function ancestors(element: Element): Element[] {
-  const out: Element[] = [];
-  let node: AnyNode | null = element;
-  while (node && isTag(node)) {
-    out.push(node);
-    node = node.parent;
-  }
-  return out;
-}
-
 /** Whether `node` is `container` or inside it; false when an element of `stopAt` comes first. */
 export function isInside(node: Element, container: Element, stopAt?: ReadonlySet<Element>): boolean {
   for (let element: Element | null = node; element; element = element.parent && isTag(element.parent) ? element.parent : null) {

@@ -11,7 +11,8 @@ export interface SamplePage {
   feedSummary?: string | null;
 }
 
-export const DEFAULT_SIGNIFIERS = 10;
+/** k of FOREST §3.1: signifiers per page. */
+const DEFAULT_SIGNIFIERS = 10;
 
 /**
  * Learns a FOREST wrapper from sample pages of one template: signifiers are each page's top-k

@@ -9,7 +9,6 @@
  */
 
 const HOUR = 3_600_000;
-const WEEK = 168 * HOUR;
 
 /**
  * Exponentially decayed count of arrivals and the exposure it was observed over: each arrival
@@ -121,5 +120,4 @@ export function safeMean(k: number, epsilon: number): number {
   return low;
 }
 
-export const WEEK_MS = WEEK;
 export const HOUR_MS = HOUR;
