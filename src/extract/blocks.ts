@@ -1,8 +1,23 @@
 import type { Element } from 'domhandler';
 import { BLOCK_TAGS, isInside, textOf, type PreparedPage } from './dom.js';
 
-/** Text of a block, normalised for comparing blocks across pages. */
-export const normalizeBlock = (text: string): string => text.toLowerCase().replace(/[\d]+/g, '0').replace(/\s+/g, ' ').trim();
+/**
+ * Keys of a block's text for comparing blocks across pages: the text itself (case, digits and
+ * spacing normalised), and, for a short block, its shape — names, numbers, addresses masked —
+ * so that "By Ann Lee · 3 comments" and "By Bo Chan · 12 comments" are seen as one template line.
+ */
+export function blockKeys(text: string): string[] {
+  const exact = text.toLowerCase().replace(/[\d]+/g, '0').replace(/\s+/g, ' ').trim();
+  if (exact === '') return [];
+  const words = text.trim().split(/\s+/);
+  if (words.length > 12) return [exact];
+  const shape = words
+    .map((word) => (/\S+@\S+|^https?:/.test(word) ? '@' : /^\p{Lu}/u.test(word) ? 'X' : word.toLowerCase().replace(/\d+/g, '0')))
+    .join(' ')
+    .replace(/(X )+X/g, 'X');
+  // A shape of masks only ("X", "X X") says nothing about the line: keep it exact.
+  return /[\p{Ll}]/u.test(shape) ? [exact, `shape:${shape}`] : [exact];
+}
 
 /** The nearest block element enclosing `element`, not above `root`. */
 export function enclosingBlock(element: Element, root: Element): Element {
@@ -26,6 +41,6 @@ export function textBlocks(page: PreparedPage, root: Element): Element[] {
   return out;
 }
 
-export function blockKeys(page: PreparedPage, root: Element): Set<string> {
-  return new Set(textBlocks(page, root).map((block) => normalizeBlock(textOf(block))).filter((key) => key.length > 0));
+export function pageBlockKeys(page: PreparedPage, root: Element): Set<string> {
+  return new Set(textBlocks(page, root).flatMap((block) => blockKeys(textOf(block))));
 }

@@ -1,6 +1,6 @@
 import type { Element } from 'domhandler';
 import { textContent } from 'domutils';
-import { normalizeBlock, textBlocks } from './blocks.js';
+import { blockKeys, textBlocks } from './blocks.js';
 import { textOf, type PreparedPage } from './dom.js';
 
 /**
@@ -78,7 +78,7 @@ export function boilerplateInside(page: PreparedPage, root: Element, options: Cl
   visit(root);
   if (options.templateBlocks && options.templateBlocks.size > 0) {
     for (const block of textBlocks(page, root)) {
-      if (options.templateBlocks.has(normalizeBlock(textOf(block)))) skipped.add(block);
+      if (blockKeys(textOf(block)).some((key) => options.templateBlocks!.has(key))) skipped.add(block);
     }
   }
   return skipped;

@@ -1,5 +1,5 @@
 import type { Element } from 'domhandler';
-import { blockKeys } from './blocks.js';
+import { pageBlockKeys } from './blocks.js';
 import type { PreparedPage } from './dom.js';
 import { informativeness, jeffreysDensity, relevance, unexpectedness } from './scores.js';
 import { significantLeaves, termCounts } from './significance.js';
@@ -121,7 +121,7 @@ export function recurringBlocks(pages: PreparedPage[], wrapper: Wrapper, share: 
   for (const page of pages) {
     const node = matchWrapper(page, wrapper)[0];
     if (!node) continue;
-    for (const key of blockKeys(page, node)) seen.set(key, (seen.get(key) ?? 0) + 1);
+    for (const key of pageBlockKeys(page, node)) seen.set(key, (seen.get(key) ?? 0) + 1);
   }
   const needed = Math.max(2, Math.ceil(share * pages.length));
   return [...seen].filter(([, count]) => count >= needed).map(([key]) => key);
