@@ -44,6 +44,7 @@ export interface CleanOptions {
 /** The elements inside `root` to leave out of the article. */
 export function boilerplateInside(page: PreparedPage, root: Element, options: CleanOptions = {}): Set<Element> {
   const skipped = new Set<Element>();
+  const rootLength = Math.max(1, textContent(root).length);
   const visit = (element: Element) => {
     for (const child of element.children) {
       if (child.type !== 'tag') continue;
@@ -51,7 +52,7 @@ export function boilerplateInside(page: PreparedPage, root: Element, options: Cl
       if (ALWAYS_SKIPPED.has(node.name) || namesItselfBoilerplate(node)) {
         // A container that names itself boilerplate but holds most of the text is the article
         // wrapper of an odd CMS, not a share bar.
-        const share = textContent(node).length / Math.max(1, textContent(root).length);
+        const share = textContent(node).length / rootLength;
         if (share < 0.5) {
           skipped.add(node);
           continue;

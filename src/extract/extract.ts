@@ -59,14 +59,41 @@ export function notHtmlReason(input: Uint8Array | string, contentType: string | 
   return null;
 }
 
-function words(page: PreparedPage, node: Element): number {
-  let count = 0;
-  for (const leaf of page.leaves) if (isInside(leaf.element, node)) count += leaf.words.length;
-  return count;
+interface WordCounts {
+  words: number;
+  /** Words in sentence-length leaves (6 words or more): running text, not labels. */
+  sentences: number;
 }
 
-/** Words in sentence-length leaves (6 words or more) under `node`, outside `skipped`: running text. */
+/** Word counts of every element's subtree, computed once per page in one pass over the leaves. */
+const wordCountCache = new WeakMap<PreparedPage, Map<Element, WordCounts>>();
+function wordCounts(page: PreparedPage): Map<Element, WordCounts> {
+  let counts = wordCountCache.get(page);
+  if (counts) return counts;
+  counts = new Map();
+  for (const leaf of page.leaves) {
+    const sentence = leaf.words.length >= 6 ? leaf.words.length : 0;
+    for (let element: Element | null = leaf.element; element; element = element.parent && element.parent.type === 'tag' ? (element.parent as Element) : null) {
+      const entry = counts.get(element);
+      if (entry) {
+        entry.words += leaf.words.length;
+        entry.sentences += sentence;
+      } else {
+        counts.set(element, { words: leaf.words.length, sentences: sentence });
+      }
+    }
+  }
+  wordCountCache.set(page, counts);
+  return counts;
+}
+
+function words(page: PreparedPage, node: Element): number {
+  return wordCounts(page).get(node)?.words ?? 0;
+}
+
+/** Words in sentence-length leaves under `node`, outside `skipped`. */
 function sentenceWords(page: PreparedPage, node: Element, skipped?: ReadonlySet<Element>): number {
+  if (!skipped || skipped.size === 0) return wordCounts(page).get(node)?.sentences ?? 0;
   let count = 0;
   for (const leaf of page.leaves) if (leaf.words.length >= 6 && isInside(leaf.element, node, skipped)) count += leaf.words.length;
   return count;
