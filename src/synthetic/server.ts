@@ -177,6 +177,7 @@ export class SyntheticWeb {
     if (path === '/_test/moved-permanently') return send(301, '', { location: feedPath });
     if (path === '/_test/moved-temporarily') return send(302, '', { location: feedPath });
     if (path === '/_test/malformed-feed.xml') return send(200, malformedFeed(site), { 'content-type': 'application/rss+xml' });
+    if (path === '/_test/hostile-feed.xml') return send(200, hostileFeed(site), { 'content-type': 'application/rss+xml' });
     if (path === '/_test/not-a-feed.xml') return send(200, `<!DOCTYPE html><html><head><title>Oops</title><link rel="alternate" type="application/rss+xml" href="${feedPath}"></head><body>Not here</body></html>`, { 'content-type': 'text/xml' });
     const status = /^\/_test\/status\/(\d{3})$/.exec(path);
     if (status) return send(Number(status[1]), 'status fixture', Number(status[1]) === 429 || Number(status[1]) === 503 ? { 'retry-after': '120' } : {});
@@ -245,6 +246,14 @@ export class SyntheticWeb {
     const type = definition.charset === 'utf-8' ? 'text/html; charset=utf-8' : 'text/html';
     send(200, body, { 'content-type': type }, definition.compression);
   }
+}
+
+/** A well-formed feed whose items point at pages no archiver should swallow, and one that is gone. */
+function hostileFeed(site: RunningSite): string {
+  const item = (guid: string, path: string) => `<item><title>${guid}</title><link>${site.url}${path}</link><guid>${guid}</guid></item>`;
+  return `<?xml version="1.0"?><rss version="2.0"><channel><title>Hostile</title><link>${site.url}</link>
+${item('bomb', '_test/gzip-bomb')}${item('huge', '_test/huge-page')}${item('gone', '_test/status/404')}${item('fine', `articles/${makeArticle(site.definition.slug, 0, 0).slug}`)}
+</channel></rss>`;
 }
 
 /** A feed with unclosed tags, an HTML entity XML does not know, and a bare ampersand. */

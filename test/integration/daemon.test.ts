@@ -281,3 +281,25 @@ test('every captured page is extracted; wrappers are learned per feed and templa
   const redesignWrapper = query<{ xpath: string }>(ws.db, 'SELECT xpath FROM wrappers WHERE template_id = ? AND active = 1', newTemplate)[0]?.xpath;
   assert.match(redesignWrapper ?? '', /post-/, 'a wrapper learned for the new layout');
 });
+
+test('a gzip bomb, a 50 MB page and a dead link are recorded against their items; the good page is archived', async () => {
+  const site = web.site('parish');
+  const ws = workspace([{ url: `${site.url}_test/hostile-feed.xml` }], { http: { perHostDelay: '10ms', maxBodySize: '5MB' }, capture: { retryDelay: '1s', maxAttempts: 2 } });
+  const result = await forest([...ws.args, 'run', '--exit-after', '8s']);
+  assert.equal(result.code, 0, result.stderr);
+  const items = new Map(query<{ guid: string; page_state: string; page_error: string | null; page_attempts: number }>(ws.db, 'SELECT * FROM items').map((row) => [row.guid, row]));
+  assert.match(items.get('bomb')!.page_error ?? '', /larger than the \d+-byte limit once decompressed/);
+  assert.match(items.get('huge')!.page_error ?? '', /larger than/);
+  assert.match(items.get('gone')!.page_error ?? '', /HTTP 404/);
+  for (const guid of ['bomb', 'huge', 'gone']) {
+    assert.equal(items.get(guid)!.page_state, 'failed', `${guid} given up after its attempts`);
+    assert.equal(items.get(guid)!.page_attempts, 2);
+  }
+  assert.equal(items.get('fine')!.page_state, 'captured');
+  assert.equal(count(ws.db, 'SELECT COUNT(*) FROM blobs WHERE size > 5 * 1024 * 1024'), 0, 'nothing over the cap was stored');
+  const status = await forest([...ws.args, 'status', '--json']);
+  const row = JSON.parse(status.stdout.trim()) as { failedPages: number; pages: number; lastPageError: string };
+  assert.equal(row.failedPages, 3);
+  assert.equal(row.pages, 1);
+  assert.ok(row.lastPageError);
+});
