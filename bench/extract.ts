@@ -122,7 +122,7 @@ function readability(pages: Page[]): Run {
 const rows: string[][] = [['set', 'mode', 'system', 'pages', 'F1', 'precision', 'recall', 'ms/page', 'methods']];
 const add = (set: string, mode: string, system: string, run: Run) => {
   const summary = summarize(run.scores);
-  rows.push([set, mode, system, String(summary.pages), summary.f1.toFixed(3), summary.precision.toFixed(3), summary.recall.toFixed(3), (run.ms / run.scores.length).toFixed(1), Object.entries(run.methods).map(([m, n]) => `${m} ${n}`).join(', ')]);
+  rows.push([set, mode, system, String(summary.pages), summary.f1.toFixed(4), summary.precision.toFixed(3), summary.recall.toFixed(3), (run.ms / run.scores.length).toFixed(1), Object.entries(run.methods).map(([m, n]) => `${m} ${n}`).join(', ')]);
   return summary.f1;
 };
 

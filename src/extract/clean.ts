@@ -36,6 +36,21 @@ function linkDensity(element: Element): { words: number; linked: number } {
   return { words, linked };
 }
 
+/** A block whose whole text is a widget's label ("Advertisement", "Share", "3 comments"). */
+const LABEL = /^\s*(\d+\s+)?(advert|advertisement|ad|sponsored|comments?|share|share this|tweet|email|print|close|caption|read more|more|show more|load more|subscribe|sign up|follow us|related|related articles|you may also like|recommended)\s*:?\s*$/i;
+
+const STAMP_WORDS = /^(updated|published|posted|modified|last|at|on|ago|minutes?|mins?|hours?|hrs?|days?|image|of|[ap]\.?m\.?|gmt|utc|bst|cet|cest|[ecmp][sd]t|(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?|(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?)$/i;
+
+/**
+ * A block that is only a date or time stamp ("Updated at 1:23 p.m.", "Nov. 18, 2019", "2 hours
+ * ago", "Image 1 of 5"): metadata the object carries apart, not prose.
+ */
+function isStamp(text: string): boolean {
+  const tokens = text.trim().split(/[\s,|·–—-]+/).filter(Boolean);
+  if (tokens.length === 0 || tokens.length > 10 || !/\d/.test(text)) return false;
+  return tokens.every((token) => /^\d{1,4}(:\d{2})?(st|nd|rd|th)?\.?$/i.test(token) || STAMP_WORDS.test(token));
+}
+
 export interface CleanOptions {
   /** Normalised block texts known to be template (from a wrapper). */
   templateBlocks?: ReadonlySet<string>;
@@ -77,6 +92,10 @@ export function boilerplateInside(page: PreparedPage, root: Element, options: Cl
     }
   };
   visit(root);
+  for (const block of textBlocks(page, root)) {
+    const text = textContent(block);
+    if (block !== root && (LABEL.test(text) || isStamp(text))) skipped.add(block);
+  }
   if (options.templateBlocks && options.templateBlocks.size > 0) {
     for (const block of textBlocks(page, root)) {
       if (blockKeys(textOf(block)).some((key) => options.templateBlocks!.has(key))) skipped.add(block);
