@@ -28,10 +28,13 @@ export interface PendingSnapshot {
   updated: string | null;
 }
 
+/** The columns of a PendingSnapshot, from snapshots joined with items. */
+const SNAPSHOT_COLUMNS = `snapshots.id AS snapshot_id, snapshots.item_id, items.feed_id, snapshots.final_url, snapshots.content_type, snapshots.sha256,
+  items.title, items.summary, items.published, items.updated`;
+
 /** Captured pages (2xx with a body) not extracted yet, oldest first: a restart resumes here. */
 export function pendingExtractions(db: Db, limit: number): PendingSnapshot[] {
-  return db.prepare(`SELECT snapshots.id AS snapshot_id, snapshots.item_id, items.feed_id, snapshots.final_url, snapshots.content_type, snapshots.sha256,
-      items.title, items.summary, items.published, items.updated
+  return db.prepare(`SELECT ${SNAPSHOT_COLUMNS}
     FROM snapshots JOIN items ON items.id = snapshots.item_id
     LEFT JOIN extractions ON extractions.snapshot_id = snapshots.id
     WHERE extractions.snapshot_id IS NULL AND snapshots.sha256 IS NOT NULL AND snapshots.status BETWEEN 200 AND 299
@@ -82,8 +85,7 @@ export function pagesOfTemplate(db: Db, templateId: number): number {
 
 /** The most recent snapshots of a template (for learning), newest first. */
 export function recentSnapshotsOfTemplate(db: Db, templateId: number, limit: number): Array<PendingSnapshot & { text: string }> {
-  return db.prepare(`SELECT snapshots.id AS snapshot_id, snapshots.item_id, items.feed_id, snapshots.final_url, snapshots.content_type, snapshots.sha256,
-      items.title, items.summary, items.published, items.updated, extractions.text
+  return db.prepare(`SELECT ${SNAPSHOT_COLUMNS}, extractions.text
     FROM extractions JOIN snapshots ON snapshots.id = extractions.snapshot_id JOIN items ON items.id = snapshots.item_id
     WHERE extractions.template_id = ? ORDER BY snapshots.id DESC LIMIT ?`).all(templateId, limit) as Array<PendingSnapshot & { text: string }>;
 }

@@ -103,9 +103,14 @@ export function textOf(root: AnyNode, skip?: (element: Element) => boolean): str
   return parts.join('\n');
 }
 
+/** The element's parent element, or null at the top of the tree. */
+export function parentElement(node: AnyNode): Element | null {
+  return node.parent && isTag(node.parent) ? node.parent : null;
+}
+
 /** Whether `node` is `container` or inside it; false when an element of `stopAt` comes first. */
 export function isInside(node: Element, container: Element, stopAt?: ReadonlySet<Element>): boolean {
-  for (let element: Element | null = node; element; element = element.parent && isTag(element.parent) ? element.parent : null) {
+  for (let element: Element | null = node; element; element = parentElement(element)) {
     if (stopAt?.has(element)) return false;
     if (element === container) return true;
   }

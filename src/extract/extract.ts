@@ -1,6 +1,6 @@
 import type { Element } from 'domhandler';
 import { boilerplateInside } from './clean.js';
-import { isInside, preparePage, type PreparedPage } from './dom.js';
+import { isInside, parentElement, type PreparedPage, preparePage } from './dom.js';
 import { mssNode } from './fallback.js';
 import { pageMetadata } from './metadata.js';
 import { articleHtml, articleText } from './render.js';
@@ -73,7 +73,7 @@ function wordCounts(page: PreparedPage): Map<Element, WordCounts> {
   counts = new Map();
   for (const leaf of page.leaves) {
     const sentence = leaf.words.length >= 6 ? leaf.words.length : 0;
-    for (let element: Element | null = leaf.element; element; element = element.parent && element.parent.type === 'tag' ? (element.parent as Element) : null) {
+    for (let element: Element | null = leaf.element; element; element = parentElement(element)) {
       const entry = counts.get(element);
       if (entry) {
         entry.words += leaf.words.length;
@@ -136,6 +136,7 @@ export function extractFromPage(page: PreparedPage, options: ExtractOptions = {}
   const signifiers = options.feedTitle || options.feedSummary ? feedSignifiers(options.feedTitle, options.feedSummary) : metadataSignifiers(page);
   let node: Element | null = null;
   let method: ArticleObject['method'] = 'none';
+  const templateBlocks = new Set(options.wrapper?.templateBlocks ?? []);
   if (options.wrapper) {
     // A type that several elements share (a path like table/tbody/tr/td): of those at the
     // learned level and position, the one with the most running text.
@@ -149,7 +150,7 @@ export function extractFromPage(page: PreparedPage, options: ExtractOptions = {}
       // a block inside it holding most of its running text, once cleaned, is the article itself.
       const inner = sigfeed(page, signifiers);
       if (inner && inner.node !== candidate && isInside(inner.node, candidate)) {
-        const skipped = boilerplateInside(page, candidate, { templateBlocks: new Set(options.wrapper.templateBlocks) });
+        const skipped = boilerplateInside(page, candidate, { templateBlocks });
         if (sentenceWords(page, inner.node, skipped) >= 0.5 * sentenceWords(page, candidate, skipped)) node = inner.node;
       }
     }
@@ -172,7 +173,7 @@ export function extractFromPage(page: PreparedPage, options: ExtractOptions = {}
   if (!node) return { ...emptyArticle('no article found: too little text'), ...titleOnly(page) };
   const merged = withSameTypeSiblings(page, node);
   node = merged.root;
-  const skipped = boilerplateInside(page, node, { templateBlocks: new Set(method === 'forest' ? options.wrapper?.templateBlocks ?? [] : []) });
+  const skipped = boilerplateInside(page, node, { templateBlocks: method === 'forest' ? templateBlocks : new Set() });
   for (const element of merged.skipped) skipped.add(element);
   const metadata = pageMetadata(page, node);
   return {

@@ -1,5 +1,5 @@
 import { isTag, isText, type AnyNode, type Element } from 'domhandler';
-import type { PreparedPage } from './dom.js';
+import { parentElement, type PreparedPage } from './dom.js';
 
 /**
  * Fallback when signifiers are weak: maximum subsequence segmentation (mss-paper.txt, the
@@ -29,8 +29,8 @@ export function maximumSubsequence(scores: readonly number[]): { start: number; 
 
 function lowestCommonAncestor(a: Element, b: Element): Element {
   const seen = new Set<Element>();
-  for (let node: Element | null = a; node; node = node.parent && isTag(node.parent) ? node.parent : null) seen.add(node);
-  for (let node: Element | null = b; node; node = node.parent && isTag(node.parent) ? node.parent : null) if (seen.has(node)) return node;
+  for (let node: Element | null = a; node; node = parentElement(node)) seen.add(node);
+  for (let node: Element | null = b; node; node = parentElement(node)) if (seen.has(node)) return node;
   return a;
 }
 

@@ -1,6 +1,6 @@
 import type { Element } from 'domhandler';
 import { pageBlockKeys } from './blocks.js';
-import type { PreparedPage } from './dom.js';
+import { parentElement, type PreparedPage } from './dom.js';
 import { informativeness, jeffreysDensity, relevance, unexpectedness } from './scores.js';
 import { significantLeaves, termCounts } from './significance.js';
 import type { Signifiers } from './signifiers.js';
@@ -49,7 +49,7 @@ export function learnWrapper(pages: PreparedPage[], signifiers: Signifiers[], op
     const { counts, X, Y } = termCounts(page, keywords);
     const onPaths = new Set<Element>();
     for (const { leaf } of significantLeaves(page, signifiers[k]!, 'keywords')) {
-      for (let element: Element | null = leaf.element; element; element = element.parent && element.parent.type === 'tag' ? (element.parent as Element) : null) {
+      for (let element: Element | null = leaf.element; element; element = parentElement(element)) {
         if (onPaths.has(element)) break;
         onPaths.add(element);
       }

@@ -1,5 +1,5 @@
 import type { Element } from 'domhandler';
-import type { PreparedPage } from './dom.js';
+import { parentElement, type PreparedPage } from './dom.js';
 import { significantLeaves } from './significance.js';
 import type { Signifiers } from './signifiers.js';
 
@@ -18,7 +18,7 @@ function lowestBlock(element: Element): Element {
 }
 
 function insideLink(element: Element): boolean {
-  for (let node: Element | null = element; node; node = node.parent && node.parent.type === 'tag' ? (node.parent as Element) : null) {
+  for (let node: Element | null = element; node; node = parentElement(node)) {
     if (node.name === 'a') return true;
     if (BLOCKS.has(node.name)) return false;
   }
@@ -30,7 +30,7 @@ const CHROME_ROLES = /^(contentinfo|navigation|banner|complementary)$/;
 
 /** Inside the page's footer, navigation, masthead or sidebar, as HTML5 or ARIA marks them. */
 function insidePageChrome(element: Element): boolean {
-  for (let node: Element | null = element; node; node = node.parent && node.parent.type === 'tag' ? (node.parent as Element) : null) {
+  for (let node: Element | null = element; node; node = parentElement(node)) {
     if (node.name === 'article' || node.name === 'main') return false;
     if (CHROME.has(node.name) || CHROME_ROLES.test(node.attribs['role'] ?? '')) return true;
   }

@@ -1,5 +1,5 @@
 import type { Element } from 'domhandler';
-import type { PreparedPage, TextLeaf } from './dom.js';
+import { parentElement, type PreparedPage, type TextLeaf } from './dom.js';
 import type { Signifiers } from './signifiers.js';
 import { termOfWord } from './terms.js';
 
@@ -66,7 +66,7 @@ export function termCounts(page: PreparedPage, keywords: ReadonlySet<string>): T
     X += x;
     Y += y;
     if (x === 0 && y === 0) return;
-    for (let element: Element | null = leaf.element; element; element = element.parent && element.parent.type !== 'root' ? (element.parent as Element) : null) {
+    for (let element: Element | null = leaf.element; element; element = parentElement(element)) {
       const entry = counts.get(element);
       if (entry) {
         entry.x += x;

@@ -1,3 +1,4 @@
+import { escapeUTF8 } from 'entities';
 import { z } from 'zod';
 import { normalizeFeedDate } from './dates.js';
 import { itemIdentity } from './identity.js';
@@ -41,7 +42,6 @@ const feedSchema = z
   })
   .loose();
 
-const escapeText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 export function parseJsonFeed(json: string, url: string | null): ParsedFeed {
   let document: unknown;
@@ -76,7 +76,7 @@ export function parseJsonFeed(json: string, url: string | null): ParsedFeed {
     const published = date(item.date_published, 'date_published');
     const updated = date(item.date_modified, 'date_modified');
     const authors = item.authors ?? (item.author ? [item.author] : []);
-    const content = item.content_html ?? (item.content_text !== null ? `<p>${escapeText(item.content_text)}</p>` : null);
+    const content = item.content_html ?? (item.content_text !== null ? `<p>${escapeUTF8(item.content_text)}</p>` : null);
     return [{
       guid: itemIdentity({ guid: item.id, link, title, date: published ?? updated }),
       title,
@@ -85,7 +85,7 @@ export function parseJsonFeed(json: string, url: string | null): ParsedFeed {
       published,
       updated,
       author: authors.map((a) => a.name).filter((name): name is string => name !== null).join(', ') || null,
-      summary: item.summary !== null ? sanitizeFeedHtml(escapeText(item.summary), itemBase) : null,
+      summary: item.summary !== null ? sanitizeFeedHtml(escapeUTF8(item.summary), itemBase) : null,
       content: sanitizeFeedHtml(content, itemBase),
       categories: (item.tags ?? []).filter((tag): tag is string => typeof tag === 'string'),
       enclosures: (item.attachments ?? [])
@@ -103,7 +103,7 @@ export function parseJsonFeed(json: string, url: string | null): ParsedFeed {
     feed: {
       title: plainText(feed.title),
       link: absoluteUrl(feed.home_page_url, base),
-      description: feed.description !== null ? sanitizeFeedHtml(escapeText(feed.description), base) : null,
+      description: feed.description !== null ? sanitizeFeedHtml(escapeUTF8(feed.description), base) : null,
       language: feed.language,
       updated: null,
       ttl: null,
