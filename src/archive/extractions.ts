@@ -19,7 +19,14 @@ export interface PendingSnapshot {
   snapshot_id: number;
   item_id: number;
   feed_id: number;
+  /** The URL requested (the item's link) and the one redirects led to. */
+  url: string;
   final_url: string;
+  canonical_url: string | null;
+  fetched_at: string;
+  status: number;
+  /** JSON object of the response headers. */
+  headers: string;
   content_type: string | null;
   sha256: string;
   title: string | null;
@@ -29,7 +36,8 @@ export interface PendingSnapshot {
 }
 
 /** The columns of a PendingSnapshot, from snapshots joined with items. */
-const SNAPSHOT_COLUMNS = `snapshots.id AS snapshot_id, snapshots.item_id, items.feed_id, snapshots.final_url, snapshots.content_type, snapshots.sha256,
+const SNAPSHOT_COLUMNS = `snapshots.id AS snapshot_id, snapshots.item_id, items.feed_id, snapshots.url, snapshots.final_url, snapshots.canonical_url,
+  snapshots.fetched_at, snapshots.status, snapshots.headers, snapshots.content_type, snapshots.sha256,
   items.title, items.summary, items.published, items.updated`;
 
 /** Captured pages (2xx with a body) not extracted yet, oldest first: a restart resumes here. */
@@ -52,8 +60,8 @@ export function addTemplate(db: Db, feedId: number, signature: string[]): Templa
 }
 
 export function activeWrapper(db: Db, templateId: number): WrapperRow | null {
-  const row = db.prepare('SELECT id, template_id, selector, samples FROM wrappers WHERE template_id = ? AND active = 1 ORDER BY id DESC LIMIT 1').get(templateId) as { id: number; template_id: number; selector: string; samples: number } | undefined;
-  return row ? { id: row.id, template_id: row.template_id, wrapper: JSON.parse(row.selector) as Wrapper, samples: row.samples } : null;
+  const id = db.prepare('SELECT id FROM wrappers WHERE template_id = ? AND active = 1 ORDER BY id DESC LIMIT 1').pluck().get(templateId) as number | undefined;
+  return id === undefined ? null : wrapperById(db, id);
 }
 
 /** Stores a new wrapper as the template's active one; earlier ones stay as history. */
@@ -71,7 +79,7 @@ export function saveExtraction(db: Db, snapshotId: number, itemId: number, templ
     VALUES (@snapshotId, @itemId, @templateId, @wrapperId, @method, @title, @byline, @published, @modified, @text, @html, @leadImage, @language, @reason, @at)
     ON CONFLICT (snapshot_id) DO UPDATE SET template_id = excluded.template_id, wrapper_id = excluded.wrapper_id, method = excluded.method, title = excluded.title,
       byline = excluded.byline, published = excluded.published, modified = excluded.modified, text = excluded.text, html = excluded.html,
-      lead_image = excluded.lead_image, language = excluded.language, reason = excluded.reason, extracted_at = excluded.extracted_at`)
+      lead_image = excluded.lead_image, language = excluded.language, reason = excluded.reason, extracted_at = excluded.extracted_at, content_hash = NULL`)
     .run({
       snapshotId, itemId, templateId, wrapperId, method: article.method, title: article.title, byline: article.byline, published: article.published,
       modified: article.modified, text: article.text, html: article.html, leadImage: article.leadImage, language: article.language, reason: article.reason,
@@ -79,13 +87,42 @@ export function saveExtraction(db: Db, snapshotId: number, itemId: number, templ
     });
 }
 
+/** Distinct pages (items) of a template: revisits of one article count once. */
 export function pagesOfTemplate(db: Db, templateId: number): number {
-  return db.prepare('SELECT COUNT(*) FROM extractions WHERE template_id = ?').pluck().get(templateId) as number;
+  return db.prepare('SELECT COUNT(DISTINCT item_id) FROM extractions WHERE template_id = ?').pluck().get(templateId) as number;
 }
 
-/** The most recent snapshots of a template (for learning), newest first. */
+/** Whether the item has an extraction other than this snapshot's (this is a revisit). */
+export function itemExtractedBefore(db: Db, itemId: number, snapshotId: number): boolean {
+  return db.prepare('SELECT 1 FROM extractions WHERE item_id = ? AND snapshot_id != ? LIMIT 1').get(itemId, snapshotId) !== undefined;
+}
+
+/**
+ * The latest snapshot of each of a template's most recent pages (for learning), newest first:
+ * one per item, since revisits of one article would make its own text look like template.
+ */
 export function recentSnapshotsOfTemplate(db: Db, templateId: number, limit: number): Array<PendingSnapshot & { text: string }> {
-  return db.prepare(`SELECT ${SNAPSHOT_COLUMNS}, extractions.text
+  return db.prepare(`SELECT ${SNAPSHOT_COLUMNS}, COALESCE(contents.text, extractions.text) AS text
     FROM extractions JOIN snapshots ON snapshots.id = extractions.snapshot_id JOIN items ON items.id = snapshots.item_id
-    WHERE extractions.template_id = ? ORDER BY snapshots.id DESC LIMIT ?`).all(templateId, limit) as Array<PendingSnapshot & { text: string }>;
+    LEFT JOIN contents ON contents.hash = extractions.content_hash
+    WHERE extractions.snapshot_id IN (SELECT MAX(snapshot_id) FROM extractions WHERE template_id = ? GROUP BY item_id)
+    ORDER BY snapshots.id DESC LIMIT ?`).all(templateId, limit) as Array<PendingSnapshot & { text: string }>;
+}
+
+export function wrapperById(db: Db, id: number): WrapperRow | null {
+  const row = db.prepare('SELECT id, template_id, selector, samples FROM wrappers WHERE id = ?').get(id) as { id: number; template_id: number; selector: string; samples: number } | undefined;
+  return row ? { id: row.id, template_id: row.template_id, wrapper: JSON.parse(row.selector) as Wrapper, samples: row.samples } : null;
+}
+
+/** A stored snapshot with its item's feed fields, for re-extraction. */
+export function snapshotById(db: Db, id: number): PendingSnapshot | undefined {
+  return db.prepare(`SELECT ${SNAPSHOT_COLUMNS} FROM snapshots JOIN items ON items.id = snapshots.item_id WHERE snapshots.id = ?`).get(id) as PendingSnapshot | undefined;
+}
+
+/**
+ * Points an extraction at the stored content of its object (same normalized hash) and drops its
+ * own copy of the text and HTML.
+ */
+export function shareExtractionContent(db: Db, snapshotId: number, hash: string): void {
+  db.prepare(`UPDATE extractions SET text = '', html = '', content_hash = ? WHERE snapshot_id = ? AND EXISTS (SELECT 1 FROM contents WHERE hash = ?)`).run(hash, snapshotId, hash);
 }

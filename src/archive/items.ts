@@ -1,4 +1,5 @@
 import type { FeedItem } from '../feeds/model.js';
+import { revisitItemNow } from './articles.js';
 import type { Db } from './database.js';
 
 export interface ItemRow {
@@ -27,7 +28,8 @@ export interface UpsertReport {
 /**
  * Records the items of one poll: new ones are inserted (with their page pending capture, or
  * skipped when capture is off); known ones get last_seen, and are marked changed when their
- * updated date, title or summary differ. Run inside the poll's transaction.
+ * updated date, title or summary differ, which also makes their article due for a revisit. Run
+ * inside the poll's transaction.
  */
 export function upsertItems(db: Db, feedId: number, items: FeedItem[], now: Date, capture: boolean): UpsertReport {
   const stamp = now.toISOString();
@@ -56,6 +58,7 @@ export function upsertItems(db: Db, feedId: number, items: FeedItem[], now: Date
       report.newItems++;
     } else if (row.title !== item.title || row.summary !== item.summary || row.updated !== item.updated) {
       changed.run({ ...values, id: row.id });
+      revisitItemNow(db, row.id, stamp);
       report.changedItems++;
     } else {
       seen.run(stamp, row.id);

@@ -2,15 +2,21 @@ import type { FetchResult } from '../net/fetcher.js';
 import { putBlob } from './blobs.js';
 import type { Db } from './database.js';
 
-/** Stores one raw capture (body once per sha256) and marks its item captured, atomically. */
+/** Stores one raw capture, its body once per sha256 (an unchanged revisit costs a row, not a page). */
+export function insertSnapshot(db: Db, itemId: number, result: FetchResult, canonicalUrl: string | null): number {
+  const hash = result.body.length > 0 ? putBlob(db, result.body) : null;
+  const { lastInsertRowid } = db.prepare(`INSERT INTO snapshots (item_id, url, final_url, canonical_url, fetched_at, duration_ms, status, headers, content_type, sha256)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(itemId, result.url, result.finalUrl, canonicalUrl, result.fetchedAt.toISOString(), result.durationMs,
+    result.status, JSON.stringify(result.headers), result.contentType, hash);
+  return Number(lastInsertRowid);
+}
+
+/** Stores an item's first capture and marks its item captured, atomically. */
 export function recordCapture(db: Db, itemId: number, result: FetchResult, canonicalUrl: string | null): number {
   return db.transaction(() => {
-    const hash = result.body.length > 0 ? putBlob(db, result.body) : null;
-    const { lastInsertRowid } = db.prepare(`INSERT INTO snapshots (item_id, url, final_url, canonical_url, fetched_at, duration_ms, status, headers, content_type, sha256)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(itemId, result.url, result.finalUrl, canonicalUrl, result.fetchedAt.toISOString(), result.durationMs,
-      result.status, JSON.stringify(result.headers), result.contentType, hash);
+    const id = insertSnapshot(db, itemId, result, canonicalUrl);
     db.prepare(`UPDATE items SET page_state = 'captured', page_attempts = page_attempts + 1, page_error = NULL, page_due_at = NULL WHERE id = ?`).run(itemId);
-    return Number(lastInsertRowid);
+    return id;
   })();
 }
 

@@ -33,3 +33,8 @@ export function syncFromList(db: Db, settings: Settings): SyncReport {
 export const printJson = (value: unknown): void => {
   process.stdout.write(`${JSON.stringify(value)}\n`);
 };
+
+/** A mistake in how a command was called (exit code 2, one line, no stack trace). */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}

@@ -1,11 +1,15 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/errors.js';
+import { articlesCommand, diffCommand, historyCommand, showCommand } from './articles.js';
+import { UsageError } from './context.js';
 import { demoCommand } from './demo.js';
+import { exportCommand } from './export.js';
 import { extractCommand, learnCommand } from './extract.js';
 import { feedsCommand } from './feeds.js';
 import { parseFeedCommand } from './parse-feed.js';
 import { runCommand } from './run.js';
 import { scheduleSimCommand } from './schedule-sim.js';
+import { searchCommand } from './search.js';
 import { serveSyntheticCommand } from './serve-synthetic.js';
 import { statusCommand } from './status.js';
 
@@ -16,7 +20,7 @@ const program = new Command('forest')
   .showHelpAfterError()
   .exitOverride();
 
-for (const command of [runCommand(), feedsCommand(), statusCommand(), parseFeedCommand(), extractCommand(), learnCommand(), scheduleSimCommand(), demoCommand(), serveSyntheticCommand()]) {
+for (const command of [runCommand(), feedsCommand(), statusCommand(), articlesCommand(), showCommand(), historyCommand(), diffCommand(), searchCommand(), exportCommand(), parseFeedCommand(), extractCommand(), learnCommand(), scheduleSimCommand(), demoCommand(), serveSyntheticCommand()]) {
   program.addCommand(command);
 }
 
@@ -25,7 +29,7 @@ try {
 } catch (error) {
   if (error instanceof CommanderError) {
     process.exitCode = error.exitCode;
-  } else if (error instanceof ConfigError) {
+  } else if (error instanceof ConfigError || error instanceof UsageError) {
     process.stderr.write(`forest: ${error.message}\n`);
     process.exitCode = 2;
   } else {

@@ -58,6 +58,10 @@ const settingsSchema = z.strictObject({
     learnAfter: z.number().int().min(2),
     maxBytes: size,
   }),
+  revisit: z.strictObject({
+    enabled: z.boolean(),
+    after: z.array(duration).min(1),
+  }),
   shutdown: z.strictObject({ deadline: duration }),
   log: z.strictObject({
     level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']),

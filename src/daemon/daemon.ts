@@ -1,20 +1,22 @@
+import { dueRevisits, nextRevisitAt } from '../archive/articles.js';
 import { dueFeeds, nextDueAt } from '../archive/feeds.js';
 import { pendingPages } from '../archive/items.js';
 import { extractPending } from './extraction.js';
 import type { PipelineContext } from './pipeline.js';
-import { capturePage, pollFeed } from './pipeline.js';
+import { capturePage, pollFeed, revisitPage } from './pipeline.js';
 
 /** The longest the loop sleeps before looking at the database again. */
 const MAX_SLEEP_MS = 1000;
 
 /**
- * The scheduler loop: polls feeds when due and captures pending pages, with bounded work in
- * flight. All state is in the database, so a restart picks up exactly where this left off.
+ * The scheduler loop: polls feeds when due, captures pending pages, extracts them and revisits
+ * archived articles, with bounded work in flight. All state is in the database, so a restart picks up exactly where this left off.
  */
 export class Daemon {
   private readonly controller = new AbortController();
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly capturing = new Set<number>();
+  private readonly revisiting = new Set<number>();
   private stopping = false;
   private wake: (() => void) | null = null;
   private loopDone: Promise<void> | null = null;
@@ -88,12 +90,22 @@ export class Daemon {
       this.capturing.add(item.id);
       this.track(key, capturePage(this.context, item, this.controller.signal).finally(() => this.capturing.delete(item.id)));
     }
+    const { revisit, extract } = this.context.settings;
+    if (!revisit.enabled || !extract.enabled) return;
+    // Revisits take what polls and first captures leave, and never more than half the slots, so
+    // that a backlog of old articles cannot delay a feed poll or a new page.
+    const revisitRoom = Math.min(this.capacity - this.inFlight.size, Math.ceil(this.capacity / 2) - this.revisiting.size);
+    if (revisitRoom <= 0) return;
+    for (const article of dueRevisits(db, now, revisitRoom, this.revisiting)) {
+      this.revisiting.add(article.id);
+      this.track(`revisit:${article.id}`, revisitPage(this.context, article, this.controller.signal).finally(() => this.revisiting.delete(article.id)));
+    }
   }
 
   private sleepMs(): number {
-    const next = nextDueAt(this.context.db);
-    if (!next) return MAX_SLEEP_MS;
-    return Math.max(10, Math.min(MAX_SLEEP_MS, Date.parse(next) - Date.now()));
+    const next = [nextDueAt(this.context.db), nextRevisitAt(this.context.db)].filter((at): at is string => at !== null).map(Date.parse);
+    if (next.length === 0) return MAX_SLEEP_MS;
+    return Math.max(10, Math.min(MAX_SLEEP_MS, Math.min(...next) - Date.now()));
   }
 
   private async loop(): Promise<void> {

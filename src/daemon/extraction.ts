@@ -1,13 +1,14 @@
 import { getBlob } from '../archive/blobs.js';
 import {
-  activeWrapper, addTemplate, pagesOfTemplate, pendingExtractions, recentSnapshotsOfTemplate, saveExtraction, storeWrapper, templatesOf,
-  type PendingSnapshot, type TemplateRow,
+  activeWrapper, addTemplate, itemExtractedBefore, pagesOfTemplate, pendingExtractions, recentSnapshotsOfTemplate, saveExtraction, snapshotById, storeWrapper,
+  templatesOf, type PendingSnapshot, type TemplateRow,
 } from '../archive/extractions.js';
 import { preparePage, type PreparedPage } from '../extract/dom.js';
 import { emptyArticle, extractFromPage, notHtmlReason, type ArticleObject } from '../extract/extract.js';
 import { learnFromSamples } from '../extract/learn.js';
 import { closestTemplate, structureSignature } from '../extract/template.js';
 import type { PipelineContext } from './pipeline.js';
+import { recordVersion, type Outcome, type Reextract } from './versioning.js';
 
 /**
  * Extraction in the daemon: every captured page is extracted and stored with the method and
@@ -63,23 +64,50 @@ function relearn(context: PipelineContext, template: TemplateRow, reason: string
   log.info({ feed: template.feed_id, template: template.id, wrapper: wrapper.xpath, samples: samples.length, reason, reextracted: updated, ms: Math.round(performance.now() - started) }, 'wrapper learned');
 }
 
-export function extractSnapshot(context: PipelineContext, snapshot: PendingSnapshot): ArticleObject {
+/** Re-extracts a stored snapshot with a given wrapper (or single-page), for like-with-like comparison. */
+function reextractor(context: PipelineContext, snapshot: PendingSnapshot): Reextract {
+  return (snapshotId, wrapper) => {
+    const stored = snapshotById(context.db, snapshotId);
+    if (!stored) return null;
+    const loaded = loadPage(context, stored);
+    // The feed fields of the new capture: the same signifiers on both sides.
+    return 'page' in loaded ? extractFromPage(loaded.page, { ...options(snapshot), wrapper: wrapper?.wrapper ?? null }) : null;
+  };
+}
+
+export interface SnapshotOutcome {
+  article: ArticleObject;
+  outcome: Outcome;
+}
+
+/**
+ * Extracts one snapshot and records what it means for its article, in one transaction (a kill
+ * leaves the snapshot pending, and a restart does it again); then learns a wrapper when due.
+ */
+export function extractSnapshot(context: PipelineContext, snapshot: PendingSnapshot): SnapshotOutcome {
   const { db, settings } = context;
   const loaded = loadPage(context, snapshot);
-  if (!('page' in loaded)) {
-    const article = emptyArticle(loaded.reason);
-    saveExtraction(db, snapshot.snapshot_id, snapshot.item_id, null, null, article);
-    return article;
+  const revisit = itemExtractedBefore(db, snapshot.item_id, snapshot.snapshot_id);
+  const done = db.transaction(() => {
+    if (!('page' in loaded)) {
+      const article = emptyArticle(loaded.reason);
+      saveExtraction(db, snapshot.snapshot_id, snapshot.item_id, null, null, article);
+      return { article, template: null, active: null, outcome: recordVersion(context, snapshot, article, null, reextractor(context, snapshot)) };
+    }
+    const signature = structureSignature(loaded.page);
+    const template = closestTemplate(signature, templatesOf(db, snapshot.feed_id)) ?? addTemplate(db, snapshot.feed_id, signature);
+    const active = activeWrapper(db, template.id);
+    const article = extractFromPage(loaded.page, { ...options(snapshot), wrapper: active?.wrapper ?? null });
+    saveExtraction(db, snapshot.snapshot_id, snapshot.item_id, template.id, article.method === 'forest' ? active!.id : null, article);
+    return { article, template, active, outcome: recordVersion(context, snapshot, article, active, reextractor(context, snapshot)) };
+  })();
+  const { article, template, active, outcome } = done;
+  if (template) {
+    const pages = pagesOfTemplate(db, template.id);
+    if (active && article.method !== 'forest') relearn(context, template, `stopped matching at page ${pages}`);
+    else if (!revisit && learningDue(pages, settings.extract.learnAfter)) relearn(context, template, `${pages} pages`);
   }
-  const signature = structureSignature(loaded.page);
-  const template = closestTemplate(signature, templatesOf(db, snapshot.feed_id)) ?? addTemplate(db, snapshot.feed_id, signature);
-  const active = activeWrapper(db, template.id);
-  const article = extractFromPage(loaded.page, { ...options(snapshot), wrapper: active?.wrapper ?? null });
-  saveExtraction(db, snapshot.snapshot_id, snapshot.item_id, template.id, article.method === 'forest' ? active!.id : null, article);
-  const pages = pagesOfTemplate(db, template.id);
-  if (active && article.method !== 'forest') relearn(context, template, `stopped matching at page ${pages}`);
-  else if (learningDue(pages, settings.extract.learnAfter)) relearn(context, template, `${pages} pages`);
-  return article;
+  return { article, outcome };
 }
 
 /** Extracts up to `limit` captured pages that have no extraction yet. */
@@ -88,10 +116,14 @@ export function extractPending(context: PipelineContext, limit: number): number 
   for (const snapshot of pending) {
     const started = performance.now();
     try {
-      const article = extractSnapshot(context, snapshot);
-      context.log.info({ url: snapshot.final_url, method: article.method, words: article.text.split(/\s+/).filter(Boolean).length, ...(article.reason ? { reason: article.reason } : {}), ms: Math.round(performance.now() - started) }, 'extracted');
+      const { article, outcome } = extractSnapshot(context, snapshot);
+      context.log.info({ url: snapshot.final_url, method: article.method, article: outcome, words: article.text.split(/\s+/).filter(Boolean).length, ...(article.reason ? { reason: article.reason } : {}), ms: Math.round(performance.now() - started) }, 'extracted');
     } catch (error) {
-      saveExtraction(context.db, snapshot.snapshot_id, snapshot.item_id, null, null, emptyArticle(`error: ${(error as Error).message}`));
+      const failed = emptyArticle(`error: ${(error as Error).message}`);
+      context.db.transaction(() => {
+        saveExtraction(context.db, snapshot.snapshot_id, snapshot.item_id, null, null, failed);
+        recordVersion(context, snapshot, failed, null, () => null);
+      })();
       context.log.error({ url: snapshot.final_url, err: error }, 'extraction failed');
     }
   }

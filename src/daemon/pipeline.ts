@@ -1,3 +1,4 @@
+import { nextCheck, recordCheck, recordRevisitCapture, type ArticleRow, type CheckedPage } from '../archive/articles.js';
 import type { Db } from '../archive/database.js';
 import type { FeedRow } from '../archive/feeds.js';
 import { knownGuids, type ItemRow } from '../archive/items.js';
@@ -87,6 +88,41 @@ export async function pollFeed(context: PipelineContext, feed: FeedRow, signal: 
   };
   if (error) log.warn({ ...fields, error }, 'poll failed');
   else log.info({ ...fields, ...(parsed?.warnings.length ? { warnings: parsed.warnings.length } : {}), ...(fetch?.permanentUrl ? { movedTo: fetch.permanentUrl } : {}) }, 'polled');
+}
+
+/**
+ * Looks at an archived article's page again, with a conditional GET. A 304 or a failure is
+ * recorded as a check at once; a page is stored as a snapshot, and its extraction decides
+ * whether it is a new version.
+ */
+export async function revisitPage(context: PipelineContext, article: ArticleRow, signal: AbortSignal): Promise<void> {
+  const { db, fetcher, settings, log } = context;
+  const started = performance.now();
+  const page = (status: number | null): CheckedPage => ({ at: (context.now?.() ?? new Date()).toISOString(), status, snapshotId: null });
+  const schedule = (at: string) => nextCheck(settings.revisit, article.revisit_step, false, at);
+  try {
+    const result = await fetcher.fetch(article.url, { etag: article.etag, lastModified: article.last_modified }, signal);
+    if (result.notModified) {
+      const checked = page(304);
+      recordCheck(db, article, checked, 'unchanged', schedule(checked.at), 'not modified (304)');
+      log.info({ url: article.url, article: article.id, status: 304, ms: result.durationMs }, 'revisited: not modified');
+      return;
+    }
+    if (result.status < 200 || result.status >= 300) {
+      const checked = page(result.status);
+      recordCheck(db, article, checked, 'failed', schedule(checked.at), `HTTP ${result.status}`);
+      log.warn({ url: article.url, article: article.id, status: result.status, ms: result.durationMs }, 'revisit failed');
+      return;
+    }
+    const snapshotId = recordRevisitCapture(db, article, result, canonicalUrl(result.body, result.contentType, result.finalUrl));
+    log.info({ url: article.url, article: article.id, status: result.status, bytes: result.body.length, snapshot: snapshotId, ms: Math.round(performance.now() - started) }, 'revisited');
+  } catch (caught) {
+    if (aborted(caught, signal)) return;
+    const message = caught instanceof Error ? caught.message : String(caught);
+    const checked = page(null);
+    recordCheck(db, article, checked, 'failed', schedule(checked.at), message);
+    log.warn({ url: article.url, article: article.id, error: message, ms: Math.round(performance.now() - started) }, 'revisit failed');
+  }
 }
 
 /** Fetches and stores the page behind one item. Failures are recorded on the item, never thrown. */

@@ -51,7 +51,7 @@ function atom(context: FeedContext): string {
 <link rel="alternate" type="text/html" href="articles/${esc(article.slug)}"/>
 <id>tag:${new URL(context.siteUrl).host},2026:${article.index}</id>
 <published>${iso(article.publishedAt)}</published>
-<updated>${iso(article.publishedAt)}</updated>
+<updated>${iso(article.updatedAt)}</updated>
 <author><name>${esc(article.author)}</name></author>
 <summary type="html">${esc(`<p>${article.summary}</p>`)}</summary>
 </entry>`);
@@ -94,6 +94,7 @@ function jsonFeed(context: FeedContext): string {
       summary: article.summary,
       content_html: `<p>${esc(article.summary)}</p>`,
       date_published: iso(article.publishedAt),
+      ...(article.updatedAt !== article.publishedAt ? { date_modified: iso(article.updatedAt) } : {}),
       authors: [{ name: article.author }],
       tags: article.tags,
     })),

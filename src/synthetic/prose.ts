@@ -17,7 +17,7 @@ const FIRST = ['Ada', 'Bram', 'Carla', 'Dev', 'Elin', 'Farid', 'Greta', 'Hugo', 
 const LAST = ['Okafor', 'Lindqvist', 'Moreau', 'Tanaka', 'Rossi', 'Novak', 'Haddad', 'Brennan', 'Silva', 'Kowalski', 'Dubois', 'Petrov'];
 
 const pick = <T>(random: () => number, list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
-const capitalize = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+export const capitalize = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
 export function words(random: () => number, count: number): string[] {
   return Array.from({ length: count }, () => pick(random, WORDS));

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import iconv from 'iconv-lite';
-import { makeArticle, type SyntheticArticle } from './articles.js';
+import { applyEdit, makeArticle, type ScriptedEdit, type SyntheticArticle } from './articles.js';
 import { SyntheticClock } from './clock.js';
 import { FEED_PATHS, renderFeed } from './feed-documents.js';
 import { esc } from './html.js';
@@ -32,6 +32,8 @@ export interface RequestRecord {
   at: number;
   conditional: boolean;
   userAgent: string | null;
+  /** For an article page: which revision of the article it showed (0 = as published). */
+  revision?: number;
 }
 
 export interface RunningSite {
@@ -47,6 +49,8 @@ export interface SyntheticWebOptions {
   clock?: SyntheticClock;
   /** Articles already published when the clock starts. */
   startVisible?: number;
+  /** Edits made to articles as the clock runs. */
+  edits?: ScriptedEdit[];
   host?: string;
 }
 
@@ -65,12 +69,14 @@ export class SyntheticWeb {
   private readonly definitions: SiteDefinition[];
   private readonly startVisible: number;
   private readonly host: string;
+  readonly edits: ScriptedEdit[];
 
   constructor(options: SyntheticWebOptions = {}) {
     this.clock = options.clock ?? new SyntheticClock();
     this.definitions = options.sites ?? DEFAULT_SITES;
     this.startVisible = options.startVisible ?? 8;
     this.host = options.host ?? '127.0.0.1';
+    this.edits = [...(options.edits ?? [])].sort((a, b) => a.after - b.after);
   }
 
   async start(): Promise<this> {
@@ -122,12 +128,21 @@ export class SyntheticWeb {
     const { definition } = this.site(slug);
     const count = Math.floor((this.clock.now() - this.publishedAt(definition, 0)) / definition.interval) + 1;
     const out: SyntheticArticle[] = [];
-    for (let index = count - 1; index >= 0; index--) out.push(makeArticle(definition.slug, index, this.publishedAt(definition, index)));
+    for (let index = count - 1; index >= 0; index--) out.push(this.edited(definition.slug, makeArticle(definition.slug, index, this.publishedAt(definition, index))));
     return out;
   }
 
-  private record(slug: string, request: IncomingMessage, status: number): void {
+  /** The article with the scripted edits made by now. */
+  private edited(slug: string, article: SyntheticArticle): SyntheticArticle {
+    const now = this.clock.now();
+    return this.edits
+      .filter((edit) => edit.site === slug && edit.index === article.index && this.clock.start + edit.after <= now)
+      .reduce((current, edit) => applyEdit(current, edit.kind, this.clock.start + edit.after), article);
+  }
+
+  private record(slug: string, request: IncomingMessage, status: number, revision?: number): void {
     this.requests.push({
+      ...(revision !== undefined ? { revision } : {}),
       site: slug,
       path: request.url ?? '/',
       status,
@@ -147,8 +162,8 @@ export class SyntheticWeb {
       return;
     }
     if (behaviour.slowMs > 0) await new Promise((resolve) => setTimeout(resolve, behaviour.slowMs));
-    const send = (status: number, body: string | Buffer, headers: Record<string, string> = {}, compression: Compression = 'identity') => {
-      this.record(slug, request, status);
+    const send = (status: number, body: string | Buffer, headers: Record<string, string> = {}, compression: Compression = 'identity', revision?: number) => {
+      this.record(slug, request, status, revision);
       const accepted = String(request.headers['accept-encoding'] ?? '');
       let bytes = typeof body === 'string' ? Buffer.from(body) : body;
       if (compression !== 'identity' && accepted.includes(compression) && status === 200) {
@@ -224,27 +239,41 @@ export class SyntheticWeb {
     send(200, body, headers, definition.compression);
   }
 
-  private serveArticle(site: RunningSite, slug: string, send: (status: number, body: string | Buffer, headers?: Record<string, string>, compression?: Compression) => void): void {
+  private serveArticle(site: RunningSite, slug: string, send: (status: number, body: string | Buffer, headers?: Record<string, string>, compression?: Compression, revision?: number) => void): void {
     const { definition } = site;
     const published = this.published(definition.slug);
     const position = published.findIndex((article) => article.slug === slug);
     if (position < 0) return send(404, 'no such article', { 'content-type': 'text/plain' });
     const article = published[position]!;
+    const requestRandom = seededRandom(Math.floor(Math.random() * 2 ** 32));
+    const others = published.filter((_, i) => i !== position);
     const html = (site.behaviour.redesign ?? definition.template)({
       siteName: definition.name,
       siteUrl: site.url,
       feedUrl: site.feedUrl,
       feedType: FEED_PATHS[definition.format].type.split(';')[0]!,
       article,
-      related: published.filter((_, i) => i !== position).slice(0, 5),
+      // Related links rotate on every request, as recommendation boxes do.
+      related: others.map((other) => ({ other, key: requestRandom() })).sort((a, b) => a.key - b.key).map(({ other }) => other).slice(0, 5),
       now: this.clock.now(),
-      requestRandom: seededRandom(Math.floor(Math.random() * 2 ** 32)),
+      requestRandom,
       charset: definition.charset,
     });
     const body = definition.charset === 'utf-8' ? Buffer.from(html) : iconv.encode(html, definition.charset);
     // The legacy site declares its charset only in <meta>, as old servers did.
     const type = definition.charset === 'utf-8' ? 'text/html; charset=utf-8' : 'text/html';
-    send(200, body, { 'content-type': type }, definition.compression);
+    send(200, body, { 'content-type': type }, definition.compression, article.revision);
+  }
+
+  /** Per article page path: the revisions served, in order of the requests. */
+  servedRevisions(): Map<string, number[]> {
+    const out = new Map<string, number[]>();
+    for (const request of this.requests) {
+      if (request.revision === undefined) continue;
+      const key = `${request.site}${request.path}`;
+      out.set(key, [...(out.get(key) ?? []), request.revision]);
+    }
+    return out;
   }
 }
 

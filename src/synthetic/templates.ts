@@ -15,6 +15,7 @@ export interface PageContext {
   feedUrl: string;
   feedType: string;
   article: SyntheticArticle;
+  /** Other articles of the site, in an order that changes on every request. */
   related: SyntheticArticle[];
   now: number;
   requestRandom: () => number;
@@ -31,9 +32,9 @@ const relatedLinks = (page: PageContext) =>
 const body = (page: PageContext, paragraphTag = 'p') => {
   const { article } = page;
   const parts = article.paragraphs.map((text) => `<${paragraphTag}>${esc(text)}</${paragraphTag}>`);
-  const figure = `<figure><img src="/images/${esc(article.image.file)}" alt=""><figcaption>${esc(article.image.caption)}</figcaption></figure>`;
-  parts.splice(1, 0, figure);
-  if (article.quote) parts.splice(3, 0, `<blockquote>${esc(article.quote)}</blockquote>`);
+  // The quote goes in first, so that removing the image moves nothing else.
+  if (article.quote) parts.splice(2, 0, `<blockquote>${esc(article.quote)}</blockquote>`);
+  if (article.image) parts.splice(1, 0, `<figure><img src="/images/${esc(article.image.file)}" alt=""><figcaption>${esc(article.image.caption)}</figcaption></figure>`);
   if (article.list) parts.push(`<ul>${article.list.map((item) => `<li>${esc(item)}</li>`).join('')}</ul>`);
   return parts.join('\n');
 };
@@ -56,6 +57,7 @@ ${ad(page)}
 <p class="byline">By <span class="author">${esc(page.article.author)}</span> · <time datetime="${new Date(page.article.publishedAt).toISOString()}">${new Date(page.article.publishedAt).toUTCString()}</time> · <span class="updated">Updated ${ago(page)} minutes ago</span></p>
 <div class="story-body">
 ${body(page)}
+<aside class="inline-related"><strong>Read more:</strong> <a href="${esc(page.siteUrl)}articles/${esc(page.related[0]?.slug ?? '')}">${esc(page.related[0]?.title ?? '')}</a></aside>
 </div>
 <div class="share-bar"><a href="#">Share</a> <a href="#">Tweet</a> <a href="#">Email</a></div>
 </article>

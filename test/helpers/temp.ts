@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
 
-/** A fresh directory removed when the test file ends. */
+/** A fresh directory removed when the test file ends (kept with FOREST_TEST_KEEP=1, for a post-mortem). */
 export function tempDir(prefix = 'forest-test-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  if (!process.env['FOREST_TEST_KEEP']) after(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
 

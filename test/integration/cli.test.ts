@@ -87,15 +87,23 @@ test('schedule-sim runs the policy on a virtual clock and prints the metrics JSO
 
 test('--help lists the commands', async () => {
   const result = await forest(['--help']);
-  for (const command of ['run', 'feeds', 'status', 'parse-feed', 'schedule-sim', 'demo']) assert.match(result.stdout, new RegExp(`\\b${command}\\b`));
+  for (const command of ['run', 'feeds', 'status', 'articles', 'show', 'history', 'diff', 'search', 'export', 'parse-feed', 'schedule-sim', 'demo']) assert.match(result.stdout, new RegExp(`\\b${command}\\b`));
 });
 
-test('demo archives at least 20 articles from at least 3 sites', async () => {
+test('demo archives at least 20 articles from at least 3 sites, and finds every scripted edit as one version', async () => {
   const db = join(dir, 'demo.db');
-  const result = await forest(['demo', '--json', '--db', db]);
+  const result = await forest(['demo', '--json', '--db', db, '--edits', '4', '--edit-every', '1s']);
   assert.equal(result.code, 0, result.stderr);
-  const summary = JSON.parse(result.stdout) as { pages: number; sites: number; seconds: number; items: number };
+  const summary = JSON.parse(result.stdout) as {
+    pages: number; sites: number; seconds: number; items: number;
+    archive: { articles: number; versions: number; editsMade: number; editsSeen: number; falseVersions: number; missedEdits: number; checks: { unchanged: number } };
+  };
   assert.ok(summary.pages >= 20, `${summary.pages} pages`);
   assert.ok(summary.sites >= 3, `${summary.sites} sites`);
   assert.equal(summary.pages, summary.items);
+  const { archive } = summary;
+  assert.equal(archive.articles, summary.pages);
+  assert.deepEqual([archive.editsMade, archive.editsSeen, archive.falseVersions, archive.missedEdits], [4, 4, 0, 0]);
+  assert.equal(archive.versions, archive.articles + 4);
+  assert.ok(archive.checks.unchanged > archive.articles, `${archive.checks.unchanged} unchanged checks`);
 });

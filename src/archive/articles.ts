@@ -1,0 +1,263 @@
+import type { FetchResult } from '../net/fetcher.js';
+import type { Db } from './database.js';
+import type { ObjectDiff } from './diff.js';
+import type { NormalizedObject } from './normalize.js';
+import { insertSnapshot } from './snapshots.js';
+
+/**
+ * Articles, their versions and the checks between them (DESIGN §6). An article is one feed item's
+ * object; a version is stored only when the normalized object's hash changes; every look at the
+ * page is a check. Content is stored once per object hash in `contents`, which also feeds the
+ * FTS5 index.
+ */
+
+export interface ArticleRow {
+  id: number;
+  item_id: number;
+  feed_id: number;
+  url: string;
+  final_url: string | null;
+  canonical_url: string | null;
+  title: string | null;
+  versions: number;
+  first_captured: string;
+  last_checked: string | null;
+  revisit_step: number;
+  next_check_at: string | null;
+  etag: string | null;
+  last_modified: string | null;
+}
+
+export interface VersionRow {
+  id: number;
+  article_id: number;
+  n: number;
+  snapshot_id: number;
+  captured_at: string;
+  method: string;
+  wrapper_id: number | null;
+  hash: string;
+  change: string;
+  summary: string | null;
+  diff: string | null;
+  title: string | null;
+  byline: string | null;
+  published: string | null;
+  text: string;
+  html: string;
+  blocks: string;
+}
+
+export interface CheckRow {
+  id: number;
+  article_id: number;
+  at: string;
+  status: number | null;
+  result: 'unchanged' | 'changed' | 'failed';
+  snapshot_id: number | null;
+  version_n: number | null;
+  reason: string | null;
+}
+
+/** One extraction of a snapshot, ready to be stored as a version. */
+export interface VersionContent {
+  snapshotId: number;
+  capturedAt: string;
+  method: string;
+  wrapperId: number | null;
+  title: string | null;
+  byline: string | null;
+  published: string | null;
+  text: string;
+  html: string;
+  object: NormalizedObject;
+  hash: string;
+}
+
+/** The page a check looked at. */
+export interface CheckedPage {
+  at: string;
+  status: number | null;
+  snapshotId: number | null;
+  headers?: Record<string, string>;
+}
+
+export interface NextCheck {
+  step: number;
+  at: string | null;
+}
+
+/**
+ * The revisit schedule: delay `after[step]` before the next check, one step further each time;
+ * a check that found an edit repeats the delay it followed, so every edit extends the schedule
+ * by a step. Returns null for `at` once the list has run out.
+ */
+export function scheduleRevisit(step: number, edited: boolean, after: readonly number[], at: number): { step: number; at: number | null } {
+  const index = edited ? Math.max(0, step - 1) : step;
+  if (index >= after.length) return { step: index, at: null };
+  return { step: index + 1, at: at + after[index]! };
+}
+
+/** The next check after one at `at` (ISO), under the `revisit` settings. */
+export function nextCheck(revisit: { enabled: boolean; after: readonly number[] }, step: number, edited: boolean, at: string): NextCheck {
+  if (!revisit.enabled) return { step, at: null };
+  const next = scheduleRevisit(step, edited, revisit.after, Date.parse(at));
+  return { step: next.step, at: next.at === null ? null : new Date(next.at).toISOString() };
+}
+
+const VERSION_COLUMNS = `versions.*, contents.title, contents.byline, contents.published, contents.text, contents.html, contents.blocks`;
+
+export function articleOfItem(db: Db, itemId: number): ArticleRow | undefined {
+  return db.prepare('SELECT * FROM articles WHERE item_id = ?').get(itemId) as ArticleRow | undefined;
+}
+
+export function articleById(db: Db, id: number): ArticleRow | undefined {
+  return db.prepare('SELECT * FROM articles WHERE id = ?').get(id) as ArticleRow | undefined;
+}
+
+export function latestVersion(db: Db, articleId: number): VersionRow | undefined {
+  return db.prepare(`SELECT ${VERSION_COLUMNS} FROM versions JOIN contents ON contents.hash = versions.hash
+    WHERE versions.article_id = ? ORDER BY versions.n DESC LIMIT 1`).get(articleId) as VersionRow | undefined;
+}
+
+export function versionOf(db: Db, articleId: number, n: number): VersionRow | undefined {
+  return db.prepare(`SELECT ${VERSION_COLUMNS} FROM versions JOIN contents ON contents.hash = versions.hash
+    WHERE versions.article_id = ? AND versions.n = ?`).get(articleId, n) as VersionRow | undefined;
+}
+
+export function versionsOf(db: Db, articleId: number): VersionRow[] {
+  return db.prepare(`SELECT ${VERSION_COLUMNS} FROM versions JOIN contents ON contents.hash = versions.hash
+    WHERE versions.article_id = ? ORDER BY versions.n`).all(articleId) as VersionRow[];
+}
+
+export function checksOf(db: Db, articleId: number): CheckRow[] {
+  return db.prepare('SELECT * FROM checks WHERE article_id = ? ORDER BY at, id').all(articleId) as CheckRow[];
+}
+
+/** Other articles (in other feeds, or other items) with the same canonical URL. */
+export function sameArticleElsewhere(db: Db, article: ArticleRow): ArticleRow[] {
+  if (!article.canonical_url) return [];
+  return db.prepare('SELECT * FROM articles WHERE canonical_url = ? AND id != ? ORDER BY id').all(article.canonical_url, article.id) as ArticleRow[];
+}
+
+function storeContent(db: Db, content: VersionContent): void {
+  db.prepare(`INSERT INTO contents (hash, title, byline, published, text, html, blocks) VALUES (?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (hash) DO NOTHING`).run(content.hash, content.title, content.byline, content.published, content.text, content.html, JSON.stringify(content.object));
+}
+
+function insertVersion(db: Db, articleId: number, n: number, content: VersionContent, diff: ObjectDiff | null): void {
+  storeContent(db, content);
+  const { lastInsertRowid } = db.prepare(`INSERT INTO versions (article_id, n, snapshot_id, captured_at, method, wrapper_id, hash, change, summary, diff)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(articleId, n, content.snapshotId, content.capturedAt, content.method, content.wrapperId, content.hash,
+    JSON.stringify(diff?.kinds ?? []), diff ? diff.summary : 'first capture', diff ? JSON.stringify(diff) : null);
+  db.prepare('INSERT INTO version_search (rowid, title, text) VALUES (?, ?, ?)').run(lastInsertRowid, content.title ?? '', content.text);
+}
+
+function insertCheck(db: Db, articleId: number, page: CheckedPage, result: CheckRow['result'], versionN: number | null, reason: string | null): void {
+  db.prepare('INSERT INTO checks (article_id, at, status, result, snapshot_id, version_n, reason) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    .run(articleId, page.at, page.status, result, page.snapshotId, versionN, reason);
+}
+
+function updateSchedule(db: Db, articleId: number, page: CheckedPage, next: NextCheck, title?: string | null): void {
+  db.prepare(`UPDATE articles SET last_checked = @at, revisit_step = @step, next_check_at = @next,
+      etag = CASE WHEN @status = 200 THEN @etag ELSE etag END, last_modified = CASE WHEN @status = 200 THEN @lastModified ELSE last_modified END,
+      title = COALESCE(@title, title)
+    WHERE id = @id`).run({
+    id: articleId, at: page.at, step: next.step, next: next.at, status: page.status, title: title ?? null,
+    etag: page.headers?.['etag'] ?? null, lastModified: page.headers?.['last-modified'] ?? null,
+  });
+}
+
+export interface NewArticle {
+  itemId: number;
+  feedId: number;
+  url: string;
+  finalUrl: string;
+  canonicalUrl: string | null;
+}
+
+/** The first capture of an item's page: the article, its version 1 and the check, at once. */
+export function createArticle(db: Db, article: NewArticle, content: VersionContent, page: CheckedPage, next: NextCheck): number {
+  const { lastInsertRowid } = db.prepare(`INSERT INTO articles (item_id, feed_id, url, final_url, canonical_url, title, versions, first_captured)
+    VALUES (?, ?, ?, ?, ?, ?, 1, ?)`).run(article.itemId, article.feedId, article.url, article.finalUrl, article.canonicalUrl, content.title, content.capturedAt);
+  const id = Number(lastInsertRowid);
+  insertVersion(db, id, 1, content, null);
+  insertCheck(db, id, page, 'changed', 1, 'first capture');
+  updateSchedule(db, id, page, next, content.title);
+  return id;
+}
+
+/** A check that found an edit: version n + 1 with its diff. */
+export function addVersion(db: Db, article: ArticleRow, content: VersionContent, diff: ObjectDiff, page: CheckedPage, next: NextCheck, reason: string | null): number {
+  const n = article.versions + 1;
+  insertVersion(db, article.id, n, content, diff);
+  db.prepare('UPDATE articles SET versions = ? WHERE id = ?').run(n, article.id);
+  insertCheck(db, article.id, page, 'changed', n, reason);
+  updateSchedule(db, article.id, page, next, content.title);
+  return n;
+}
+
+/** A check that found the same object, or none at all (`failed`). */
+export function recordCheck(db: Db, article: ArticleRow, page: CheckedPage, result: 'unchanged' | 'failed', next: NextCheck, reason: string | null): void {
+  db.transaction(() => {
+    insertCheck(db, article.id, page, result, article.versions, reason);
+    updateSchedule(db, article.id, page, next);
+  })();
+}
+
+/** Articles whose next check is due, oldest due first. */
+export function dueRevisits(db: Db, now: Date, limit: number, exclude: ReadonlySet<number>): ArticleRow[] {
+  const rows = db.prepare(`SELECT articles.* FROM articles JOIN feeds ON feeds.id = articles.feed_id
+    WHERE articles.next_check_at IS NOT NULL AND articles.next_check_at <= ? AND feeds.enabled = 1
+    ORDER BY articles.next_check_at LIMIT ?`).all(now.toISOString(), limit + exclude.size) as ArticleRow[];
+  return rows.filter((row) => !exclude.has(row.id)).slice(0, limit);
+}
+
+export function nextRevisitAt(db: Db): string | null {
+  return (db.prepare('SELECT MIN(next_check_at) FROM articles WHERE next_check_at IS NOT NULL').pluck().get() as string | null) ?? null;
+}
+
+/**
+ * A revisit that got a page: the snapshot is stored, and the article waits (no next check) until
+ * the page is extracted and compared; that comparison records the check and the next one.
+ */
+export function recordRevisitCapture(db: Db, article: ArticleRow, result: FetchResult, canonicalUrl: string | null): number {
+  return db.transaction(() => {
+    const id = insertSnapshot(db, article.item_id, result, canonicalUrl);
+    db.prepare('UPDATE articles SET next_check_at = NULL WHERE id = ?').run(article.id);
+    return id;
+  })();
+}
+
+/** A feed item changed (updated date, title or summary): its article is checked at once. */
+export function revisitItemNow(db: Db, itemId: number, at: string): void {
+  db.prepare('UPDATE articles SET next_check_at = ? WHERE item_id = ?').run(at, itemId);
+}
+
+export interface ArticleFilter {
+  /** A feed's URL, as subscribed or as fetched now. */
+  feed?: string | undefined;
+  /** ISO time: articles first captured at or after it. */
+  since?: string | undefined;
+}
+
+export interface ArticleSummary {
+  id: number;
+  feed: string;
+  guid: string;
+  url: string;
+  canonicalUrl: string | null;
+  title: string | null;
+  versions: number;
+  firstCaptured: string;
+  lastChecked: string | null;
+  nextCheck: string | null;
+}
+
+export function listArticles(db: Db, filter: ArticleFilter = {}): ArticleSummary[] {
+  return db.prepare(`SELECT articles.id, feeds.url AS feed, items.guid, articles.url, articles.canonical_url AS canonicalUrl, articles.title, articles.versions,
+      articles.first_captured AS firstCaptured, articles.last_checked AS lastChecked, articles.next_check_at AS nextCheck
+    FROM articles JOIN feeds ON feeds.id = articles.feed_id JOIN items ON items.id = articles.item_id
+    WHERE (@feed IS NULL OR feeds.url = @feed OR feeds.subscribed_url = @feed) AND (@since IS NULL OR articles.first_captured >= @since)
+    ORDER BY articles.first_captured, articles.id`).all({ feed: filter.feed ?? null, since: filter.since ?? null }) as ArticleSummary[];
+}

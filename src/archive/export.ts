@@ -1,0 +1,178 @@
+import { closeSync, openSync, renameSync, writeSync } from 'node:fs';
+import { STATUS_CODES } from 'node:http';
+import { WARCRecord, WARCSerializer } from 'warcio';
+import { checksOf, listArticles, versionsOf, type ArticleFilter, type ArticleSummary } from './articles.js';
+import { getBlob } from './blobs.js';
+import type { Db } from './database.js';
+
+/**
+ * Exports of the archive: JSONL (one line per article, every version) and WARC 1.1 (the raw
+ * captures as request/response records, revisit records for repeated payloads, and each
+ * extracted article as a metadata record referring to its response). Files are written beside
+ * the target and renamed into place, so a failed export never leaves half a file under its name.
+ */
+
+export interface ExportReport {
+  articles: number;
+  versions: number;
+  records: Record<string, number>;
+  bytes: number;
+}
+
+type Progress = (done: number, total: number) => void;
+
+/** Writes to `path` atomically: everything to a temporary file, then a rename. */
+class AtomicFile {
+  private readonly temp: string;
+  private readonly fd: number;
+  bytes = 0;
+
+  constructor(private readonly path: string) {
+    this.temp = `${path}.partial-${process.pid}`;
+    this.fd = openSync(this.temp, 'w');
+  }
+
+  write(data: Uint8Array | string): void {
+    const buffer = typeof data === 'string' ? Buffer.from(data) : data;
+    writeSync(this.fd, buffer);
+    this.bytes += buffer.length;
+  }
+
+  commit(): void {
+    closeSync(this.fd);
+    renameSync(this.temp, this.path);
+  }
+}
+
+function articleRecord(db: Db, article: ArticleSummary) {
+  return {
+    ...article,
+    versions: versionsOf(db, article.id).map((version) => ({
+      n: version.n, capturedAt: version.captured_at, method: version.method, wrapper: version.wrapper_id, hash: version.hash,
+      change: JSON.parse(version.change) as string[], summary: version.summary,
+      title: version.title, byline: version.byline, published: version.published, text: version.text, html: version.html,
+    })),
+    checks: checksOf(db, article.id).map((check) => ({ at: check.at, status: check.status, result: check.result, version: check.version_n, reason: check.reason })),
+  };
+}
+
+export function exportJsonl(db: Db, filter: ArticleFilter, path: string, progress?: Progress): ExportReport {
+  const articles = listArticles(db, filter);
+  const file = new AtomicFile(path);
+  let versions = 0;
+  articles.forEach((article, index) => {
+    const record = articleRecord(db, article);
+    versions += record.versions.length;
+    file.write(`${JSON.stringify(record)}\n`);
+    progress?.(index + 1, articles.length);
+  });
+  file.commit();
+  return { articles: articles.length, versions, records: { article: articles.length }, bytes: file.bytes };
+}
+
+interface CaptureRow {
+  snapshot_id: number;
+  article_id: number;
+  url: string;
+  final_url: string;
+  fetched_at: string;
+  status: number;
+  headers: string;
+  sha256: string | null;
+  check_result: string | null;
+  version_n: number | null;
+  new_version: number | null;
+}
+
+/** WARC-Date: ISO-8601 UTC to the second (WARC 1.1 allows fractions, readers expect this). */
+const warcDate = (iso: string) => `${iso.slice(0, 19)}Z`;
+
+/**
+ * HTTP headers as they describe the stored payload: Forest keeps bodies decompressed, so the
+ * transfer and content encodings are dropped and the length is the stored one.
+ */
+function payloadHeaders(stored: Record<string, string>, length: number): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(stored)) {
+    if (/^(content-encoding|transfer-encoding|content-length|connection)$/i.test(name)) continue;
+    headers[name] = value;
+  }
+  headers['content-length'] = String(length);
+  return headers;
+}
+
+export async function exportWarc(db: Db, filter: ArticleFilter, path: string, options: { gzip: boolean; software: string; progress?: Progress }): Promise<ExportReport> {
+  const articles = listArticles(db, filter);
+  const file = new AtomicFile(path);
+  const counts: Record<string, number> = {};
+  const write = async (record: WARCRecord) => {
+    file.write(await WARCSerializer.serialize(record, { gzip: options.gzip }));
+    counts[record.warcType] = (counts[record.warcType] ?? 0) + 1;
+  };
+  await write(WARCRecord.createWARCInfo({ filename: path.split('/').pop()!, warcVersion: 'WARC/1.1' }, {
+    software: options.software,
+    format: 'WARC File Format 1.1',
+    conformsTo: 'http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/',
+    description: 'Pages captured by Forest, with the article object extracted from each as a metadata record',
+  }));
+  // The first response record of each payload, for revisit records of the same bytes.
+  const firstResponse = new Map<string, { id: string; url: string; date: string; digest: string | null }>();
+  const captures = db.prepare(`SELECT snapshots.id AS snapshot_id, articles.id AS article_id, snapshots.url, snapshots.final_url, snapshots.fetched_at,
+      snapshots.status, snapshots.headers, snapshots.sha256, checks.result AS check_result, checks.version_n, versions.n AS new_version
+    FROM articles JOIN snapshots ON snapshots.item_id = articles.item_id
+    LEFT JOIN checks ON checks.snapshot_id = snapshots.id LEFT JOIN versions ON versions.snapshot_id = snapshots.id
+    WHERE articles.id = ? ORDER BY snapshots.fetched_at, snapshots.id`);
+  let versions = 0;
+  for (const [index, article] of articles.entries()) {
+    const versionRows = new Map(versionsOf(db, article.id).map((version) => [version.n, version]));
+    versions += versionRows.size;
+    for (const capture of captures.all(article.id) as CaptureRow[]) {
+      const body = capture.sha256 ? getBlob(db, capture.sha256) ?? Buffer.alloc(0) : Buffer.alloc(0);
+      const date = warcDate(capture.fetched_at);
+      const url = capture.final_url;
+      const httpHeaders = payloadHeaders(JSON.parse(capture.headers) as Record<string, string>, body.length);
+      const statusline = `HTTP/1.1 ${capture.status} ${STATUS_CODES[capture.status] ?? ''}`.trimEnd();
+      const seen = capture.sha256 ? firstResponse.get(capture.sha256) : undefined;
+      let record: WARCRecord;
+      if (seen) {
+        record = WARCRecord.create({
+          url, date, type: 'revisit', warcVersion: 'WARC/1.1', refersToUrl: seen.url, refersToDate: seen.date, statusline, httpHeaders,
+          warcHeaders: {
+            'WARC-Profile': 'http://netpreserve.org/warc/1.1/revisit/identical-payload-digest',
+            'WARC-Refers-To': seen.id,
+            ...(seen.digest ? { 'WARC-Payload-Digest': seen.digest } : {}),
+          },
+        }, []);
+      } else {
+        record = WARCRecord.create({ url, date, type: 'response', warcVersion: 'WARC/1.1', statusline, httpHeaders }, [body]);
+      }
+      const id = record.warcHeader('WARC-Record-ID')!;
+      // The request as Forest sent it; headers beyond these are not kept.
+      const target = new URL(capture.url);
+      await write(WARCRecord.create({
+        url: capture.url, date, type: 'request', warcVersion: 'WARC/1.1', statusline: `GET ${target.pathname}${target.search} HTTP/1.1`,
+        httpHeaders: { host: target.host, 'user-agent': options.software, 'accept-encoding': 'gzip, deflate, br' },
+        warcHeaders: { 'WARC-Concurrent-To': id },
+      }, []));
+      await write(record);
+      if (!seen && capture.sha256) firstResponse.set(capture.sha256, { id, url, date, digest: record.warcPayloadDigest ?? null });
+      // The article object as extracted from this capture: the full version when it made one,
+      // otherwise what the check found.
+      const version = capture.new_version !== null ? versionRows.get(capture.new_version) : undefined;
+      const metadata = {
+        article: article.id, feed: article.feed, guid: article.guid, check: capture.check_result, version: capture.version_n,
+        ...(version ? {
+          title: version.title, byline: version.byline, published: version.published, method: version.method, wrapper: version.wrapper_id,
+          hash: version.hash, change: JSON.parse(version.change) as string[], summary: version.summary, text: version.text, html: version.html,
+        } : {}),
+      };
+      await write(WARCRecord.create({
+        url, date, type: 'metadata', warcVersion: 'WARC/1.1',
+        warcHeaders: { 'WARC-Refers-To': id, 'Content-Type': 'application/json' },
+      }, [Buffer.from(JSON.stringify(metadata))]));
+    }
+    options.progress?.(index + 1, articles.length);
+  }
+  file.commit();
+  return { articles: articles.length, versions, records: counts, bytes: file.bytes };
+}

@@ -1,0 +1,86 @@
+import Database from 'better-sqlite3';
+import type { Db } from './database.js';
+
+/**
+ * Full-text search over the title and text of every version (SQLite FTS5, porter stemming). Text
+ * that a later edit removed is still found, with the versions it stood in.
+ */
+
+export interface SearchOptions {
+  feed?: string | undefined;
+  /** ISO bounds on the version's capture time. */
+  since?: string | undefined;
+  until?: string | undefined;
+  /** One hit per matching version instead of one per article. */
+  allVersions?: boolean;
+  limit?: number;
+}
+
+export interface SearchHit {
+  article: number;
+  feed: string;
+  url: string;
+  title: string | null;
+  /** The versions the query matched, and the article's latest. */
+  versions: number[];
+  latest: number;
+  /** False when the text matched only in versions an edit has since replaced. */
+  inLatest: boolean;
+  capturedAt: string;
+  rank: number;
+  snippet: string;
+}
+
+/** A query FTS5 cannot parse. */
+export class SearchQueryError extends Error {
+  override name = 'SearchQueryError';
+}
+
+interface Row {
+  article: number;
+  n: number;
+  feed: string;
+  url: string;
+  title: string | null;
+  latest: number;
+  capturedAt: string;
+  rank: number;
+  snippet: string;
+}
+
+export function search(db: Db, query: string, options: SearchOptions = {}): SearchHit[] {
+  if (!query.trim()) throw new SearchQueryError('empty query');
+  let rows: Row[];
+  try {
+    rows = db.prepare(`SELECT versions.article_id AS article, versions.n, feeds.url AS feed, articles.url, contents.title, articles.versions AS latest,
+        versions.captured_at AS capturedAt, bm25(version_search, 5.0, 1.0) AS rank,
+        snippet(version_search, 1, '[', ']', '…', 16) AS snippet
+      FROM version_search JOIN versions ON versions.id = version_search.rowid JOIN contents ON contents.hash = versions.hash
+      JOIN articles ON articles.id = versions.article_id JOIN feeds ON feeds.id = articles.feed_id
+      WHERE version_search MATCH @query
+        AND (@feed IS NULL OR feeds.url = @feed OR feeds.subscribed_url = @feed)
+        AND (@since IS NULL OR versions.captured_at >= @since) AND (@until IS NULL OR versions.captured_at <= @until)
+      ORDER BY rank LIMIT @limit`).all({
+      query, feed: options.feed ?? null, since: options.since ?? null, until: options.until ?? null, limit: options.allVersions ? options.limit ?? 100 : 10_000,
+    }) as Row[];
+  } catch (error) {
+    if (error instanceof Database.SqliteError && /fts5|syntax|unterminated|no such column|unknown special query/i.test(error.message)) {
+      throw new SearchQueryError(`cannot parse the query ${JSON.stringify(query)}: ${error.message.replace(/^fts5: /, '')}. ` +
+        'Use words, "quoted phrases", AND / OR / NOT, prefix*, or title:word; quote terms that contain punctuation.');
+    }
+    throw error;
+  }
+  const hit = (row: Row, versions: number[]): SearchHit => ({
+    article: row.article, feed: row.feed, url: row.url, title: row.title, versions, latest: row.latest,
+    inLatest: versions.includes(row.latest), capturedAt: row.capturedAt, rank: row.rank, snippet: row.snippet,
+  });
+  if (options.allVersions) return rows.map((row) => hit(row, [row.n]));
+  // One hit per article: its best-ranked version's snippet, and every version that matched.
+  const byArticle = new Map<number, { best: Row; versions: number[] }>();
+  for (const row of rows) {
+    const entry = byArticle.get(row.article);
+    if (entry) entry.versions.push(row.n);
+    else byArticle.set(row.article, { best: row, versions: [row.n] });
+  }
+  return [...byArticle.values()].slice(0, options.limit ?? 100).map(({ best, versions }) => hit(best, versions.sort((a, b) => a - b)));
+}

@@ -1,0 +1,203 @@
+import { styleText } from 'node:util';
+import { Command, InvalidArgumentError } from 'commander';
+import { createTwoFilesPatch } from 'diff';
+import {
+  articleById, checksOf, listArticles, sameArticleElsewhere, versionOf, versionsOf, type ArticleRow, type VersionRow,
+} from '../archive/articles.js';
+import type { Db } from '../archive/database.js';
+import { diffObjects, type ObjectDiff, type WordPart } from '../archive/diff.js';
+import type { NormalizedObject } from '../archive/normalize.js';
+import { parseDuration } from '../util/units.js';
+import { printJson, settingsFor, withDatabase } from './context.js';
+
+/** `--since 2026-11-01`, `--since 2026-11-01T12:00Z` or `--since 7d` (that long ago) → ISO. */
+export function dateOption(value: string): string {
+  const millis = /^\d+(\.\d+)?\s*(ms|s|m|h|d|w)$/i.test(value.trim()) ? parseDuration(value) : undefined;
+  if (millis !== undefined) return new Date(Date.now() - millis).toISOString();
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) throw new InvalidArgumentError(`not a date: ${value} (use e.g. 2026-11-01, 2026-11-01T12:00Z or 7d)`);
+  return new Date(time).toISOString();
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`not a positive whole number: ${value}`);
+  return n;
+}
+
+/** An article by id, or a clear error. */
+function requireArticle(db: Db, id: number): ArticleRow {
+  const article = articleById(db, id);
+  if (!article) throw new Error(`no article ${id} (see \`forest articles\`)`);
+  return article;
+}
+
+function requireVersion(db: Db, article: ArticleRow, n: number): VersionRow {
+  const version = versionOf(db, article.id, n);
+  if (!version) throw new Error(`article ${article.id} has no version ${n} (it has ${article.versions})`);
+  return version;
+}
+
+const colour = (): boolean => Boolean(process.stdout.isTTY) && !process.env['NO_COLOR'];
+
+export function articlesCommand(): Command {
+  return new Command('articles')
+    .option('--feed <url>', 'only this feed')
+    .option('--since <date>', 'only articles first captured since (a date, or e.g. 7d)', dateOption)
+    .option('--json', 'one JSON object per article per line')
+    .description('list archived articles: id, feed, guid, url, title, versions, first captured, last checked')
+    .action(async (options: { feed?: string; since?: string; json?: boolean }, command: Command) => {
+      const rows = await withDatabase(settingsFor(command), (db) => listArticles(db, options));
+      if (options.json) {
+        for (const row of rows) printJson(row);
+        return;
+      }
+      if (rows.length === 0) console.log('no articles archived yet');
+      for (const row of rows) {
+        console.log(`${String(row.id).padStart(5)}  ${row.title ?? '(untitled)'}`);
+        console.log(`       ${row.url}\n       ${row.versions} version${row.versions === 1 ? '' : 's'} · first captured ${row.firstCaptured} · last checked ${row.lastChecked ?? '—'} · feed ${row.feed}`);
+      }
+    });
+}
+
+function versionJson(article: ArticleRow, version: VersionRow) {
+  return {
+    id: article.id, url: article.url, finalUrl: article.final_url, canonicalUrl: article.canonical_url,
+    version: version.n, versions: article.versions, capturedAt: version.captured_at, method: version.method, wrapper: version.wrapper_id,
+    hash: version.hash, title: version.title, byline: version.byline, published: version.published, text: version.text, html: version.html,
+  };
+}
+
+export function showCommand(): Command {
+  return new Command('show')
+    .argument('<id>', 'article id (see `forest articles`)', positiveInt)
+    .option('--version <n>', 'this version (default: the latest)', positiveInt)
+    .option('--format <format>', 'text, html or json', 'text')
+    .option('--json', 'same as --format json')
+    .description('print an article as archived: one version, as text, HTML or JSON')
+    .action(async (id: number, options: { version?: number; format: string; json?: boolean }, command: Command) => {
+      const format = options.json ? 'json' : options.format;
+      if (!['text', 'html', 'json'].includes(format)) throw new InvalidArgumentError(`--format must be text, html or json, not ${format}`);
+      await withDatabase(settingsFor(command), (db) => {
+        const article = requireArticle(db, id);
+        const version = requireVersion(db, article, options.version ?? article.versions);
+        if (format === 'json') return printJson({ ...versionJson(article, version), alsoAt: sameArticleElsewhere(db, article).map((other) => other.id) });
+        if (format === 'html') return void process.stdout.write(`${version.html}\n`);
+        console.log(version.title ?? '(untitled)');
+        const meta = [version.byline, version.published ? `published ${version.published}` : null].filter(Boolean).join(' · ');
+        if (meta) console.log(meta);
+        console.log(`${article.final_url ?? article.url}\nversion ${version.n} of ${article.versions}, captured ${version.captured_at} (${version.method}${version.wrapper_id ? `, wrapper ${version.wrapper_id}` : ''})`);
+        const elsewhere = sameArticleElsewhere(db, article);
+        if (elsewhere.length) console.log(`the same article (canonical URL) is also article ${elsewhere.map((other) => other.id).join(', ')}`);
+        console.log(`\n${version.text}`);
+      });
+    });
+}
+
+export function historyCommand(): Command {
+  return new Command('history')
+    .argument('<id>', 'article id', positiveInt)
+    .option('--json', 'one JSON object')
+    .description('the versions of an article (when, how extracted, what changed) and every check between them')
+    .action(async (id: number, options: { json?: boolean }, command: Command) => {
+      await withDatabase(settingsFor(command), (db) => {
+        const article = requireArticle(db, id);
+        const versions = versionsOf(db, article.id);
+        const checks = checksOf(db, article.id);
+        if (options.json) {
+          return printJson({
+            id: article.id, url: article.url, title: article.title, nextCheck: article.next_check_at,
+            versions: versions.map((version) => ({
+              n: version.n, capturedAt: version.captured_at, method: version.method, wrapper: version.wrapper_id, title: version.title, hash: version.hash,
+              change: JSON.parse(version.change) as string[], summary: version.summary,
+            })),
+            checks: checks.map((check) => ({ at: check.at, status: check.status, result: check.result, version: check.version_n, reason: check.reason })),
+          });
+        }
+        console.log(`${article.title ?? '(untitled)'}\n${article.url}\n`);
+        for (const version of versions) {
+          const change = JSON.parse(version.change) as string[];
+          console.log(`v${version.n}  ${version.captured_at}  ${version.method}${version.wrapper_id ? ` (wrapper ${version.wrapper_id})` : ''}  ${version.hash.slice(0, 12)}  ${version.title ?? ''}`);
+          console.log(`     ${change.length ? `${change.join(', ')}: ` : ''}${version.summary ?? ''}`);
+          const between = checks.filter((check) => check.version_n === version.n && check.result !== 'changed');
+          if (between.length) {
+            const unchanged = between.filter((check) => check.result === 'unchanged').length;
+            const failed = between.filter((check) => check.result === 'failed');
+            console.log(`     then ${unchanged} unchanged check${unchanged === 1 ? '' : 's'}${failed.length ? `, ${failed.length} failed (last: ${failed.at(-1)!.reason ?? failed.at(-1)!.status})` : ''}, last ${between.at(-1)!.at}`);
+          }
+        }
+        console.log(`\n${checks.length} checks; next check ${article.next_check_at ?? 'none scheduled'}`);
+      });
+    });
+}
+
+/** Word diff for a terminal: colour when it is one, git's `[-removed-]{+added+}` otherwise. */
+function renderWords(parts: WordPart[], useColour: boolean): string {
+  return parts.map((part) => {
+    if (part.op === 'equal') return part.text;
+    if (useColour) return part.op === 'added' ? styleText('green', part.text) : styleText(['red', 'strikethrough'], part.text);
+    return part.op === 'added' ? `{+${part.text}+}` : `[-${part.text}-]`;
+  }).join('');
+}
+
+export function renderWordDiff(diff: ObjectDiff, useColour: boolean): string {
+  const lines: string[] = [];
+  for (const field of diff.fields) lines.push(`${field.field}: ${renderWords([{ op: 'removed', text: field.before ?? '' }, { op: 'equal', text: ' ' }, { op: 'added', text: field.after ?? '' }], useColour)}`);
+  let skipped = 0;
+  const flushSkipped = () => {
+    if (skipped) lines.push(useColour ? styleText('dim', `  … ${skipped} unchanged block${skipped === 1 ? '' : 's'}`) : `  … ${skipped} unchanged block${skipped === 1 ? '' : 's'}`);
+    skipped = 0;
+  };
+  for (const change of diff.blocks) {
+    if (change.op === 'equal') {
+      skipped++;
+      continue;
+    }
+    flushSkipped();
+    if (change.op === 'changed') lines.push(`~ ${renderWords(change.words, useColour)}`);
+    else lines.push(`${change.op === 'added' ? '+' : '-'} ${renderWords([{ op: change.op, text: change.block.text }], useColour)}`);
+  }
+  flushSkipped();
+  for (const url of diff.media.removed) lines.push(`- media ${renderWords([{ op: 'removed', text: url }], useColour)}`);
+  for (const url of diff.media.added) lines.push(`+ media ${renderWords([{ op: 'added', text: url }], useColour)}`);
+  return lines.join('\n');
+}
+
+const objectLines = (object: NormalizedObject) =>
+  [`# ${object.title}`, ...(object.byline ? [`by ${object.byline}`] : []), ...(object.published ? [`published ${object.published}`] : []), '',
+    ...object.blocks.map((block) => block.text), ...object.media.map((url) => `[media] ${url}`)].join('\n') + '\n';
+
+export function diffCommand(): Command {
+  return new Command('diff')
+    .argument('<id>', 'article id', positiveInt)
+    .argument('[a]', 'the earlier version (default: the one before b)', positiveInt)
+    .argument('[b]', 'the later version (default: the latest)', positiveInt)
+    .option('--format <format>', 'word, unified or json', 'word')
+    .option('--json', 'same as --format json')
+    .description('what changed between two versions of an article: a word diff inside the edited blocks')
+    .action(async (id: number, a: number | undefined, b: number | undefined, options: { format: string; json?: boolean }, command: Command) => {
+      const format = options.json ? 'json' : options.format;
+      if (!['word', 'unified', 'json'].includes(format)) throw new InvalidArgumentError(`--format must be word, unified or json, not ${format}`);
+      await withDatabase(settingsFor(command), (db) => {
+        const article = requireArticle(db, id);
+        if (article.versions < 2 && a === undefined) throw new Error(`article ${id} has a single version: nothing to compare`);
+        const later = b ?? article.versions;
+        const earlier = a ?? later - 1;
+        const before = requireVersion(db, article, earlier);
+        const after = requireVersion(db, article, later);
+        const left = JSON.parse(before.blocks) as NormalizedObject;
+        const right = JSON.parse(after.blocks) as NormalizedObject;
+        // Consecutive versions: the diff recorded when the edit was found, which compared like
+        // with like even when the extraction method changed between the two captures.
+        const stored = later === earlier + 1 && after.diff ? (JSON.parse(after.diff) as ObjectDiff) : null;
+        const diff = stored ?? diffObjects(left, right);
+        const caveat = !stored && (before.method !== after.method || before.wrapper_id !== after.wrapper_id)
+          ? `note: v${earlier} was extracted by ${before.method}, v${later} by ${after.method}${after.wrapper_id ? ` (wrapper ${after.wrapper_id})` : ''}; some differences may come from extraction, not from the article`
+          : null;
+        if (format === 'json') return printJson({ id: article.id, a: earlier, b: later, ...diff, ...(caveat ? { caveat } : {}) });
+        if (format === 'unified') return void process.stdout.write(createTwoFilesPatch(`article ${id} v${earlier}`, `article ${id} v${later}`, objectLines(left), objectLines(right), before.captured_at, after.captured_at));
+        console.log(`article ${id}: v${earlier} (${before.captured_at}) → v${later} (${after.captured_at})\n${diff.summary}${caveat ? `\n${caveat}` : ''}\n`);
+        console.log(renderWordDiff(diff, colour()));
+      });
+    });
+}

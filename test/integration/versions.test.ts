@@ -1,0 +1,183 @@
+import assert from 'node:assert/strict';
+import { createReadStream, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { WARCParser } from 'warcio';
+import { makeArticle, type ScriptedEdit } from '../../src/synthetic/articles.js';
+import { SyntheticWeb } from '../../src/synthetic/server.js';
+import { finished, forest, startForest, waitFor } from '../helpers/cli.js';
+import { query, scalar, workspace } from '../helpers/setup.js';
+
+/*
+ * The object-level archive end to end. Article pages change on every request (rotating ads,
+ * inline "read more" and related boxes, "updated N minutes ago", comment counts), and some
+ * articles are edited at scripted times. Forest must store one version per real edit and not one
+ * more.
+ */
+
+const SECOND = 1000;
+// Articles 0–7 are out when the clock starts; the newest ones are edited.
+const EDITS: ScriptedEdit[] = [
+  { site: 'ledger', index: 7, after: 3 * SECOND, kind: 'correct-word' },
+  { site: 'ledger', index: 6, after: 4 * SECOND, kind: 'change-headline' },
+  { site: 'ledger', index: 7, after: 6.5 * SECOND, kind: 'add-paragraph' },
+  { site: 'orbit', index: 7, after: 3.5 * SECOND, kind: 'remove-image' },
+  { site: 'orbit', index: 6, after: 5 * SECOND, kind: 'add-paragraph' },
+  { site: 'orbit', index: 7, after: 8 * SECOND, kind: 'correct-word' },
+];
+
+const web = new SyntheticWeb({ edits: EDITS });
+before(() => web.start());
+after(() => web.stop());
+
+// Revisits every second for the length of the run (the default schedule is hours and days).
+const revisitSettings = { revisit: { after: Array.from({ length: 40 }, () => '1s') } };
+
+function setUp() {
+  const sites = [web.site('ledger'), web.site('orbit')];
+  return workspace(sites.map((site) => ({ url: site.feedUrl, title: site.definition.name })), revisitSettings);
+}
+
+
+interface ArticleLine { id: number; url: string; title: string; versions: number; feed: string; guid: string; firstCaptured: string; lastChecked: string }
+
+test('one version per real edit and not one more; history, diff and search show the edits', async () => {
+  const ws = setUp();
+  const run = await forest([...ws.args, 'run', '--exit-after', '12s']);
+  assert.equal(run.code, 0, run.stderr);
+
+  const listed = await forest([...ws.args, 'articles', '--json']);
+  assert.equal(listed.code, 0, listed.stderr);
+  const articles = listed.stdout.trim().split('\n').map((line) => JSON.parse(line) as ArticleLine);
+  const items = scalar<number>(ws.db, 'SELECT COUNT(*) FROM items');
+  assert.ok(items >= 16);
+  assert.equal(articles.length, items, 'one article per item of the two feeds');
+  for (const field of ['id', 'feed', 'guid', 'url', 'title', 'versions', 'firstCaptured', 'lastChecked'] as const) assert.ok(articles.every((a) => a[field] !== undefined && a[field] !== null), field);
+
+  // What the server showed of each article page (site + path): revisions in the order served.
+  const servedRevisions = web.servedRevisions();
+  const site = (feed: string) => (feed === web.site('ledger').feedUrl ? 'ledger' : 'orbit');
+  let checked = 0;
+  for (const article of articles) {
+    const path = `${site(article.feed)}${new URL(article.url).pathname.replace(/^\/r\//, '/articles/')}`;
+    const revisions = servedRevisions.get(path) ?? [];
+    assert.ok(revisions.length >= 4, `${path} was checked ${revisions.length} times`);
+    // Versions expected: one for every revision the server actually showed.
+    const distinct = revisions.filter((revision, i) => i === 0 || revision !== revisions[i - 1]).length;
+    assert.equal(article.versions, distinct, `${article.title}: ${article.versions} versions for revisions ${revisions.join(',')}`);
+    checked++;
+  }
+  assert.equal(checked, items);
+  // Every scripted edit was served and found: the edited articles end at their last revision.
+  for (const edit of EDITS) {
+    const slug = makeArticle(edit.site, edit.index, 0).slug;
+    const article = articles.find((a) => site(a.feed) === edit.site && a.url.endsWith(slug))!;
+    assert.ok(article, `article ${edit.site}#${edit.index}`);
+    const total = EDITS.filter((other) => other.site === edit.site && other.index === edit.index).length;
+    assert.equal(article.versions, total + 1, `${edit.site}#${edit.index}: every edit is a version`);
+  }
+  const unedited = articles.filter((a) => !EDITS.some((edit) => site(a.feed) === edit.site && a.url.endsWith(makeArticle(edit.site, edit.index, 0).slug)));
+  assert.ok(unedited.every((a) => a.versions === 1), 'no false version on pages whose template changed on every request');
+  const unchanged = scalar<number>(ws.db, "SELECT COUNT(*) FROM checks WHERE result = 'unchanged'");
+  assert.ok(unchanged >= 50, `${unchanged} unchanged checks`);
+
+  // history: the versions with their change kinds.
+  const ledgerSeven = articles.find((a) => site(a.feed) === 'ledger' && a.url.endsWith(makeArticle('ledger', 7, 0).slug))!;
+  const history = await forest([...ws.args, 'history', String(ledgerSeven.id), '--json']);
+  assert.equal(history.code, 0, history.stderr);
+  const record = JSON.parse(history.stdout) as { id: number; versions: Array<{ n: number; capturedAt: string; method: string; title: string; hash: string; change: string[] }>; checks: Array<{ at: string; status: number; result: string }> };
+  assert.deepEqual(record.versions.map((v) => v.n), [1, 2, 3]);
+  assert.deepEqual(record.versions.map((v) => v.change), [[], ['body-edit'], ['paragraphs-added']]);
+  assert.ok(record.checks.filter((c) => c.result === 'unchanged').length >= 3);
+  assert.ok(record.checks.every((c) => /^\d{4}-\d\d-\d\dT.*Z$/.test(c.at)));
+  const humanHistory = await forest([...ws.args, 'history', String(ledgerSeven.id)]);
+  assert.match(humanHistory.stdout, /v2 .*\n .*body-edit: body edit: 1 block edited/);
+
+  const headline = articles.find((a) => site(a.feed) === 'ledger' && a.url.endsWith(makeArticle('ledger', 6, 0).slug))!;
+  const headlineHistory = JSON.parse((await forest([...ws.args, 'history', String(headline.id), '--json'])).stdout) as typeof record;
+  assert.deepEqual(headlineHistory.versions.at(-1)!.change, ['title']);
+  const image = articles.find((a) => site(a.feed) === 'orbit' && a.url.endsWith(makeArticle('orbit', 7, 0).slug))!;
+  const imageHistory = JSON.parse((await forest([...ws.args, 'history', String(image.id), '--json'])).stdout) as typeof record;
+  assert.deepEqual(imageHistory.versions.map((v) => v.change), [[], ['media-removed'], ['body-edit']]);
+
+  // diff: the corrected word, as a word diff.
+  const original = makeArticle('ledger', 7, 0).paragraphs[1]!.split(' ');
+  const diff = await forest([...ws.args, 'diff', String(ledgerSeven.id), '1', '2']);
+  assert.equal(diff.code, 0, diff.stderr);
+  assert.ok(diff.stdout.includes(`[-${original[3]}-]`), diff.stdout);
+  const diffJson = JSON.parse((await forest([...ws.args, 'diff', String(ledgerSeven.id), '--json'])).stdout) as { a: number; b: number; kinds: string[] };
+  assert.deepEqual([diffJson.a, diffJson.b, diffJson.kinds], [2, 3, ['paragraphs-added']]);
+  const unified = await forest([...ws.args, 'diff', String(ledgerSeven.id), '1', '3', '--format', 'unified']);
+  assert.match(unified.stdout, /^\+Update: /m);
+
+  // search: the phrase the correction removed is found, in version 1 only.
+  const phrase = original.slice(2, 5).join(' ').replace(/[.,]/g, '');
+  const found = await forest([...ws.args, 'search', `"${phrase}"`, '--json']);
+  assert.equal(found.code, 0, found.stderr);
+  const hits = found.stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { article: number; versions: number[]; inLatest: boolean });
+  const hit = hits.find((h) => h.article === ledgerSeven.id);
+  assert.ok(hit, `search for "${phrase}" finds the article: ${found.stdout}`);
+  assert.deepEqual([hit.versions, hit.inLatest], [[1], false]);
+  const human = await forest([...ws.args, 'search', `"${phrase}"`]);
+  assert.match(human.stdout, /only in v1: removed by a later edit/);
+  const malformed = await forest([...ws.args, 'search', '"unbalanced AND (']);
+  assert.equal(malformed.code, 2);
+  assert.match(malformed.stderr, /^forest: cannot parse the query/);
+  assert.doesNotMatch(malformed.stderr, /\n\s+at /, 'no stack trace');
+
+  // Export round trip: every capture is in the WARC, every version in the JSONL.
+  const warc = join(ws.dir, 'out.warc.gz');
+  const exported = await forest([...ws.args, 'export', '--format', 'warc', '--out', warc, '--json']);
+  assert.equal(exported.code, 0, exported.stderr);
+  const snapshots = query<{ id: number; final_url: string; sha256: string }>(ws.db, 'SELECT id, final_url, sha256 FROM snapshots ORDER BY id');
+  const records: Array<{ type: string; url: string | null | undefined; refersTo: string | null | undefined; id: string | null | undefined; body: string }> = [];
+  for await (const warcRecord of WARCParser.iterRecords(createReadStream(warc))) {
+    const body = warcRecord.warcType === 'metadata' || warcRecord.warcType === 'warcinfo' ? await warcRecord.contentText() : '';
+    records.push({ type: warcRecord.warcType, url: warcRecord.warcTargetURI, refersTo: warcRecord.warcHeader('WARC-Refers-To'), id: warcRecord.warcHeader('WARC-Record-ID'), body });
+  }
+  assert.equal(records[0]!.type, 'warcinfo');
+  const captures = records.filter((r) => r.type === 'response' || r.type === 'revisit');
+  assert.equal(captures.length, snapshots.length, 'every capture is a response or revisit record');
+  assert.equal(records.filter((r) => r.type === 'response').length, new Set(snapshots.map((s) => s.sha256)).size, 'one response per distinct payload');
+  assert.equal(records.filter((r) => r.type === 'request').length, snapshots.length);
+  const metadata = records.filter((r) => r.type === 'metadata');
+  assert.equal(metadata.length, snapshots.length);
+  const captureIds = new Set(captures.map((r) => r.id));
+  assert.ok(metadata.every((r) => captureIds.has(r.refersTo)), 'each metadata record refers to its capture');
+  const versionsInWarc = metadata.map((r) => JSON.parse(r.body) as { text?: string }).filter((m) => m.text !== undefined).length;
+  const totalVersions = scalar<number>(ws.db, 'SELECT COUNT(*) FROM versions');
+  assert.equal(versionsInWarc, totalVersions);
+
+  const jsonl = join(ws.dir, 'out.jsonl');
+  assert.equal((await forest([...ws.args, 'export', '--format', 'jsonl', '--out', jsonl])).code, 0);
+  const lines = readFileSync(jsonl, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { id: number; versions: Array<{ n: number; text: string }> });
+  assert.equal(lines.length, items);
+  assert.equal(lines.reduce((sum, line) => sum + line.versions.length, 0), totalVersions);
+
+  // Storage: an unchanged revisit costs a row, not a page; version text is stored once per hash.
+  assert.equal(scalar<number>(ws.db, 'SELECT COUNT(*) FROM contents'), scalar<number>(ws.db, 'SELECT COUNT(DISTINCT hash) FROM versions'));
+});
+
+test('kill -9 during revisits loses nothing and duplicates nothing after a restart', async () => {
+  const ws = setUp();
+  const child = startForest([...ws.args, 'run']);
+  await waitFor(() => scalar<number>(ws.db, "SELECT COUNT(*) FROM checks WHERE result = 'unchanged'") >= 20, 20_000, 'revisits under way');
+  child.kill('SIGKILL');
+  await finished(child);
+  assert.equal(scalar<string>(ws.db, 'PRAGMA integrity_check'), 'ok');
+  const restarted = await forest([...ws.args, 'run', '--exit-after', '4s']);
+  assert.equal(restarted.code, 0, restarted.stderr);
+  // Every extracted snapshot of a page was compared exactly once (a page fetched as the daemon
+  // stopped waits, unextracted, for the next start), and each article's version numbers run
+  // 1..n with no gap and no repeat.
+  assert.equal(scalar<number>(ws.db, `SELECT COUNT(*) FROM extractions WHERE snapshot_id NOT IN (SELECT snapshot_id FROM checks WHERE snapshot_id IS NOT NULL)
+    AND method != 'none'`), 0);
+  assert.equal(scalar<number>(ws.db, 'SELECT COUNT(*) FROM (SELECT snapshot_id FROM checks WHERE snapshot_id IS NOT NULL GROUP BY snapshot_id HAVING COUNT(*) > 1)'), 0);
+  assert.equal(scalar<number>(ws.db, 'SELECT COUNT(*) FROM articles WHERE versions != (SELECT COUNT(*) FROM versions WHERE versions.article_id = articles.id)'), 0);
+  assert.equal(scalar<number>(ws.db, 'SELECT COUNT(*) FROM articles WHERE versions != (SELECT MAX(n) FROM versions WHERE versions.article_id = articles.id)'), 0);
+  // Nothing is stranded: an article without a next check has a fetched page waiting for extraction.
+  assert.equal(scalar<number>(ws.db, `SELECT COUNT(*) FROM articles WHERE next_check_at IS NULL AND NOT EXISTS (
+    SELECT 1 FROM snapshots LEFT JOIN extractions ON extractions.snapshot_id = snapshots.id
+    WHERE snapshots.item_id = articles.item_id AND extractions.snapshot_id IS NULL)`), 0);
+  assert.equal(scalar<number>(ws.db, 'SELECT COUNT(*) FROM version_search'), scalar<number>(ws.db, 'SELECT COUNT(*) FROM versions'));
+});
