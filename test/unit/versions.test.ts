@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { scheduleRevisit } from '../../src/archive/articles.js';
 import { alignBlocks, diffObjects } from '../../src/archive/diff.js';
 import { normalizeArticle, normalizeText, normalizeUrl, objectHash, type NormalizedObject } from '../../src/archive/normalize.js';
 
@@ -81,4 +82,17 @@ test('identical objects have an empty diff', () => {
   const diff = diffOf(article(BODY), article(BODY));
   assert.deepEqual(diff.kinds, []);
   assert.equal(diff.summary, 'no change');
+});
+
+test('revisit schedule: the delays in turn, one more step for every edit found, then none', () => {
+  const after = [10, 60, 600];
+  let state = scheduleRevisit(0, false, after, 0); // the first capture
+  assert.deepEqual(state, { step: 1, at: 10 });
+  state = scheduleRevisit(state.step, false, after, 10); // unchanged
+  assert.deepEqual(state, { step: 2, at: 70 });
+  state = scheduleRevisit(state.step, true, after, 70); // an edit: the same delay once more
+  assert.deepEqual(state, { step: 2, at: 130 });
+  state = scheduleRevisit(state.step, false, after, 130);
+  assert.deepEqual(state, { step: 3, at: 730 });
+  assert.equal(scheduleRevisit(state.step, false, after, 730).at, null, 'the schedule has run out');
 });
