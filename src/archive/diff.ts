@@ -14,8 +14,10 @@ export interface WordPart {
   text: string;
 }
 
+/** Unchanged blocks are a count (a run of them), so that a stored diff does not repeat the text. */
 export type BlockChange =
-  | { op: 'equal' | 'added' | 'removed'; block: Block }
+  | { op: 'equal'; count: number }
+  | { op: 'added' | 'removed'; block: Block }
   | { op: 'changed'; before: Block; after: Block; words: WordPart[] };
 
 export interface FieldChange {
@@ -93,7 +95,7 @@ export function alignBlocks(before: Block[], after: Block[]): BlockChange[] {
     else if (part.added) added.push(...part.value);
     else {
       flush();
-      for (const block of part.value) out.push({ op: 'equal', block });
+      out.push({ op: 'equal', count: part.value.length });
     }
   }
   flush();
@@ -115,7 +117,7 @@ export function diffObjects(before: NormalizedObject, after: NormalizedObject): 
   const changed = blocks.filter((change) => change.op === 'changed');
   // A caption comes and goes with its image: it counts as a media change, not a paragraph.
   const countOf = (op: 'added' | 'removed', captions: boolean) =>
-    blocks.filter((change) => change.op === op && (change.block.kind === 'caption') === captions).length;
+    blocks.filter((change) => (change.op === 'added' || change.op === 'removed') && change.op === op && (change.block.kind === 'caption') === captions).length;
   const addedBlocks = countOf('added', false);
   const removedBlocks = countOf('removed', false);
   const addedMedia = media.added.length + countOf('added', true);

@@ -150,7 +150,7 @@ export function renderWordDiff(diff: ObjectDiff, useColour: boolean): string {
   };
   for (const change of diff.blocks) {
     if (change.op === 'equal') {
-      skipped++;
+      skipped += change.count;
       continue;
     }
     flushSkipped();

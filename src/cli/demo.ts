@@ -50,12 +50,19 @@ interface VersionReport {
  * or loses its image, cycling through the sites and the kinds of edit.
  */
 export function demoEdits(count: number, everyMs: number): ScriptedEdit[] {
-  return Array.from({ length: count }, (_, i) => ({
-    site: DEFAULT_SITES[i % DEFAULT_SITES.length]!.slug,
-    index: 7 - (Math.floor(i / DEFAULT_SITES.length) % 4),
-    after: (i + 1) * everyMs,
-    kind: EDIT_KINDS[(i + Math.floor(i / DEFAULT_SITES.length)) % EDIT_KINDS.length]!,
-  }));
+  const sites = DEFAULT_SITES.length;
+  return Array.from({ length: count }, (_, i) => {
+    // Round-robin over the sites, then over the four newest articles of each; every later round
+    // gives an article the next kind of edit.
+    const turn = Math.floor(i / sites);
+    const round = Math.floor(turn / 4);
+    return {
+      site: DEFAULT_SITES[i % sites]!.slug,
+      index: 7 - (turn % 4),
+      after: (i + 1) * everyMs,
+      kind: EDIT_KINDS[((i % sites) + (turn % 4) + round) % EDIT_KINDS.length]!,
+    };
+  });
 }
 
 /** Compares the archive's versions with the revisions the synthetic web served for each page. */

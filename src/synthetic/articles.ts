@@ -54,8 +54,10 @@ export interface ScriptedEdit {
   kind: EditKind;
 }
 
-/** The article with one more edit applied (a new object; deterministic). */
+/** The article with one more edit applied (a new object; deterministic), or the same article when the edit changes nothing. */
 export function applyEdit(article: SyntheticArticle, kind: EditKind, at: number): SyntheticArticle {
+  // An image already gone cannot be removed again: no edit, no new revision.
+  if (kind === 'remove-image' && article.image === null) return article;
   const random = seededRandom(seedOf(`${article.slug}#edit${article.revision}`));
   const edited: SyntheticArticle = { ...article, paragraphs: [...article.paragraphs], updatedAt: at, revision: article.revision + 1 };
   if (kind === 'correct-word') {

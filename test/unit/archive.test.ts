@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { createArticle, dueRevisits } from '../../src/archive/articles.js';
 import { getBlob, putBlob } from '../../src/archive/blobs.js';
 import { migrate, openDatabase, readMigrations } from '../../src/archive/database.js';
 import { dueFeeds, syncSubscriptions } from '../../src/archive/feeds.js';
 import { upsertItems } from '../../src/archive/items.js';
+import { normalizeArticle, objectHash } from '../../src/archive/normalize.js';
+import { recordCapture } from '../../src/archive/snapshots.js';
 import type { FeedItem } from '../../src/feeds/model.js';
+import type { FetchResult } from '../../src/net/fetcher.js';
 
 const item = (guid: string, extra: Partial<FeedItem> = {}): FeedItem => ({
   guid, title: `Title ${guid}`, link: `https://x.example/${guid}`, origLink: null, published: '2026-11-01T00:00:00.000Z', updated: null,
@@ -65,5 +69,28 @@ test('blobs are stored once per sha256 and read back', () => {
   assert.equal(db.prepare('SELECT COUNT(*) FROM blobs').pluck().get(), 1);
   assert.ok((db.prepare('SELECT LENGTH(data) FROM blobs').pluck().get() as number) < body.length / 10, 'compressed');
   assert.deepEqual(getBlob(db, first), body);
+  db.close();
+});
+
+test('a changed feed item makes its article due for a revisit at once', () => {
+  const db = openDatabase(':memory:');
+  syncSubscriptions(db, [{ url: 'https://a.example/', tags: [], enabled: true }]);
+  const now = new Date('2026-11-02T00:00:00Z');
+  upsertItems(db, 1, [item('1'), item('2')], now, true);
+  const fetched: FetchResult = {
+    url: 'https://x.example/1', finalUrl: 'https://x.example/1', status: 200, headers: {}, contentType: 'text/html', body: Buffer.from('<p>page</p>'),
+    redirects: [], permanentUrl: null, notModified: false, retryAfterMs: null, fetchedAt: now, durationMs: 5,
+  };
+  const object = normalizeArticle({ title: 'T', byline: null, published: null, html: '<p>page</p>' });
+  for (const itemId of [1, 2]) {
+    const snapshotId = recordCapture(db, itemId, fetched, null);
+    createArticle(db, { itemId, feedId: 1, url: fetched.url, finalUrl: fetched.finalUrl, canonicalUrl: null },
+      { snapshotId, capturedAt: now.toISOString(), method: 'sigfeed', wrapperId: null, title: 'T', byline: null, published: null, text: 'page', html: '<p>page</p>', object, hash: objectHash(object) },
+      { at: now.toISOString(), status: 200, snapshotId }, { step: 1, at: '2026-11-02T01:00:00.000Z' });
+  }
+  const later = new Date('2026-11-02T00:30:00Z');
+  upsertItems(db, 1, [item('1', { title: 'Corrected title' }), item('2')], later, true);
+  const due = dueRevisits(db, later, 10, new Set());
+  assert.deepEqual(due.map((article) => article.item_id), [1], 'only the changed item, half an hour before its scheduled check');
   db.close();
 });
