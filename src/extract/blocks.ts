@@ -41,6 +41,36 @@ export function textBlocks(page: PreparedPage, root: Element): Element[] {
   return out;
 }
 
+/** The text of `element` outside links, and the words inside links. */
+function unlinkedText(element: Element): { text: string; linkedWords: number } {
+  let text = '';
+  let linkedWords = 0;
+  const visit = (node: Element, inLink: boolean) => {
+    for (const child of node.children) {
+      if (child.type === 'text') {
+        if (inLink) linkedWords += child.data.match(/[\p{L}\p{N}_]+/gu)?.length ?? 0;
+        else text += child.data;
+      } else if (child.type === 'tag') visit(child as Element, inLink || (child as Element).name === 'a');
+    }
+  };
+  visit(element, element.name === 'a');
+  return { text, linkedWords };
+}
+
+/**
+ * Keys of a block element: those of its text, and for a block that is mostly links, its label —
+ * the text outside the links ("All About", "More on:", "Related:") — so that a label followed by
+ * different links on every page is still seen as one template line.
+ */
+export function blockElementKeys(block: Element): string[] {
+  const keys = blockKeys(textOf(block));
+  const { text, linkedWords } = unlinkedText(block);
+  const label = text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  const labelWords = label === '' ? 0 : label.split(' ').length;
+  if (labelWords > 0 && labelWords <= 4 && linkedWords >= 2 * labelWords) keys.push(`label:${label}`);
+  return keys;
+}
+
 export function pageBlockKeys(page: PreparedPage, root: Element): Set<string> {
-  return new Set(textBlocks(page, root).flatMap((block) => blockKeys(textOf(block))));
+  return new Set(textBlocks(page, root).flatMap(blockElementKeys));
 }

@@ -1,6 +1,6 @@
 import type { Element } from 'domhandler';
 import { textContent } from 'domutils';
-import { blockKeys, textBlocks } from './blocks.js';
+import { blockElementKeys, textBlocks } from './blocks.js';
 import { textOf, type PreparedPage } from './dom.js';
 
 /**
@@ -98,7 +98,7 @@ export function boilerplateInside(page: PreparedPage, root: Element, options: Cl
   }
   if (options.templateBlocks && options.templateBlocks.size > 0) {
     for (const block of textBlocks(page, root)) {
-      if (blockKeys(textOf(block)).some((key) => options.templateBlocks!.has(key))) skipped.add(block);
+      if (blockElementKeys(block).some((key) => options.templateBlocks!.has(key))) skipped.add(block);
     }
   }
   return skipped;

@@ -13,7 +13,7 @@ import { words } from './terms.js';
  * identifier FOREST falls back on for elements without attributes.
  */
 
-const DROPPED = new Set(['script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'svg', 'canvas', 'link', 'meta', 'button', 'input', 'select', 'textarea', 'head']);
+const DROPPED = new Set(['script', 'style', 'noscript', 'noembed', 'noframes', 'template', 'iframe', 'object', 'embed', 'svg', 'canvas', 'link', 'meta', 'button', 'input', 'select', 'textarea', 'head']);
 
 export interface TextLeaf {
   node: Text;

@@ -1,5 +1,6 @@
 import type { Element } from 'domhandler';
 import { pageBlockKeys } from './blocks.js';
+import { learnDeckSlot } from './deck.js';
 import { parentElement, type PreparedPage } from './dom.js';
 import { informativeness, jeffreysDensity, relevance, unexpectedness } from './scores.js';
 import { significantLeaves, termCounts } from './significance.js';
@@ -107,6 +108,8 @@ export function learnWrapper(pages: PreparedPage[], signifiers: Signifiers[], op
     templateBlocks: [],
   };
   wrapper.templateBlocks = recurringBlocks(pages, wrapper, options.templateShare ?? 0.4);
+  const deck = learnDeckSlot(pages.map((page) => ({ page, node: matchWrapper(page, wrapper)[0] })));
+  if (deck) wrapper.deck = deck;
   return { wrapper, patterns: ranked.map((r) => r.pattern) };
 }
 

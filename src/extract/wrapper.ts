@@ -20,6 +20,8 @@ export interface Wrapper {
   samples: number;
   /** Normalised texts of blocks that recur inside the wrapped node across the samples: template. */
   templateBlocks: string[];
+  /** The element type of the template's deck slot, when the deck sits apart from the body. */
+  deck?: string;
 }
 
 const TYPED_BY = ['id', 'class'];

@@ -244,7 +244,8 @@ test('every captured page is extracted; wrappers are learned per feed and templa
   assert.ok(snapshots >= 8);
   assert.equal(count(ws.db, 'SELECT COUNT(*) FROM extractions'), snapshots, 'every captured page extracted');
   const rows = query<{ text: string; method: string; title: string; wrapper_id: number | null; guid: string }>(ws.db,
-    'SELECT extractions.*, items.guid FROM extractions JOIN items ON items.id = extractions.item_id');
+    `SELECT extractions.*, COALESCE(contents.text, extractions.text) AS text, items.guid FROM extractions JOIN items ON items.id = extractions.item_id
+      LEFT JOIN contents ON contents.hash = extractions.content_hash`);
   const published = new Map(web.published('ledger').map((article) => [article.index, article]));
   for (const row of rows) {
     const article = published.get(Number(row.guid.split('#')[1]))!;
@@ -268,7 +269,8 @@ test('every captured page is extracted; wrappers are learned per feed and templa
     web.set('ledger', { redesign: null });
   }
   const after = query<{ method: string; text: string; template_id: number; guid: string }>(ws.db,
-    'SELECT extractions.*, items.guid FROM extractions JOIN items ON items.id = extractions.item_id ORDER BY snapshot_id DESC LIMIT 4');
+    `SELECT extractions.*, COALESCE(contents.text, extractions.text) AS text, items.guid FROM extractions JOIN items ON items.id = extractions.item_id
+      LEFT JOIN contents ON contents.hash = extractions.content_hash ORDER BY snapshot_id DESC LIMIT 4`);
   const redesigned = new Map(web.published('ledger').slice(0, 4).map((article) => [article.index, article]));
   for (const row of after) {
     const article = redesigned.get(Number(row.guid.split('#')[1]));

@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
+import { createReadStream } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import { createArticle, dueRevisits } from '../../src/archive/articles.js';
+import { WARCParser } from 'warcio';
+import { articleById, createArticle, dueRevisits, recordRevisitCapture } from '../../src/archive/articles.js';
 import { getBlob, putBlob } from '../../src/archive/blobs.js';
+import { exportWarc } from '../../src/archive/export.js';
 import { migrate, openDatabase, readMigrations } from '../../src/archive/database.js';
 import { dueFeeds, syncSubscriptions } from '../../src/archive/feeds.js';
 import { upsertItems } from '../../src/archive/items.js';
@@ -9,6 +13,7 @@ import { normalizeArticle, objectHash } from '../../src/archive/normalize.js';
 import { recordCapture } from '../../src/archive/snapshots.js';
 import type { FeedItem } from '../../src/feeds/model.js';
 import type { FetchResult } from '../../src/net/fetcher.js';
+import { tempDir } from '../helpers/temp.js';
 
 const item = (guid: string, extra: Partial<FeedItem> = {}): FeedItem => ({
   guid, title: `Title ${guid}`, link: `https://x.example/${guid}`, origLink: null, published: '2026-11-01T00:00:00.000Z', updated: null,
@@ -92,5 +97,41 @@ test('a changed feed item makes its article due for a revisit at once', () => {
   upsertItems(db, 1, [item('1', { title: 'Corrected title' }), item('2')], later, true);
   const due = dueRevisits(db, later, 10, new Set());
   assert.deepEqual(due.map((article) => article.item_id), [1], 'only the changed item, half an hour before its scheduled check');
+  db.close();
+});
+
+test('WARC export: a repeated payload is a revisit record that refers to the first response', async () => {
+  const db = openDatabase(':memory:');
+  syncSubscriptions(db, [{ url: 'https://a.example/', tags: [], enabled: true }]);
+  const now = new Date('2026-11-02T00:00:00Z');
+  upsertItems(db, 1, [item('1')], now, true);
+  const body = Buffer.from('<html><body><p>The same page twice.</p></body></html>');
+  const fetched = (at: Date): FetchResult => ({
+    url: 'https://x.example/1', finalUrl: 'https://x.example/1', status: 200, headers: { 'content-type': 'text/html', 'content-encoding': 'gzip', 'content-length': '40' },
+    contentType: 'text/html', body, redirects: [], permanentUrl: null, notModified: false, retryAfterMs: null, fetchedAt: at, durationMs: 5,
+  });
+  const object = normalizeArticle({ title: 'T', byline: null, published: null, html: '<p>The same page twice.</p>' });
+  const first = recordCapture(db, 1, fetched(now), null);
+  createArticle(db, { itemId: 1, feedId: 1, url: 'https://x.example/1', finalUrl: 'https://x.example/1', canonicalUrl: null },
+    { snapshotId: first, capturedAt: now.toISOString(), method: 'sigfeed', wrapperId: null, title: 'T', byline: null, published: null, text: 'The same page twice.', html: '<p>The same page twice.</p>', object, hash: objectHash(object) },
+    { at: now.toISOString(), status: 200, snapshotId: first }, { step: 1, at: null });
+  recordRevisitCapture(db, articleById(db, 1)!, fetched(new Date('2026-11-02T01:00:00Z')), null);
+
+  const out = join(tempDir(), 'out.warc');
+  const report = await exportWarc(db, {}, out, { gzip: false, software: 'test' });
+  assert.deepEqual(report.records, { warcinfo: 1, request: 2, response: 1, revisit: 1, metadata: 2 });
+  const records: Array<{ type: string; id: string | null | undefined; refersTo: string | null | undefined; profile: string | null | undefined; digest: string | null | undefined; payload: string }> = [];
+  for await (const record of WARCParser.iterRecords(createReadStream(out))) {
+    records.push({ type: record.warcType, id: record.warcHeader('WARC-Record-ID'), refersTo: record.warcHeader('WARC-Refers-To'), profile: record.warcHeader('WARC-Profile'),
+      digest: record.warcPayloadDigest,
+      payload: record.warcType === 'response' ? await record.contentText() : '' });
+  }
+  const response = records.find((r) => r.type === 'response')!;
+  const revisit = records.find((r) => r.type === 'revisit')!;
+  assert.equal(revisit.refersTo, response.id);
+  assert.match(revisit.profile ?? '', /identical-payload-digest/);
+  assert.ok(response.digest, 'the response carries its payload digest');
+  assert.equal(revisit.digest, response.digest);
+  assert.equal(response.payload, body.toString(), 'the stored body, decompressed, with headers that say so');
   db.close();
 });

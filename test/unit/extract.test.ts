@@ -121,3 +121,30 @@ ${[1, 2, 3, 4].map(paragraph).join('')}<div>Advertisement</div><div>Image 1 of 5
   for (const gone of ['Updated at', 'Nov. 18', '12 comments', 'Advertisement', 'Image 1 of 5']) assert.ok(!result.text.includes(gone), `kept: ${gone}`);
   assert.ok(result.text.includes('on 4 November 2026 and approved'), 'a sentence with a date is prose');
 });
+
+test('a deck set apart from the body: a wrapper learns its slot across pages; a single page leaves it out', () => {
+  // The deck repeats the page's description, in a promo box above the body's container, with a
+  // teaser of another story beside it: one page cannot tell which is the deck, the template can.
+  const deckPage = (index: number) => {
+    const article = makeArticle('deck', index, Date.UTC(2026, 10, 2, 9, index));
+    const deck = article.paragraphs[0]!;
+    const teaser = makeArticle('deck', index + 50, 0).paragraphs[0]!;
+    return {
+      article, deck,
+      html: `<html><head><title>${article.title}</title><meta name="description" content="${deck}"></head><body>
+<div class="promo"><h2 class="headline">${article.title}</h2><p class="dek">${deck}</p><p class="teaser">${teaser}</p></div>
+<div class="main"><div class="text">${article.paragraphs.slice(1).map((p) => `<p>${p}</p>`).join('')}</div><div class="sidebar"><a href="/a">Other story</a></div></div>
+</body></html>`,
+    };
+  };
+  const learned = learnFromSamples([1, 2, 3, 4].map((i) => ({ input: deckPage(i).html })));
+  assert.ok(learned.wrapper?.deck, 'the deck slot is learned');
+  const target = deckPage(9);
+  const wrapped = extractFromPage(preparePage(target.html), { wrapper: learned.wrapper });
+  assert.equal(wrapped.method, 'forest');
+  assert.ok(wrapped.text.startsWith(target.deck), 'the deck opens the text');
+  assert.ok(wrapped.text.includes(target.article.paragraphs[1]!));
+  assert.ok(!wrapped.text.includes(makeArticle('deck', 59, 0).paragraphs[0]!), 'not the teaser beside it');
+  const single = extractFromPage(preparePage(target.html));
+  assert.ok(!single.text.includes(target.deck), 'a single page does not guess');
+});
