@@ -120,9 +120,12 @@ function readability(pages: Page[]): Run {
 }
 
 const rows: string[][] = [['set', 'mode', 'system', 'pages', 'F1', 'precision', 'recall', 'ms/page', 'methods']];
+/** F1 and ms/page per set, mode and system, for the targets of the extraction issue. */
+const results = new Map<string, { f1: number; msPerPage: number }>();
 const add = (set: string, mode: string, system: string, run: Run) => {
   const summary = summarize(run.scores);
   rows.push([set, mode, system, String(summary.pages), summary.f1.toFixed(4), summary.precision.toFixed(3), summary.recall.toFixed(3), (run.ms / run.scores.length).toFixed(1), Object.entries(run.methods).map(([m, n]) => `${m} ${n}`).join(', ')]);
+  results.set(`${set}/${mode}/${system}`, { f1: summary.f1, msPerPage: run.ms / run.scores.length });
   return summary.f1;
 };
 
@@ -163,4 +166,28 @@ if (learnTimes.length) {
   console.log(`learning a wrapper from 5 pages: median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} ms, max ${sorted.at(-1)!.toFixed(0)} ms`);
   const ten = [...learnTen].sort((a, b) => a - b);
   console.log(`learning a wrapper from 10 pages (parse included): median ${ten[Math.floor(ten.length / 2)]!.toFixed(0)} ms, max ${ten.at(-1)!.toFixed(0)} ms`);
+}
+
+// The targets, checked on this run.
+const targets: Array<[string, boolean]> = [];
+const get = (key: string) => results.get(key);
+const article = [get('article-benchmark/single/Forest'), get('article-benchmark/single/Readability.js')];
+if (article[0] && article[1]) targets.push([`article-benchmark: Forest F1 ≥ Readability.js (${article[0].f1.toFixed(4)} vs ${article[1].f1.toFixed(4)})`, article[0].f1 >= article[1].f1]);
+for (const year of ['news-2005', 'news-2009']) {
+  const reader = get(`${year}/cold/wrapper/Readability.js`);
+  const cold = get(`${year}/cold/Forest`);
+  const wrapped = get(`${year}/wrapper/Forest`);
+  if (!reader || !cold || !wrapped) continue;
+  targets.push([`${year} cold: F1 ≥ Readability.js (${cold.f1.toFixed(4)} vs ${reader.f1.toFixed(4)})`, cold.f1 >= reader.f1]);
+  targets.push([`${year} wrapper: F1 ≥ Readability.js (${wrapped.f1.toFixed(4)} vs ${reader.f1.toFixed(4)})`, wrapped.f1 >= reader.f1]);
+  targets.push([`${year} wrapper: ≥ 5× faster per page than Readability.js (${(reader.msPerPage / wrapped.msPerPage).toFixed(1)}×)`, reader.msPerPage >= 5 * wrapped.msPerPage]);
+}
+if (wrapperF1.length === 2) {
+  const gain = wrapperF1.reduce((sum, x) => sum + x.forest - x.readability, 0) / wrapperF1.length;
+  targets.push([`wrapper mode: mean F1 ≥ Readability.js + 0.02 (${gain >= 0 ? '+' : ''}${gain.toFixed(4)})`, gain >= 0.02]);
+}
+if (learnTen.length) targets.push([`learning from 10 pages under 1 s (max ${Math.max(...learnTen).toFixed(0)} ms)`, Math.max(...learnTen) < 1000]);
+if (targets.length) {
+  console.log('\ntargets:');
+  for (const [what, met] of targets) console.log(`  ${met ? 'met    ' : 'NOT MET'}  ${what}`);
 }

@@ -46,11 +46,13 @@ export function learnDeckSlot(samples: Array<{ page: PreparedPage; node: Element
 /** On a page, the nearest element of the deck slot's type before the article node, outside it. */
 export function deckBefore(page: PreparedPage, node: Element, type: string): Element | null {
   const start = page.dfs.get(node) ?? 0;
+  // The type's own tag: the last step of a path type, before its attributes.
+  const tag = type.split('/').pop()!.split('[')[0];
   let found: Element | null = null;
   for (const element of page.elements) {
     const dfs = page.dfs.get(element) ?? 0;
     if (dfs >= start) break;
-    if (elementType(element) === type && !isInside(node, element) && textOf(element).split(/\s+/).length >= 5) found = element;
+    if (element.name === tag && elementType(element) === type && !isInside(node, element) && textOf(element).split(/\s+/).length >= 5) found = element;
   }
   return found;
 }
