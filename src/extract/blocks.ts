@@ -64,11 +64,23 @@ function unlinkedText(element: Element): { text: string; linkedWords: number } {
  */
 export function blockElementKeys(block: Element): string[] {
   const keys = blockKeys(textOf(block));
+  const label = labelKey(block);
+  return label ? [...keys, label] : keys;
+}
+
+function labelKey(block: Element): string | null {
   const { text, linkedWords } = unlinkedText(block);
   const label = text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
   const labelWords = label === '' ? 0 : label.split(' ').length;
-  if (labelWords > 0 && labelWords <= 4 && linkedWords >= 2 * labelWords) keys.push(`label:${label}`);
-  return keys;
+  return labelWords > 0 && labelWords <= 4 && linkedWords >= 2 * labelWords ? `label:${label}` : null;
+}
+
+/** Whether a block is a template line: one of its keys is among `templateBlocks` (the label key only computed when some are labels). */
+export function isTemplateBlock(block: Element, templateBlocks: ReadonlySet<string>, hasLabels: boolean): boolean {
+  if (blockKeys(textOf(block)).some((key) => templateBlocks.has(key))) return true;
+  if (!hasLabels) return false;
+  const label = labelKey(block);
+  return label !== null && templateBlocks.has(label);
 }
 
 export function pageBlockKeys(page: PreparedPage, root: Element): Set<string> {

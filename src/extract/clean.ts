@@ -1,6 +1,6 @@
 import type { Element } from 'domhandler';
 import { textContent } from 'domutils';
-import { blockElementKeys, textBlocks } from './blocks.js';
+import { isTemplateBlock, textBlocks } from './blocks.js';
 import { textOf, type PreparedPage } from './dom.js';
 
 /**
@@ -97,8 +97,9 @@ export function boilerplateInside(page: PreparedPage, root: Element, options: Cl
     if (block !== root && (LABEL.test(text) || isStamp(text))) skipped.add(block);
   }
   if (options.templateBlocks && options.templateBlocks.size > 0) {
+    const hasLabels = [...options.templateBlocks].some((key) => key.startsWith('label:'));
     for (const block of textBlocks(page, root)) {
-      if (blockElementKeys(block).some((key) => options.templateBlocks!.has(key))) skipped.add(block);
+      if (block !== root && isTemplateBlock(block, options.templateBlocks, hasLabels)) skipped.add(block);
     }
   }
   return skipped;
