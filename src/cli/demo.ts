@@ -153,11 +153,14 @@ export function demoCommand(): Command {
           onReady: (db) => {
             if (options.duration !== undefined) return;
             // Stop once every feed has been polled, no page is left to capture or extract, and
-            // every scripted edit has been made and checked.
+            // every scripted edit has been made and found.
             watcher = setInterval(() => {
               const statuses = feedStatuses(db);
               const settled = statuses.every((feed) => feed.lastPoll !== null && feed.pendingPages === 0) && pendingExtractions(db, 1).length === 0;
-              const editsDone = web.clock.now() > lastEdit && versionReport(db, web, 0).editsSeen >= web.edits.length;
+              // Every edit shown to a revisit, and every such revisit extracted and compared (a
+              // page still in flight when the server has answered is not done yet).
+              const report = versionReport(db, web, 0);
+              const editsDone = web.clock.now() > lastEdit && report.editsSeen >= web.edits.length && report.missedEdits === 0;
               if (settled && editsDone) {
                 clearInterval(watcher);
                 process.kill(process.pid, 'SIGTERM');
