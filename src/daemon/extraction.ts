@@ -104,7 +104,9 @@ export function extractSnapshot(context: PipelineContext, snapshot: PendingSnaps
   const { article, template, active, outcome } = done;
   if (template) {
     const pages = pagesOfTemplate(db, template.id);
-    if (active && article.method !== 'forest') relearn(context, template, `stopped matching at page ${pages}`);
+    // Only new pages teach: a revisit of a page the wrapper never matched would re-learn on
+    // every check.
+    if (!revisit && active && article.method !== 'forest') relearn(context, template, `stopped matching at page ${pages}`);
     else if (!revisit && learningDue(pages, settings.extract.learnAfter)) relearn(context, template, `${pages} pages`);
   }
   return { article, outcome };
