@@ -13,6 +13,12 @@ import { searchCommand } from './search.js';
 import { serveSyntheticCommand } from './serve-synthetic.js';
 import { statusCommand } from './status.js';
 
+// `forest articles --json | head` closes the pipe early: that is the reader's choice, not an error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
 const program = new Command('forest')
   .description('Forest: a feed-monitoring archiver. Polls RSS/Atom/JSON feeds, captures the page behind every item, archives it in SQLite.')
   .option('--config <file>', 'settings file overriding config/default.yaml')

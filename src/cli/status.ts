@@ -23,6 +23,7 @@ export function printStatus(statuses: FeedStatus[], now = Date.now()): void {
       console.log(`  publishing rate ${rate} · window ${feed.window ?? '?'} items`);
     }
     console.log(`  ${feed.items} items · ${feed.pages} pages captured · ${feed.pendingPages} pending · ${feed.failedPages} failed · ${feed.errors} failed polls`);
+    if (feed.articles > 0) console.log(`  ${feed.articles} articles · ${feed.versions} versions · ${feed.checks} checks · next revisit ${relative(feed.nextRevisit, now)}`);
     if (feed.lastError) console.log(`  last error: ${feed.lastError}`);
     if (feed.lastPageError) console.log(`  last page error: ${feed.lastPageError}`);
   }
@@ -31,7 +32,7 @@ export function printStatus(statuses: FeedStatus[], now = Date.now()): void {
 export function statusCommand(): Command {
   return new Command('status')
     .option('--json', 'one JSON object per feed per line')
-    .description('per feed: last poll and its result, next poll, items, pages, errors')
+    .description('per feed: last poll and its result, next poll, items, pages, errors, articles, versions and the next revisit')
     .action(async (options: { json?: boolean }, command: Command) => {
       const settings = settingsFor(command);
       const statuses = await withDatabase(settings, feedStatuses);

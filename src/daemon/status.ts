@@ -24,11 +24,19 @@ export interface FeedStatus {
   consecutiveErrors: number;
   lastError: string | null;
   lastPageError: string | null;
+  /** The object-level archive: articles, their versions, checks, and the next revisit due. */
+  articles: number;
+  versions: number;
+  checks: number;
+  nextRevisit: string | null;
 }
 
 /** Per-feed state for `forest status`, read from the database alone. */
 export function feedStatuses(db: Db): FeedStatus[] {
   const lastPageError = db.prepare(`SELECT page_error FROM items WHERE feed_id = ? AND page_error IS NOT NULL ORDER BY page_due_at DESC LIMIT 1`).pluck();
+  const archive = db.prepare(`SELECT COUNT(*) AS articles, COALESCE(SUM(versions), 0) AS versions, MIN(next_check_at) AS nextRevisit,
+      (SELECT COUNT(*) FROM checks JOIN articles AS checked ON checked.id = checks.article_id WHERE checked.feed_id = @feed) AS checks
+    FROM articles WHERE feed_id = @feed`);
   return listFeeds(db).map((row) => {
     const counts = countItems(db, row.id);
     return {
@@ -52,6 +60,7 @@ export function feedStatuses(db: Db): FeedStatus[] {
       consecutiveErrors: row.consecutive_errors,
       lastError: row.last_error,
       lastPageError: (lastPageError.get(row.id) as string | undefined) ?? null,
+      ...(archive.get({ feed: row.id }) as { articles: number; versions: number; checks: number; nextRevisit: string | null }),
     };
   });
 }
