@@ -10,7 +10,8 @@ const MAX_SLEEP_MS = 1000;
 
 /**
  * The scheduler loop: polls feeds when due, captures pending pages, extracts them and revisits
- * archived articles, with bounded work in flight. All state is in the database, so a restart picks up exactly where this left off.
+ * archived articles, with bounded work in flight. All state is in the database, so a restart
+ * picks up exactly where this left off.
  */
 export class Daemon {
   private readonly controller = new AbortController();

@@ -102,12 +102,12 @@ export function extractSnapshot(context: PipelineContext, snapshot: PendingSnaps
     return { article, template, active, outcome: recordVersion(context, snapshot, article, active, reextractor(context, snapshot)) };
   })();
   const { article, template, active, outcome } = done;
-  if (template) {
+  // Only new pages teach: a revisit of a page the wrapper never matched would re-learn on every
+  // check.
+  if (template && !revisit) {
     const pages = pagesOfTemplate(db, template.id);
-    // Only new pages teach: a revisit of a page the wrapper never matched would re-learn on
-    // every check.
-    if (!revisit && active && article.method !== 'forest') relearn(context, template, `stopped matching at page ${pages}`);
-    else if (!revisit && learningDue(pages, settings.extract.learnAfter)) relearn(context, template, `${pages} pages`);
+    if (active && article.method !== 'forest') relearn(context, template, `stopped matching at page ${pages}`);
+    else if (learningDue(pages, settings.extract.learnAfter)) relearn(context, template, `${pages} pages`);
   }
   return { article, outcome };
 }

@@ -50,34 +50,35 @@ function comparable(latest: VersionRow, content: VersionContent, wrapper: Wrappe
  */
 export function recordVersion(context: PipelineContext, snapshot: PendingSnapshot, article: ArticleObject, wrapper: WrapperRow | null, reextract: Reextract): Outcome {
   const { db } = context;
+  const { revisit } = context.settings;
   const existing: ArticleRow | undefined = articleOfItem(db, snapshot.item_id);
   const page: CheckedPage = { at: snapshot.fetched_at, status: snapshot.status, snapshotId: snapshot.snapshot_id, headers: JSON.parse(snapshot.headers) as Record<string, string> };
   if (article.method === 'none') {
     if (!existing) return 'skipped';
-    recordCheck(db, existing, page, 'failed', nextCheck(context.settings.revisit, existing.revisit_step, false, page.at), article.reason ?? 'nothing extracted');
+    recordCheck(db, existing, page, 'failed', nextCheck(revisit, existing.revisit_step, false, page.at), article.reason ?? 'nothing extracted');
     return 'failed';
   }
   const content = contentOf(snapshot, article, article.method === 'forest' ? wrapper?.id ?? null : null);
   if (!existing) {
     createArticle(db, { itemId: snapshot.item_id, feedId: snapshot.feed_id, url: snapshot.url, finalUrl: snapshot.final_url, canonicalUrl: snapshot.canonical_url },
-      content, page, nextCheck(context.settings.revisit, 0, false, page.at));
+      content, page, nextCheck(revisit, 0, false, page.at));
     shareExtractionContent(db, snapshot.snapshot_id, content.hash);
     return 'first';
   }
   const latest = latestVersion(db, existing.id);
   if (!latest) throw new Error(`article ${existing.id} has no version`);
   if (latest.hash === content.hash) {
-    recordCheck(db, existing, page, 'unchanged', nextCheck(context.settings.revisit, existing.revisit_step, false, page.at), null);
+    recordCheck(db, existing, page, 'unchanged', nextCheck(revisit, existing.revisit_step, false, page.at), null);
     shareExtractionContent(db, snapshot.snapshot_id, content.hash);
     return 'unchanged';
   }
   const previous = comparable(latest, content, article.method === 'forest' ? wrapper : null, reextract);
   if (previous.hash === content.hash) {
-    recordCheck(db, existing, page, 'unchanged', nextCheck(context.settings.revisit, existing.revisit_step, false, page.at), previous.note);
+    recordCheck(db, existing, page, 'unchanged', nextCheck(revisit, existing.revisit_step, false, page.at), previous.note);
     return 'unchanged';
   }
   const diff = diffObjects(previous.object, content.object);
-  addVersion(db, existing, content, diff, page, nextCheck(context.settings.revisit, existing.revisit_step, true, page.at), previous.note);
+  addVersion(db, existing, content, diff, page, nextCheck(revisit, existing.revisit_step, true, page.at), previous.note);
   shareExtractionContent(db, snapshot.snapshot_id, content.hash);
   return 'changed';
 }

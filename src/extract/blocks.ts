@@ -41,20 +41,23 @@ export function textBlocks(page: PreparedPage, root: Element): Element[] {
   return out;
 }
 
-/** The text of `element` outside links, and the words inside links. */
-function unlinkedText(element: Element): { text: string; linkedWords: number } {
-  let text = '';
-  let linkedWords = 0;
+/** How much of an element is links: its words, the words inside links, and the text outside them. */
+export function linkText(element: Element): { words: number; linked: number; unlinked: string } {
+  let words = 0;
+  let linked = 0;
+  let unlinked = '';
   const visit = (node: Element, inLink: boolean) => {
     for (const child of node.children) {
       if (child.type === 'text') {
-        if (inLink) linkedWords += child.data.match(/[\p{L}\p{N}_]+/gu)?.length ?? 0;
-        else text += child.data;
+        const count = child.data.match(/[\p{L}\p{N}_]+/gu)?.length ?? 0;
+        words += count;
+        if (inLink) linked += count;
+        else unlinked += child.data;
       } else if (child.type === 'tag') visit(child as Element, inLink || (child as Element).name === 'a');
     }
   };
   visit(element, element.name === 'a');
-  return { text, linkedWords };
+  return { words, linked, unlinked };
 }
 
 /**
@@ -69,8 +72,8 @@ export function blockElementKeys(block: Element): string[] {
 }
 
 function labelKey(block: Element): string | null {
-  const { text, linkedWords } = unlinkedText(block);
-  const label = text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  const { unlinked, linked: linkedWords } = linkText(block);
+  const label = unlinked.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
   const labelWords = label === '' ? 0 : label.split(' ').length;
   return labelWords > 0 && labelWords <= 4 && linkedWords >= 2 * labelWords ? `label:${label}` : null;
 }

@@ -1,6 +1,6 @@
 import type { Element } from 'domhandler';
 import { textContent } from 'domutils';
-import { isTemplateBlock, textBlocks } from './blocks.js';
+import { isTemplateBlock, linkText, textBlocks } from './blocks.js';
 import { textOf, type PreparedPage } from './dom.js';
 
 /**
@@ -16,24 +16,6 @@ const ALWAYS_SKIPPED = new Set(['nav', 'aside', 'footer', 'form', 'button', 'sel
 function namesItselfBoilerplate(element: Element): boolean {
   const label = `${element.attribs['class'] ?? ''} ${element.attribs['id'] ?? ''} ${element.attribs['role'] ?? ''}`;
   return label.trim() !== '' && BOILERPLATE.test(label);
-}
-
-function linkDensity(element: Element): { words: number; linked: number } {
-  let words = 0;
-  let linked = 0;
-  const visit = (node: Element, inLink: boolean) => {
-    for (const child of node.children) {
-      if (child.type === 'text') {
-        const count = child.data.match(/[\p{L}\p{N}_]+/gu)?.length ?? 0;
-        words += count;
-        if (inLink) linked += count;
-      } else if (child.type === 'tag') {
-        visit(child as Element, inLink || (child as Element).name === 'a');
-      }
-    }
-  };
-  visit(element, element.name === 'a');
-  return { words, linked };
 }
 
 /** A block whose whole text is a widget's label ("Advertisement", "Share", "3 comments"). */
@@ -74,7 +56,7 @@ export function boilerplateInside(page: PreparedPage, root: Element, options: Cl
         }
       }
       if (node.name === 'ul' || node.name === 'ol' || node.name === 'div' || node.name === 'table') {
-        const { words, linked } = linkDensity(node);
+        const { words, linked } = linkText(node);
         if (words > 0 && linked / words > 0.6 && words < 120) {
           skipped.add(node);
           continue;
@@ -82,7 +64,7 @@ export function boilerplateInside(page: PreparedPage, root: Element, options: Cl
       }
       // A paragraph that is nothing but a link is a teaser for another page ("READ MORE: …").
       if (node.name === 'p' || /^h[2-6]$/.test(node.name)) {
-        const { words, linked } = linkDensity(node);
+        const { words, linked } = linkText(node);
         if (words > 0 && linked / words >= 0.9 && words <= 30) {
           skipped.add(node);
           continue;

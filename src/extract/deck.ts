@@ -1,6 +1,7 @@
 import type { Element } from 'domhandler';
 import { isInside, textOf, type PreparedPage } from './dom.js';
 import { pageMetadataTexts } from './signifiers.js';
+import { words } from './terms.js';
 import { elementType } from './wrapper.js';
 
 /**
@@ -13,7 +14,7 @@ import { elementType } from './wrapper.js';
 
 const MIN_WORDS = 10;
 
-const normalized = (text: string) => (text.match(/[\p{L}\p{N}]+/gu) ?? []).join(' ').toLowerCase();
+const normalized = (text: string) => words(text).join(' ');
 
 /** The element before `node` (outside it) whose text is the page's description, if any. */
 export function descriptionBefore(page: PreparedPage, node: Element): Element | null {
