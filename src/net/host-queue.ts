@@ -1,11 +1,16 @@
 /**
  * Politeness: at most `concurrency` requests in flight overall, at most one per host, and at
  * least `perHostDelay` ms between the end of one request to a host and the start of the next.
+ *
+ * The daemon's dispatcher asks `readyAt` before it hands a host work, so that requests rarely
+ * wait here; the queue is the guarantee, the dispatcher the plan. Nothing a task registers
+ * outlives it: the abort listener of a waiting request is removed as soon as the request starts
+ * or is dropped (a listener left on the daemon-wide signal would keep every result alive).
  */
 export class HostQueue {
   private running = 0;
   private readonly hosts = new Map<string, { busy: boolean; freeAt: number }>();
-  private readonly waiting: Array<{ host: string; start: () => void; reject: (error: Error) => void; signal?: AbortSignal | undefined }> = [];
+  private readonly waiting: Array<{ host: string; start: () => void }> = [];
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -17,22 +22,30 @@ export class HostQueue {
   /** Runs `task` when its host's turn comes. Rejects if `signal` aborts while waiting. */
   run<T>(host: string, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+      if (signal?.aborted) return reject(abortReason(signal));
+      const onAbort = () => {
+        const index = this.waiting.indexOf(entry);
+        if (index >= 0) this.waiting.splice(index, 1);
+        reject(abortReason(signal!));
+      };
       const entry = {
         host,
-        signal,
-        reject,
         start: () => {
-          task().then(resolve, reject).finally(() => this.release(host));
+          signal?.removeEventListener('abort', onAbort);
+          // The host is released before the caller resumes, so that it sees the host's delay.
+          task().then(
+            (value) => {
+              this.release(host);
+              resolve(value);
+            },
+            (error: unknown) => {
+              this.release(host);
+              reject(error);
+            },
+          );
         },
       };
-      signal?.addEventListener('abort', () => {
-        const index = this.waiting.indexOf(entry);
-        if (index >= 0) {
-          this.waiting.splice(index, 1);
-          reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-        }
-      }, { once: true });
+      signal?.addEventListener('abort', onAbort, { once: true });
       this.waiting.push(entry);
       this.pump();
     });
@@ -43,10 +56,46 @@ export class HostQueue {
     return this.waiting.length;
   }
 
+  /** Requests in flight. */
+  get active(): number {
+    return this.running;
+  }
+
+  /** Whether another request may start now somewhere (the global limit). */
+  get hasRoom(): boolean {
+    return this.running + this.waiting.length < this.concurrency;
+  }
+
+  /**
+   * When `host` may take its next request: 0 if now, Infinity while one is in flight, else the
+   * end of its politeness delay (ms since the epoch).
+   */
+  readyAt(host: string): number {
+    const state = this.hosts.get(host);
+    if (!state) return 0;
+    if (state.busy) return Infinity;
+    return state.freeAt <= this.now() ? 0 : state.freeAt;
+  }
+
+  /** Makes a host wait until `until` (ms since the epoch) before its next request. */
+  deferHost(host: string, until: number): void {
+    const state = this.hosts.get(host);
+    if (state) state.freeAt = Math.max(state.freeAt, until);
+    else this.hosts.set(host, { busy: false, freeAt: until });
+  }
+
   private release(host: string): void {
     this.running--;
     this.hosts.set(host, { busy: false, freeAt: this.now() + this.perHostDelay });
     this.pump();
+    this.forgetIdleHosts();
+  }
+
+  /** Hosts whose delay has passed need no entry: the map stays as small as the hosts in use. */
+  private forgetIdleHosts(): void {
+    if (this.hosts.size < 4096) return;
+    const now = this.now();
+    for (const [host, state] of this.hosts) if (!state.busy && state.freeAt <= now) this.hosts.delete(host);
   }
 
   private pump(): void {
@@ -79,3 +128,5 @@ export class HostQueue {
     }
   }
 }
+
+const abortReason = (signal: AbortSignal): Error => (signal.reason instanceof Error ? signal.reason : new Error('aborted'));

@@ -40,3 +40,31 @@ test('a waiting request is dropped when its signal aborts', async () => {
   assert.equal(ran, false);
   assert.equal(queue.pending, 0);
 });
+
+test('no listener outlives its task: after 1,000 tasks on one signal, the signal has none', async () => {
+  const { getEventListeners } = await import('node:events');
+  const queue = new HostQueue(8, 0);
+  const controller = new AbortController();
+  const tasks = Array.from({ length: 1000 }, (_, i) => queue.run(`host-${i % 50}`, async () => Buffer.alloc(1024), controller.signal));
+  // While some wait, their listeners are there to drop them on abort.
+  assert.ok(getEventListeners(controller.signal, 'abort').length > 0);
+  await Promise.all(tasks);
+  assert.equal(getEventListeners(controller.signal, 'abort').length, 0);
+});
+
+test('readyAt: 0 for a free host, Infinity while busy, the end of the delay after', async () => {
+  let clock = 1000;
+  const queue = new HostQueue(4, 500, () => clock);
+  assert.equal(queue.readyAt('a'), 0);
+  let finish!: () => void;
+  const running = queue.run('a', () => new Promise<void>((resolve) => (finish = resolve)));
+  assert.equal(queue.readyAt('a'), Infinity);
+  assert.equal(queue.readyAt('b'), 0);
+  finish();
+  await running;
+  assert.equal(queue.readyAt('a'), 1500);
+  clock = 1500;
+  assert.equal(queue.readyAt('a'), 0);
+  queue.deferHost('b', 9000);
+  assert.equal(queue.readyAt('b'), 9000);
+});
