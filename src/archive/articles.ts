@@ -1,8 +1,8 @@
-import type { FetchResult } from '../net/fetcher.js';
+import type { EncodedBody } from './codec.js';
 import type { Db } from './database.js';
 import type { ObjectDiff } from './diff.js';
 import type { NormalizedObject } from './normalize.js';
-import { insertSnapshot } from './snapshots.js';
+import { insertSnapshot, type FetchedPage } from './snapshots.js';
 
 /**
  * Articles, their versions and the checks between them (DESIGN §6). An article is one feed item's
@@ -26,6 +26,21 @@ export interface ArticleRow {
   next_check_at: string | null;
   etag: string | null;
   last_modified: string | null;
+  compare_hash: string | null;
+  compare_method: string | null;
+  compare_wrapper_id: number | null;
+  compare_snapshot_id: number | null;
+  compare_object: string | null;
+}
+
+/** The object a new capture of an article is compared with (see migration 0005). */
+export interface StoredComparisonKey {
+  hash: string;
+  method: string;
+  wrapperId: number | null;
+  snapshotId: number;
+  /** JSON of the normalized object. */
+  object: string;
 }
 
 export interface VersionRow {
@@ -145,8 +160,25 @@ function storeContent(db: Db, content: VersionContent): void {
     ON CONFLICT (hash) DO NOTHING`).run(content.hash, content.title, content.byline, content.published, content.text, content.html, JSON.stringify(content.object));
 }
 
+/** The article's comparison key, with its object. */
+export function comparisonKeyOf(db: Db, article: ArticleRow): StoredComparisonKey | null {
+  if (article.compare_hash === null || article.compare_method === null || article.compare_snapshot_id === null) return null;
+  const object = article.compare_object ?? (db.prepare('SELECT blocks FROM contents WHERE hash = ?').pluck().get(article.compare_hash) as string | undefined);
+  if (object === undefined) return null;
+  return { hash: article.compare_hash, method: article.compare_method, wrapperId: article.compare_wrapper_id, snapshotId: article.compare_snapshot_id, object };
+}
+
+/** A key rebased onto a new way of extracting: its object is kept, since no version holds it. */
+export function setComparisonKey(db: Db, articleId: number, key: StoredComparisonKey): void {
+  db.prepare(`UPDATE articles SET compare_hash = ?, compare_method = ?, compare_wrapper_id = ?, compare_snapshot_id = ?, compare_object = ? WHERE id = ?`)
+    .run(key.hash, key.method, key.wrapperId, key.snapshotId, key.object, articleId);
+}
+
 function insertVersion(db: Db, articleId: number, n: number, content: VersionContent, diff: ObjectDiff | null): void {
   storeContent(db, content);
+  // A new version is the new comparison key (its object is in `contents`).
+  db.prepare(`UPDATE articles SET compare_hash = ?, compare_method = ?, compare_wrapper_id = ?, compare_snapshot_id = ?, compare_object = NULL WHERE id = ?`)
+    .run(content.hash, content.method, content.wrapperId, content.snapshotId, articleId);
   const { lastInsertRowid } = db.prepare(`INSERT INTO versions (article_id, n, snapshot_id, captured_at, method, wrapper_id, hash, change, summary, diff)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(articleId, n, content.snapshotId, content.capturedAt, content.method, content.wrapperId, content.hash,
     JSON.stringify(diff?.kinds ?? []), diff ? diff.summary : 'first capture', diff ? JSON.stringify(diff) : null);
@@ -205,25 +237,28 @@ export function recordCheck(db: Db, article: ArticleRow, page: CheckedPage, resu
   })();
 }
 
-/** Articles whose next check is due, oldest due first. */
-export function dueRevisits(db: Db, now: Date, limit: number, exclude: ReadonlySet<number>): ArticleRow[] {
-  const rows = db.prepare(`SELECT articles.* FROM articles JOIN feeds ON feeds.id = articles.feed_id
-    WHERE articles.next_check_at IS NOT NULL AND articles.next_check_at <= ? AND feeds.enabled = 1
-    ORDER BY articles.next_check_at LIMIT ?`).all(now.toISOString(), limit + exclude.size) as ArticleRow[];
-  return rows.filter((row) => !exclude.has(row.id)).slice(0, limit);
-}
-
-export function nextRevisitAt(db: Db): string | null {
-  return (db.prepare('SELECT MIN(next_check_at) FROM articles WHERE next_check_at IS NOT NULL').pluck().get() as string | null) ?? null;
+/**
+ * A revisit whose payload is byte for byte the last capture's: the snapshot row keeps its time,
+ * status, headers and digest (the body is already stored once), and the check is recorded
+ * without extracting anything.
+ */
+export function recordIdenticalRevisit(db: Db, article: ArticleRow, page: FetchedPage, body: EncodedBody, next: NextCheck): number {
+  return db.transaction(() => {
+    const snapshotId = insertSnapshot(db, article.item_id, page, body, false);
+    const checked: CheckedPage = { at: page.fetchedAt.toISOString(), status: page.status, snapshotId, headers: page.headers };
+    insertCheck(db, article.id, checked, 'unchanged', article.versions, 'identical payload');
+    updateSchedule(db, article.id, checked, next);
+    return snapshotId;
+  })();
 }
 
 /**
  * A revisit that got a page: the snapshot is stored, and the article waits (no next check) until
  * the page is extracted and compared; that comparison records the check and the next one.
  */
-export function recordRevisitCapture(db: Db, article: ArticleRow, result: FetchResult, canonicalUrl: string | null): number {
+export function recordRevisitCapture(db: Db, article: ArticleRow, page: FetchedPage, body: EncodedBody): number {
   return db.transaction(() => {
-    const id = insertSnapshot(db, article.item_id, result, canonicalUrl);
+    const id = insertSnapshot(db, article.item_id, page, body);
     db.prepare('UPDATE articles SET next_check_at = NULL WHERE id = ?').run(article.id);
     return id;
   })();

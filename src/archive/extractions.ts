@@ -1,6 +1,7 @@
 import type { ArticleObject } from '../extract/extract.js';
 import type { Wrapper } from '../extract/wrapper.js';
 import type { Db } from './database.js';
+import { dequeueExtraction } from './queues.js';
 
 export interface TemplateRow {
   id: number;
@@ -40,15 +41,6 @@ const SNAPSHOT_COLUMNS = `snapshots.id AS snapshot_id, snapshots.item_id, items.
   snapshots.fetched_at, snapshots.status, snapshots.headers, snapshots.content_type, snapshots.sha256,
   items.title, items.summary, items.published, items.updated`;
 
-/** Captured pages (2xx with a body) not extracted yet, oldest first: a restart resumes here. */
-export function pendingExtractions(db: Db, limit: number): PendingSnapshot[] {
-  return db.prepare(`SELECT ${SNAPSHOT_COLUMNS}
-    FROM snapshots JOIN items ON items.id = snapshots.item_id
-    LEFT JOIN extractions ON extractions.snapshot_id = snapshots.id
-    WHERE extractions.snapshot_id IS NULL AND snapshots.sha256 IS NOT NULL AND snapshots.status BETWEEN 200 AND 299
-    ORDER BY snapshots.id LIMIT ?`).all(limit) as PendingSnapshot[];
-}
-
 export function templatesOf(db: Db, feedId: number): TemplateRow[] {
   return (db.prepare('SELECT id, feed_id, signature FROM templates WHERE feed_id = ? ORDER BY id').all(feedId) as Array<{ id: number; feed_id: number; signature: string }>)
     .map((row) => ({ ...row, signature: JSON.parse(row.signature) as string[] }));
@@ -85,11 +77,12 @@ export function saveExtraction(db: Db, snapshotId: number, itemId: number, templ
       modified: article.modified, text: article.text, html: article.html, leadImage: article.leadImage, language: article.language, reason: article.reason,
       at: new Date().toISOString(),
     });
+  dequeueExtraction(db, snapshotId);
 }
 
-/** Distinct pages (items) of a template: revisits of one article count once. */
-export function pagesOfTemplate(db: Db, templateId: number): number {
-  return db.prepare('SELECT COUNT(DISTINCT item_id) FROM extractions WHERE template_id = ?').pluck().get(templateId) as number;
+/** One more distinct page (item) of a template (revisits of one article count once); returns the count. */
+export function countTemplatePage(db: Db, templateId: number): number {
+  return db.prepare('UPDATE templates SET pages = pages + 1 WHERE id = ? RETURNING pages').pluck().get(templateId) as number;
 }
 
 /** Whether the item has an extraction other than this snapshot's (this is a revisit). */
@@ -102,11 +95,14 @@ export function itemExtractedBefore(db: Db, itemId: number, snapshotId: number):
  * one per item, since revisits of one article would make its own text look like template.
  */
 export function recentSnapshotsOfTemplate(db: Db, templateId: number, limit: number): Array<PendingSnapshot & { text: string }> {
-  return db.prepare(`SELECT ${SNAPSHOT_COLUMNS}, COALESCE(contents.text, extractions.text) AS text
+  // Newest extractions first through the template's index, a few per page at most (revisits),
+  // deduplicated by item here: the cost follows `limit`, not the template's history.
+  const rows = db.prepare(`SELECT ${SNAPSHOT_COLUMNS}, COALESCE(contents.text, extractions.text) AS text
     FROM extractions JOIN snapshots ON snapshots.id = extractions.snapshot_id JOIN items ON items.id = snapshots.item_id
     LEFT JOIN contents ON contents.hash = extractions.content_hash
-    WHERE extractions.snapshot_id IN (SELECT MAX(snapshot_id) FROM extractions WHERE template_id = ? GROUP BY item_id)
-    ORDER BY snapshots.id DESC LIMIT ?`).all(templateId, limit) as Array<PendingSnapshot & { text: string }>;
+    WHERE extractions.template_id = ? ORDER BY extractions.snapshot_id DESC LIMIT ?`).all(templateId, limit * 8) as Array<PendingSnapshot & { text: string }>;
+  const seen = new Set<number>();
+  return rows.filter((row) => !seen.has(row.item_id) && seen.add(row.item_id)).slice(0, limit);
 }
 
 export function wrapperById(db: Db, id: number): WrapperRow | null {

@@ -106,13 +106,10 @@ export function listFeeds(db: Db, options: { includeUnsubscribed?: boolean } = {
   return db.prepare(`SELECT * FROM feeds ${where} ORDER BY id`).all() as FeedRow[];
 }
 
-/** Enabled feeds whose next poll is due (or not yet scheduled), soonest first. */
-export function dueFeeds(db: Db, now: Date, limit: number): FeedRow[] {
-  return db.prepare(`SELECT * FROM feeds WHERE enabled = 1 AND subscribed = 1
-    AND (next_poll_at IS NULL OR next_poll_at <= ?) ORDER BY next_poll_at IS NOT NULL, next_poll_at LIMIT ?`).all(now.toISOString(), limit) as FeedRow[];
+export function feedById(db: Db, id: number): FeedRow | undefined {
+  return db.prepare('SELECT * FROM feeds WHERE id = ?').get(id) as FeedRow | undefined;
 }
 
-/** The earliest scheduled poll among enabled feeds. */
-export function nextDueAt(db: Db): string | null {
-  return (db.prepare('SELECT MIN(next_poll_at) FROM feeds WHERE enabled = 1 AND subscribed = 1').pluck().get() as string | null) ?? null;
+export function countEnabledFeeds(db: Db): number {
+  return db.prepare('SELECT COUNT(*) FROM feeds WHERE enabled = 1 AND subscribed = 1').pluck().get() as number;
 }

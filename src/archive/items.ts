@@ -73,12 +73,8 @@ export function knownGuids(db: Db, feedId: number, guids: string[]): Set<string>
   return new Set(guids.filter((guid) => find.get(feedId, guid) !== undefined));
 }
 
-/** Items whose page is due for capture, oldest first. */
-export function pendingPages(db: Db, now: Date, limit: number, exclude: ReadonlySet<number>): ItemRow[] {
-  const rows = db.prepare(`SELECT items.* FROM items JOIN feeds ON feeds.id = items.feed_id
-    WHERE items.page_state = 'pending' AND (items.page_due_at IS NULL OR items.page_due_at <= ?) AND feeds.enabled = 1
-    ORDER BY items.page_due_at, items.id LIMIT ?`).all(now.toISOString(), limit + exclude.size) as ItemRow[];
-  return rows.filter((row) => !exclude.has(row.id)).slice(0, limit);
+export function itemById(db: Db, id: number): ItemRow | undefined {
+  return db.prepare('SELECT * FROM items WHERE id = ?').get(id) as ItemRow | undefined;
 }
 
 export function countItems(db: Db, feedId: number): { items: number; pages: number; failedPages: number; pendingPages: number } {

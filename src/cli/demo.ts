@@ -7,7 +7,7 @@ import { openDatabase, type Db } from '../archive/database.js';
 import { loadSettings } from '../config/settings.js';
 import { runDaemon } from '../daemon/service.js';
 import { feedStatuses } from '../daemon/status.js';
-import { pendingExtractions } from '../archive/extractions.js';
+import { backlog } from '../archive/queues.js';
 import { EDIT_KINDS, type ScriptedEdit } from '../synthetic/articles.js';
 import { DEFAULT_SITES } from '../synthetic/sites.js';
 import { SyntheticWeb } from '../synthetic/server.js';
@@ -83,7 +83,7 @@ function versionReport(db: Db, web: SyntheticWeb, databaseBytes: number): Versio
   }
   const checks = db.prepare(`SELECT COUNT(*) AS total, COALESCE(SUM(result = 'unchanged'), 0) AS unchanged, COALESCE(SUM(result = 'changed'), 0) AS changed,
     COALESCE(SUM(result = 'failed'), 0) AS failed FROM checks`).get() as VersionReport['checks'];
-  const editsMade = web.edits.filter((edit) => web.clock.start + edit.after <= web.clock.now()).length;
+  const editsMade = web.editsMade().length;
   return {
     articles: articles.length, checks, versions: db.prepare('SELECT COUNT(*) FROM versions').pluck().get() as number,
     editsMade, editsSeen, falseVersions, missedEdits, databaseBytes, bytesPerArticle: articles.length ? Math.round(databaseBytes / articles.length) : 0,
@@ -120,7 +120,7 @@ export function demoCommand(): Command {
     .description('start a local synthetic web (no internet needed) whose pages change on every request and whose articles get edited, run the archiver against it, and show what was archived')
     .action(async (options: { duration?: number; edits: number; editEvery: number; timeout: number; json?: boolean }, command: Command) => {
       const globals = command.optsWithGlobals<GlobalOptions>();
-      const web = await new SyntheticWeb({ edits: demoEdits(options.edits, options.editEvery) }).start();
+      const web = await new SyntheticWeb({ edits: demoEdits(options.edits, options.editEvery), holdEdits: true }).start();
       const work = mkdtempSync(join(tmpdir(), 'forest-demo-'));
       const database = resolve(globals.db ?? 'data/demo.db');
       if (!globals.db) for (const suffix of ['', '-wal', '-shm']) rmSync(`${database}${suffix}`, { force: true });
@@ -141,7 +141,6 @@ export function demoCommand(): Command {
         console.log(`It edits ${options.edits} articles, one every ${options.editEvery / 1000} s; Forest revisits each article 2 s, 5 s, 10 s, … after its capture.`);
       }
       const started = performance.now();
-      const lastEdit = web.clock.start + Math.max(0, ...web.edits.map((edit) => edit.after));
       let summary: Summary | null = null;
       try {
         let watcher: NodeJS.Timeout | undefined;
@@ -151,15 +150,19 @@ export function demoCommand(): Command {
           exitAfter: options.duration ?? options.timeout,
           handleSignals: true,
           onReady: (db) => {
-            if (options.duration !== undefined) return;
-            // Stop once every feed has been polled, no page is left to capture or extract, and
-            // every scripted edit has been made and found.
+            // The edits start once the first captures are archived (an edit made before its
+            // article's first capture would only be version 1, not an edit to find); without
+            // --duration, the demo stops once every feed has been polled, no page is left to
+            // capture or extract, and every scripted edit has been made and found.
             watcher = setInterval(() => {
               const statuses = feedStatuses(db);
-              const settled = statuses.every((feed) => feed.lastPoll !== null && feed.pendingPages === 0) && pendingExtractions(db, 1).length === 0;
+              const settled = statuses.every((feed) => feed.lastPoll !== null && feed.pendingPages === 0) && backlog(db, new Date()).queuedExtractions === 0;
+              if (settled) web.releaseEdits();
+              if (options.duration !== undefined) return;
               // Every edit shown to a revisit, and every such revisit extracted and compared (a
               // page still in flight when the server has answered is not done yet).
               const report = versionReport(db, web, 0);
+              const lastEdit = Math.max(0, ...web.edits.map((edit) => web.editTime(edit) ?? Infinity));
               const editsDone = web.clock.now() > lastEdit && report.editsSeen >= web.edits.length && report.missedEdits === 0;
               if (settled && editsDone) {
                 clearInterval(watcher);

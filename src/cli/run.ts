@@ -18,5 +18,9 @@ export function runCommand(): Command {
       const settings = settingsFor(command);
       const log = createLogger(settings.log, 1);
       await runDaemon({ settings, log, exitAfter: options.exitAfter, handleSignals: true });
+      // The shutdown is complete (logs are written synchronously): exit now, even when an IPC
+      // channel (pm2's) or another handle would keep the process alive — pm2 would otherwise wait
+      // out its kill timeout and SIGKILL every stop and reload.
+      process.exit(process.exitCode ?? 0);
     });
 }

@@ -63,6 +63,7 @@ const settingsSchema = z.strictObject({
     after: z.array(duration).min(1),
   }),
   shutdown: z.strictObject({ deadline: duration }),
+  workers: z.union([z.literal('auto'), z.number().int().min(0).max(64)]),
   log: z.strictObject({
     level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']),
     pretty: z.union([z.boolean(), z.literal('auto')]),

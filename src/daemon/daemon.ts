@@ -1,28 +1,58 @@
-import { dueRevisits, nextRevisitAt } from '../archive/articles.js';
-import { dueFeeds, nextDueAt } from '../archive/feeds.js';
-import { pendingPages } from '../archive/items.js';
-import { extractPending } from './extraction.js';
+import { setMaxListeners } from 'node:events';
+import { articleById } from '../archive/articles.js';
+import { feedById } from '../archive/feeds.js';
+import { itemById } from '../archive/items.js';
+import { backlog, duePolls, dueCaptures, dueRevisits, nextWorkAt, type Backlog, type WorkKind, type WorkRef } from '../archive/queues.js';
+import { planDispatch, workKey } from './dispatch.js';
+import { Extractor } from './extraction.js';
 import type { PipelineContext } from './pipeline.js';
 import { capturePage, pollFeed, revisitPage } from './pipeline.js';
 
-/** The longest the loop sleeps before looking at the database again. */
-const MAX_SLEEP_MS = 1000;
+/** The most due units of each kind a pass looks at (it looks at enough to pass over every host that is not ready). */
+const CANDIDATES = 512;
+/** The longest the loop sleeps before looking again (work another process may have added: `forest feeds add`). */
+const MAX_SLEEP_MS = 5000;
+/** How often the daemon reports (log line and the lease's status) what it did and what waits. */
+export const REPORT_EVERY_MS = 60_000;
+
+/** What the daemon did in the last report period, and how far behind it is. */
+export interface DaemonReport {
+  at: string;
+  periodMs: number;
+  done: Record<WorkKind | 'extract', number>;
+  backlog: Backlog;
+  /** The longest a poll started in the period had been due (ms): how far behind the schedule is. */
+  pollLagMs: number;
+  /** Due work that waited for a free slot during the period (the daemon is at capacity). */
+  waitedForSlots: number;
+  inFlight: number;
+  nextWorkAt: string | null;
+}
 
 /**
- * The scheduler loop: polls feeds when due, captures pending pages, extracts them and revisits
- * archived articles, with bounded work in flight. All state is in the database, so a restart
- * picks up exactly where this left off.
+ * The scheduler loop: polls feeds when due, captures pending pages, revisits archived articles,
+ * and feeds captured pages to the worker pool for extraction. Each pass takes due work in
+ * priority order through the host-aware plan (dispatch.ts), with at most one request per host.
+ * The loop sleeps until the next due time, the next host's politeness delay or the end of a unit
+ * of work — never in a busy loop. All state is in the database, so a restart picks up exactly
+ * where this left off.
  */
 export class Daemon {
   private readonly controller = new AbortController();
   private readonly inFlight = new Map<string, Promise<void>>();
-  private readonly capturing = new Set<number>();
-  private readonly revisiting = new Set<number>();
+  private readonly extractor: Extractor;
   private stopping = false;
   private wake: (() => void) | null = null;
+  private woken = false;
   private loopDone: Promise<void> | null = null;
+  private period = this.freshPeriod();
 
-  constructor(private readonly context: PipelineContext) {}
+  constructor(private readonly context: PipelineContext, private readonly onReport?: (report: DaemonReport) => void) {
+    // Every request in flight and every one waiting for its host listens on the daemon's signal
+    // (and lets go when it ends): many at once is the normal case, not a leak.
+    setMaxListeners(context.settings.http.concurrency * 4 + 64, this.controller.signal);
+    this.extractor = new Extractor(context, Math.max(1, context.pool.threads) * 2);
+  }
 
   /** Starts the loop; resolves when `stop` has finished. */
   start(): Promise<void> {
@@ -30,18 +60,22 @@ export class Daemon {
     return this.loopDone;
   }
 
-  /** Wakes the loop early (after a subscription change). */
+  /** Wakes the loop early (after a subscription change, or when work ends). */
   poke(): void {
+    this.woken = true;
     this.wake?.();
   }
 
   /**
-   * Stops taking work, lets in-flight work finish until `deadlineMs`, then aborts what is left.
-   * Aborted work writes nothing (each unit of work commits in one transaction at its end).
+   * Stops taking work — no new request leaves from here on — lets in-flight work finish until
+   * `deadlineMs`, then aborts what is left. Aborted work writes nothing (each unit of work
+   * commits in one transaction at its end).
    */
   async stop(deadlineMs: number): Promise<{ finished: number; abandoned: number }> {
     this.stopping = true;
+    this.context.fetcher.close();
     this.poke();
+    await this.loopDone;
     const pending = [...this.inFlight.values()];
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), deadlineMs)));
@@ -52,16 +86,43 @@ export class Daemon {
       this.controller.abort(new Error('shutdown'));
       await Promise.allSettled([...this.inFlight.values()]);
     }
-    await this.loopDone;
     return { finished: pending.length - abandoned, abandoned };
   }
 
-  private get capacity(): number {
-    return this.context.settings.http.concurrency * 2;
+  /** A report of the current period (also written each minute by the loop). */
+  report(): DaemonReport {
+    const now = this.now();
+    const next = nextWorkAt(this.context.db, this.kinds());
+    return {
+      at: now.toISOString(),
+      periodMs: now.getTime() - this.period.started,
+      done: { ...this.period.done },
+      backlog: backlog(this.context.db, now),
+      pollLagMs: this.period.pollLagMs,
+      waitedForSlots: this.period.waitedForSlots,
+      inFlight: this.inFlight.size,
+      nextWorkAt: next === null ? null : new Date(next).toISOString(),
+    };
   }
 
-  private track(key: string, work: Promise<void>): void {
+  private freshPeriod() {
+    return { started: Date.now(), done: { poll: 0, capture: 0, revisit: 0, extract: 0 }, pollLagMs: 0, waitedForSlots: 0 };
+  }
+
+  private now(): Date {
+    return this.context.now?.() ?? new Date();
+  }
+
+  private kinds() {
+    const { capture, revisit, extract } = this.context.settings;
+    return { capture: capture.enabled, revisit: revisit.enabled && extract.enabled };
+  }
+
+  private track(key: string, work: Promise<unknown>, kind: WorkKind | 'extract'): void {
     const tracked = work
+      .then(() => {
+        this.period.done[kind]++;
+      })
       .catch((error: unknown) => this.context.log.error({ err: error, work: key }, 'unexpected failure'))
       .finally(() => {
         this.inFlight.delete(key);
@@ -70,54 +131,80 @@ export class Daemon {
     this.inFlight.set(key, tracked);
   }
 
-  private dispatch(): void {
+  /** Starts the unit of work `ref` names, with its current row (it may have changed since the pass read it). */
+  private begin(ref: WorkRef): void {
     const { db } = this.context;
-    const now = this.context.now?.() ?? new Date();
-    for (const feed of dueFeeds(db, now, this.capacity)) {
-      if (this.inFlight.size >= this.capacity) return;
-      const key = `feed:${feed.id}`;
-      if (this.inFlight.has(key)) continue;
-      this.track(key, pollFeed(this.context, feed, this.controller.signal));
-    }
-    if (this.context.settings.extract.enabled) {
-      // CPU work in the loop itself, a few pages per pass, so that polls and captures keep flowing.
-      if (extractPending(this.context, 4) > 0) setImmediate(() => this.poke());
-    }
-    if (!this.context.settings.capture.enabled) return;
-    const room = this.capacity - this.inFlight.size;
-    if (room <= 0) return;
-    for (const item of pendingPages(db, now, room, this.capturing)) {
-      const key = `page:${item.id}`;
-      this.capturing.add(item.id);
-      this.track(key, capturePage(this.context, item, this.controller.signal).finally(() => this.capturing.delete(item.id)));
-    }
-    const { revisit, extract } = this.context.settings;
-    if (!revisit.enabled || !extract.enabled) return;
-    // Revisits take what polls and first captures leave, and never more than half the slots, so
-    // that a backlog of old articles cannot delay a feed poll or a new page.
-    const revisitRoom = Math.min(this.capacity - this.inFlight.size, Math.ceil(this.capacity / 2) - this.revisiting.size);
-    if (revisitRoom <= 0) return;
-    for (const article of dueRevisits(db, now, revisitRoom, this.revisiting)) {
-      this.revisiting.add(article.id);
-      this.track(`revisit:${article.id}`, revisitPage(this.context, article, this.controller.signal).finally(() => this.revisiting.delete(article.id)));
+    const signal = this.controller.signal;
+    if (ref.kind === 'poll') {
+      const feed = feedById(db, ref.id);
+      if (feed) this.track(workKey(ref), pollFeed(this.context, feed, signal), 'poll');
+    } else if (ref.kind === 'capture') {
+      const item = itemById(db, ref.id);
+      if (item) this.track(workKey(ref), capturePage(this.context, item, signal), 'capture');
+    } else {
+      const article = articleById(db, ref.id);
+      if (article) this.track(workKey(ref), revisitPage(this.context, article, signal), 'revisit');
     }
   }
 
-  private sleepMs(): number {
-    const next = [nextDueAt(this.context.db), nextRevisitAt(this.context.db)].filter((at): at is string => at !== null).map(Date.parse);
-    if (next.length === 0) return MAX_SLEEP_MS;
-    return Math.max(10, Math.min(MAX_SLEEP_MS, Math.min(...next) - Date.now()));
+  /** One scheduler pass; returns when to look again (ms since the epoch), or null to wait for work to end. */
+  private pass(): number | null {
+    const { db, fetcher, settings } = this.context;
+    const now = this.now();
+    const kinds = this.kinds();
+    if (settings.extract.enabled) this.extractor.fill((key, work) => this.track(key, work, 'extract'));
+    const slots = settings.http.concurrency;
+    const requests = [...this.inFlight.keys()].filter((key) => !key.startsWith('extract:'));
+    const revisits = requests.filter((key) => key.startsWith('revisit:')).length;
+    const room = slots - requests.length;
+    // Enough candidates to fill the free slots after passing over every host that is not ready.
+    const look = room > 0 ? Math.min(CANDIDATES, room + fetcher.unreadyHosts + 8) : 0;
+    const plan = planDispatch({
+      due: {
+        poll: look ? duePolls(db, now, look) : [],
+        capture: look && kinds.capture ? dueCaptures(db, now, look) : [],
+        revisit: look && kinds.revisit ? dueRevisits(db, now, look) : [],
+      },
+      inFlight: new Set(this.inFlight.keys()),
+      room,
+      // Revisits take at most half the slots: a wave of them never holds the ones a poll wants.
+      revisitRoom: Math.ceil(slots / 2) - revisits,
+      readyAt: (host) => fetcher.readyAt(host),
+    });
+    for (const ref of plan.start) {
+      if (ref.kind === 'poll') this.period.pollLagMs = Math.max(this.period.pollLagMs, now.getTime() - ref.dueAt);
+      this.begin(ref);
+    }
+    this.period.waitedForSlots = Math.max(this.period.waitedForSlots, plan.waitingForSlots);
+    const next = nextWorkAt(db, kinds);
+    const times = [plan.wakeAt, next !== null && next > now.getTime() ? next : null].filter((at): at is number => at !== null);
+    return times.length ? Math.min(...times) : null;
+  }
+
+  private maybeReport(): void {
+    if (Date.now() - this.period.started < REPORT_EVERY_MS) return;
+    const report = this.report();
+    this.period = this.freshPeriod();
+    this.onReport?.(report);
   }
 
   private async loop(): Promise<void> {
     while (!this.stopping) {
+      let wakeAt: number | null = null;
+      this.woken = false;
       try {
-        this.dispatch();
+        wakeAt = this.pass();
+        this.maybeReport();
       } catch (error) {
         this.context.log.error({ err: error }, 'scheduler pass failed');
       }
+      if (this.stopping) break;
+      // Work that ended during the pass already asked for another.
+      if (this.woken) continue;
+      const untilReport = this.period.started + REPORT_EVERY_MS - Date.now();
+      const sleep = Math.max(0, Math.min(MAX_SLEEP_MS, untilReport, wakeAt === null ? Infinity : wakeAt - this.now().getTime()));
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.sleepMs());
+        const timer = setTimeout(resolve, sleep);
         this.wake = () => {
           clearTimeout(timer);
           resolve();

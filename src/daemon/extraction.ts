@@ -1,133 +1,219 @@
-import { getBlob } from '../archive/blobs.js';
+import { articleOfItem, comparisonKeyOf, setComparisonKey, type ArticleRow, type StoredComparisonKey } from '../archive/articles.js';
+import { storedBlob } from '../archive/blobs.js';
 import {
-  activeWrapper, addTemplate, itemExtractedBefore, pagesOfTemplate, pendingExtractions, recentSnapshotsOfTemplate, saveExtraction, snapshotById, storeWrapper,
-  templatesOf, type PendingSnapshot, type TemplateRow,
+  activeWrapper, addTemplate, countTemplatePage, itemExtractedBefore, recentSnapshotsOfTemplate, saveExtraction, snapshotById, storeWrapper, templatesOf,
+  type PendingSnapshot,
 } from '../archive/extractions.js';
-import { preparePage, type PreparedPage } from '../extract/dom.js';
-import { emptyArticle, extractFromPage, notHtmlReason, type ArticleObject } from '../extract/extract.js';
-import { learnFromSamples } from '../extract/learn.js';
-import { closestTemplate, structureSignature } from '../extract/template.js';
+import { queuedExtractions } from '../archive/queues.js';
+import { setCanonicalUrl } from '../archive/snapshots.js';
+import { emptyArticle } from '../extract/extract.js';
+import { closestTemplate } from '../extract/template.js';
 import type { PipelineContext } from './pipeline.js';
-import { recordVersion, type Outcome, type Reextract } from './versioning.js';
+import type { Comparison, ExtractOutcome, PageInput, TemplateChoice } from './tasks.js';
+import { recordVersion, type Outcome } from './versioning.js';
 
 /**
- * Extraction in the daemon: every captured page is extracted and stored with the method and
- * wrapper used. Pages are sorted into templates per feed; a template gets a FOREST wrapper once
- * it has `extract.learnAfter` pages, re-learned at 5 and 10 pages and every 10 after, and at once
- * when the wrapper stops matching (a redesign). A new wrapper re-extracts the template's pages,
- * and a page whose result differs is updated.
+ * Extraction in the daemon: every captured page is extracted, in the worker pool, and stored with
+ * the method and wrapper used. Pages are sorted into templates per feed; a template gets a FOREST
+ * wrapper once it has `extract.learnAfter` pages, re-learned at 5 and 10 pages and every 10 after,
+ * and at once when the wrapper stops matching (a redesign). A new wrapper re-extracts the
+ * template's recent pages, and a page whose result differs is updated.
+ *
+ * The main thread only reads the stored (compressed) bodies and writes the results, each in one
+ * short transaction: a kill leaves a snapshot queued, and a restart extracts it again.
  */
 
 const RELEARN_FROM = 10;
 const REEXTRACT_LIMIT = 50;
+const MAX_CANDIDATES = 256;
 
 function learningDue(pages: number, learnAfter: number): boolean {
   return pages === learnAfter || pages === 5 || pages === 10 || (pages > 10 && pages % 10 === 0);
 }
 
-function options(snapshot: PendingSnapshot) {
-  return { feedTitle: snapshot.title, feedSummary: snapshot.summary, feedPublished: snapshot.published, feedUpdated: snapshot.updated };
-}
-
-function loadPage(context: PipelineContext, snapshot: PendingSnapshot): { page: PreparedPage } | { reason: string } {
-  const body = getBlob(context.db, snapshot.sha256);
-  if (!body) return { reason: 'snapshot body missing' };
-  const reason = notHtmlReason(body, snapshot.content_type, context.settings.extract.maxBytes);
-  if (reason) return { reason };
-  return { page: preparePage(body, { url: snapshot.final_url, contentType: snapshot.content_type }) };
-}
-
-function relearn(context: PipelineContext, template: TemplateRow, reason: string): void {
-  const { db, log } = context;
-  const started = performance.now();
-  const samples = recentSnapshotsOfTemplate(db, template.id, RELEARN_FROM).flatMap((snapshot) => {
-    const loaded = loadPage(context, snapshot);
-    return 'page' in loaded ? [{ snapshot, page: loaded.page }] : [];
-  });
-  if (samples.length < 2) return;
-  const { wrapper } = learnFromSamples(samples.map(({ snapshot, page }) => ({ input: page, feedTitle: snapshot.title, feedSummary: snapshot.summary })));
-  if (!wrapper) {
-    log.info({ template: template.id, reason }, 'no wrapper could be learned');
-    return;
-  }
-  const wrapperId = storeWrapper(db, template.feed_id, template.id, wrapper, reason);
-  let updated = 0;
-  for (const snapshot of recentSnapshotsOfTemplate(db, template.id, REEXTRACT_LIMIT)) {
-    const loaded = loadPage(context, snapshot);
-    if (!('page' in loaded)) continue;
-    const article = extractFromPage(loaded.page, { ...options(snapshot), wrapper });
-    if (article.text !== snapshot.text) {
-      saveExtraction(db, snapshot.snapshot_id, snapshot.item_id, template.id, article.method === 'forest' ? wrapperId : null, article);
-      updated++;
-    }
-  }
-  log.info({ feed: template.feed_id, template: template.id, wrapper: wrapper.xpath, samples: samples.length, reason, reextracted: updated, ms: Math.round(performance.now() - started) }, 'wrapper learned');
-}
-
-/** Re-extracts a stored snapshot with a given wrapper (or single-page), for like-with-like comparison. */
-function reextractor(context: PipelineContext, snapshot: PendingSnapshot): Reextract {
-  return (snapshotId, wrapper) => {
-    const stored = snapshotById(context.db, snapshotId);
-    if (!stored) return null;
-    const loaded = loadPage(context, stored);
-    // The feed fields of the new capture: the same signifiers on both sides.
-    return 'page' in loaded ? extractFromPage(loaded.page, { ...options(snapshot), wrapper: wrapper?.wrapper ?? null }) : null;
+function pageInput(context: PipelineContext, snapshot: PendingSnapshot, feed: PendingSnapshot = snapshot): PageInput | null {
+  const body = storedBlob(context.db, snapshot.sha256);
+  if (!body) return null;
+  return {
+    body, contentType: snapshot.content_type, url: snapshot.final_url,
+    feed: { title: feed.title, summary: feed.summary, published: feed.published, updated: feed.updated },
   };
 }
 
-export interface SnapshotOutcome {
-  article: ArticleObject;
+const how = (method: string, wrapperId: number | null) => (wrapperId === null ? method : `${method} (wrapper ${wrapperId})`);
+
+export interface ExtractionReport {
+  snapshotId: number;
+  url: string;
+  method: string;
   outcome: Outcome;
+  words: number;
+  reason: string | null;
+  ms: number;
 }
 
 /**
- * Extracts one snapshot and records what it means for its article, in one transaction (a kill
- * leaves the snapshot pending, and a restart does it again); then learns a wrapper when due.
+ * Pulls queued snapshots (newest first) into the pool, at most `capacity` at once, and one per
+ * feed at a time: a feed's pages are extracted in order, so that each sees the templates and
+ * wrappers the ones before it made (two pages of a new layout make one template, not two, and a
+ * page is never judged by a wrapper learned after it started). Parallelism comes from feeds.
  */
-export function extractSnapshot(context: PipelineContext, snapshot: PendingSnapshot): SnapshotOutcome {
-  const { db, settings } = context;
-  const loaded = loadPage(context, snapshot);
-  const revisit = itemExtractedBefore(db, snapshot.item_id, snapshot.snapshot_id);
-  const done = db.transaction(() => {
-    if (!('page' in loaded)) {
-      const article = emptyArticle(loaded.reason);
-      saveExtraction(db, snapshot.snapshot_id, snapshot.item_id, null, null, article);
-      return { article, template: null, active: null, outcome: recordVersion(context, snapshot, article, null, reextractor(context, snapshot)) };
-    }
-    const signature = structureSignature(loaded.page);
-    const template = closestTemplate(signature, templatesOf(db, snapshot.feed_id)) ?? addTemplate(db, snapshot.feed_id, signature);
-    const active = activeWrapper(db, template.id);
-    const article = extractFromPage(loaded.page, { ...options(snapshot), wrapper: active?.wrapper ?? null });
-    saveExtraction(db, snapshot.snapshot_id, snapshot.item_id, template.id, article.method === 'forest' ? active!.id : null, article);
-    return { article, template, active, outcome: recordVersion(context, snapshot, article, active, reextractor(context, snapshot)) };
-  })();
-  const { article, template, active, outcome } = done;
-  // Only new pages teach: a revisit of a page the wrapper never matched would re-learn on every
-  // check.
-  if (template && !revisit) {
-    const pages = pagesOfTemplate(db, template.id);
-    if (active && article.method !== 'forest') relearn(context, template, `stopped matching at page ${pages}`);
-    else if (learningDue(pages, settings.extract.learnAfter)) relearn(context, template, `${pages} pages`);
-  }
-  return { article, outcome };
-}
+export class Extractor {
+  private readonly running = new Set<number>();
+  private readonly feeds = new Set<number>();
+  private readonly learning = new Set<number>();
+  /** Templates and wrappers per feed, as the pool needs them; dropped when they change. */
+  private readonly templates = new Map<number, TemplateChoice[]>();
 
-/** Extracts up to `limit` captured pages that have no extraction yet. */
-export function extractPending(context: PipelineContext, limit: number): number {
-  const pending = pendingExtractions(context.db, limit);
-  for (const snapshot of pending) {
+  constructor(private readonly context: PipelineContext, private readonly capacity: number) {}
+
+  get active(): number {
+    return this.running.size;
+  }
+
+  /** Starts what the queue holds and the pool has room for; each started job is handed to `track`. */
+  fill(track: (key: string, work: Promise<unknown>) => void): number {
+    const room = this.capacity - this.running.size;
+    if (room <= 0) return 0;
+    let started = 0;
+    // Enough candidates to pass over the feeds already being extracted.
+    for (const { snapshotId, feedId } of queuedExtractions(this.context.db, Math.min(MAX_CANDIDATES, room * 8 + this.running.size))) {
+      if (started >= room) break;
+      if (this.running.has(snapshotId) || this.feeds.has(feedId)) continue;
+      const snapshot = snapshotById(this.context.db, snapshotId);
+      if (!snapshot) continue;
+      this.running.add(snapshotId);
+      this.feeds.add(snapshot.feed_id);
+      started++;
+      track(`extract:${snapshotId}`, this.extract(snapshot).finally(() => {
+        this.running.delete(snapshotId);
+        this.feeds.delete(snapshot.feed_id);
+      }));
+    }
+    return started;
+  }
+
+  private templateChoices(feedId: number): TemplateChoice[] {
+    let choices = this.templates.get(feedId);
+    if (!choices) {
+      choices = templatesOf(this.context.db, feedId).map((template) => {
+        const active = activeWrapper(this.context.db, template.id);
+        return { id: template.id, signature: template.signature, wrapperId: active?.id ?? null, wrapper: active?.wrapper ?? null };
+      });
+      this.templates.set(feedId, choices);
+    }
+    return choices;
+  }
+
+  /** Extracts one snapshot and records what it means for its article; then learns a wrapper when due. */
+  async extract(snapshot: PendingSnapshot): Promise<ExtractionReport> {
+    const { db, log, pool, settings } = this.context;
     const started = performance.now();
+    const report = (method: string, outcome: Outcome, words: number, reason: string | null): ExtractionReport => {
+      const done = { snapshotId: snapshot.snapshot_id, url: snapshot.final_url, method, outcome, words, reason, ms: Math.round(performance.now() - started) };
+      log.info({ url: done.url, method, article: outcome, words, ...(reason ? { reason } : {}), ms: done.ms }, 'extracted');
+      return done;
+    };
     try {
-      const { article, outcome } = extractSnapshot(context, snapshot);
-      context.log.info({ url: snapshot.final_url, method: article.method, article: outcome, words: article.text.split(/\s+/).filter(Boolean).length, ...(article.reason ? { reason: article.reason } : {}), ms: Math.round(performance.now() - started) }, 'extracted');
+      const page = pageInput(this.context, snapshot);
+      if (!page) {
+        const article = emptyArticle('snapshot body missing');
+        const outcome = db.transaction(() => {
+          saveExtraction(db, snapshot.snapshot_id, snapshot.item_id, null, null, article);
+          return recordVersion(this.context, snapshot, { article, object: null, hash: null, wrapperId: null, canonicalUrl: null }, { kind: 'first' }, null);
+        })();
+        return report('none', outcome, 0, article.reason);
+      }
+      const existing = articleOfItem(db, snapshot.item_id);
+      const key = existing ? comparisonKeyOf(db, existing) : null;
+      const templates = this.templateChoices(snapshot.feed_id);
+      const result = await pool.extract({ page, maxBytes: settings.extract.maxBytes, templates, compare: key });
+      const { comparison, rebased } = await this.resolve(snapshot, result, templates, existing, key);
+      const revisit = itemExtractedBefore(db, snapshot.item_id, snapshot.snapshot_id);
+      const { outcome, templateId, pages } = db.transaction(() => {
+        const templateId = result.template === null ? null : this.templateOf(snapshot.feed_id, result.template);
+        saveExtraction(db, snapshot.snapshot_id, snapshot.item_id, templateId, result.wrapperId, result.article);
+        setCanonicalUrl(db, snapshot.snapshot_id, result.canonicalUrl);
+        if (existing && rebased) setComparisonKey(db, existing.id, rebased);
+        // Only new pages teach: revisits of one article would make its own text look like template.
+        const pages = templateId !== null && !revisit ? countTemplatePage(db, templateId) : null;
+        const note = key && rebased ? `extraction changed from ${how(key.method, key.wrapperId)} to ${how(result.article.method, result.wrapperId)}; compared like with like` : null;
+        return { outcome: recordVersion(this.context, snapshot, result, comparison, note), templateId, pages };
+      })();
+      if (templateId !== null && pages !== null) {
+        // The wrapper this page was extracted with (not one learned since).
+        const used = templates.find((template) => template.id === templateId);
+        if (used?.wrapper && result.article.method !== 'forest') await this.relearn(snapshot.feed_id, templateId, `stopped matching at page ${pages}`);
+        else if (learningDue(pages, settings.extract.learnAfter)) await this.relearn(snapshot.feed_id, templateId, `${pages} pages`);
+      }
+      return report(result.article.method, outcome, result.article.text.split(/\s+/).filter(Boolean).length, result.article.reason);
     } catch (error) {
       const failed = emptyArticle(`error: ${(error as Error).message}`);
-      context.db.transaction(() => {
-        saveExtraction(context.db, snapshot.snapshot_id, snapshot.item_id, null, null, failed);
-        recordVersion(context, snapshot, failed, null, () => null);
+      db.transaction(() => {
+        saveExtraction(db, snapshot.snapshot_id, snapshot.item_id, null, null, failed);
+        recordVersion(this.context, snapshot, { article: failed, object: null, hash: null, wrapperId: null, canonicalUrl: null }, { kind: 'first' }, null);
       })();
-      context.log.error({ url: snapshot.final_url, err: error }, 'extraction failed');
+      log.error({ url: snapshot.final_url, err: error }, 'extraction failed');
+      return report('none', 'failed', 0, failed.reason);
     }
   }
-  return pending.length;
+
+  /** The template a result belongs to: a new page layout is added (unless one just was, by a page extracted alongside). */
+  private templateOf(feedId: number, template: NonNullable<ExtractOutcome['template']>): number {
+    if ('id' in template) return template.id;
+    const db = this.context.db;
+    const current = templatesOf(db, feedId);
+    const match = closestTemplate(template.signature, current);
+    if (match) return match.id;
+    this.templates.delete(feedId);
+    return addTemplate(db, feedId, template.signature).id;
+  }
+
+  /**
+   * When the article's comparison key was made another way (another method or wrapper), it is
+   * rebased once: the key's snapshot is re-extracted the new way in the pool, and kept.
+   */
+  private async resolve(snapshot: PendingSnapshot, result: ExtractOutcome, templates: TemplateChoice[], existing: ArticleRow | undefined, key: StoredComparisonKey | null): Promise<{ comparison: Comparison; rebased: StoredComparisonKey | null }> {
+    if (result.comparison.kind !== 'rebase' || !existing || !key || !result.object || !result.hash) return { comparison: result.comparison, rebased: null };
+    const old = snapshotById(this.context.db, key.snapshotId);
+    const page = old ? pageInput(this.context, old, snapshot) : null;
+    const wrapper = result.wrapperId !== null ? templates.find((template) => template.wrapperId === result.wrapperId)?.wrapper ?? null : null;
+    const outcome = await this.context.pool.rebase({
+      page, maxBytes: this.context.settings.extract.maxBytes, method: result.article.method, wrapperId: result.wrapperId, wrapper, object: result.object, hash: result.hash, previous: key,
+    });
+    return { comparison: outcome.comparison, rebased: outcome.key ? { ...outcome.key, snapshotId: key.snapshotId } : null };
+  }
+
+  /** Learns (or re-learns) a template's wrapper in the pool; one learning per template at a time. */
+  private async relearn(feedId: number, templateId: number, reason: string): Promise<void> {
+    if (this.learning.has(templateId)) return;
+    this.learning.add(templateId);
+    const { db, log, pool, settings } = this.context;
+    const started = performance.now();
+    const samples = recentSnapshotsOfTemplate(db, templateId, RELEARN_FROM).flatMap((snapshot) => pageInput(this.context, snapshot) ?? []);
+    const recent = recentSnapshotsOfTemplate(db, templateId, REEXTRACT_LIMIT).flatMap((snapshot) => {
+      const page = pageInput(this.context, snapshot);
+      return page ? [{ ...page, snapshotId: snapshot.snapshot_id, itemId: snapshot.item_id, text: snapshot.text }] : [];
+    });
+    const learned = samples.length < 2 ? Promise.resolve(null) : pool.learn({ samples, pages: recent, maxBytes: settings.extract.maxBytes });
+    await learned.then((outcome) => {
+      if (!outcome) return;
+      if (!outcome.wrapper) {
+        log.info({ template: templateId, reason }, 'no wrapper could be learned');
+        return;
+      }
+      const wrapper = outcome.wrapper;
+      const wrapperId = db.transaction(() => {
+        const id = storeWrapper(db, feedId, templateId, wrapper, reason);
+        const itemOf = new Map(recent.map((page) => [page.snapshotId, page.itemId]));
+        for (const changed of outcome.changed) {
+          saveExtraction(db, changed.snapshotId, itemOf.get(changed.snapshotId)!, templateId, changed.article.method === 'forest' ? id : null, changed.article);
+        }
+        return id;
+      })();
+      this.templates.delete(feedId);
+      log.info({ feed: feedId, template: templateId, wrapper: wrapper.xpath, wrapperId, samples: outcome.samples, reason, reextracted: outcome.changed.length, ms: Math.round(performance.now() - started) }, 'wrapper learned');
+    }).catch((error: unknown) => log.error({ err: error, template: templateId }, 'learning failed'))
+      .finally(() => this.learning.delete(templateId));
+  }
 }

@@ -1,24 +1,24 @@
-import { nextCheck, recordCheck, recordRevisitCapture, type ArticleRow, type CheckedPage } from '../archive/articles.js';
+import { nextCheck, recordCheck, recordIdenticalRevisit, recordRevisitCapture, type ArticleRow, type CheckedPage } from '../archive/articles.js';
 import type { Db } from '../archive/database.js';
 import type { FeedRow } from '../archive/feeds.js';
 import { knownGuids, type ItemRow } from '../archive/items.js';
 import { recordPoll } from '../archive/polls.js';
-import { recordCapture, recordCaptureFailure } from '../archive/snapshots.js';
+import { latestPayloadDigest, recordCapture, recordCaptureFailure } from '../archive/snapshots.js';
 import type { Settings } from '../config/settings.js';
-import { FeedParseError, type FeedItem, type ParsedFeed } from '../feeds/model.js';
-import { parseFeed } from '../feeds/parse.js';
+import type { FeedItem, ParsedFeed } from '../feeds/model.js';
 import { FetchError, type Fetcher, type FetchResult } from '../net/fetcher.js';
 import { freshnessMs } from '../net/freshness.js';
 import { nextPoll } from '../schedule/policy.js';
 import { observePoll, parseState } from '../schedule/state.js';
 import type { Logger } from '../util/logger.js';
-import { canonicalUrl } from './canonical.js';
+import type { CpuPool } from './pool.js';
 
 export interface PipelineContext {
   db: Db;
   fetcher: Fetcher;
   settings: Settings;
   log: Logger;
+  pool: CpuPool;
   now?: () => Date;
 }
 
@@ -45,11 +45,13 @@ export async function pollFeed(context: PipelineContext, feed: FeedRow, signal: 
     if (fetch.status >= 400 || (fetch.status >= 300 && !fetch.notModified)) {
       error = `HTTP ${fetch.status}${fetch.retryAfterMs !== null ? ` (Retry-After ${Math.round(fetch.retryAfterMs / 1000)}s)` : ''}`;
     } else if (!fetch.notModified) {
-      parsed = await parseFeed(fetch.body, { url: fetch.finalUrl, contentType: fetch.contentType });
+      const outcome = await context.pool.parseFeed({ body: fetch.body, url: fetch.finalUrl, contentType: fetch.contentType });
+      if ('error' in outcome) error = outcome.error;
+      else parsed = outcome.feed;
     }
   } catch (caught) {
     if (aborted(caught, signal)) return;
-    if (caught instanceof FetchError || caught instanceof FeedParseError) error = caught.message;
+    if (caught instanceof FetchError) error = caught.message;
     else error = `unexpected: ${(caught as Error).message}`;
   }
   const result = error ? 'error' : fetch?.notModified ? 'not-modified' : 'ok';
@@ -114,7 +116,14 @@ export async function revisitPage(context: PipelineContext, article: ArticleRow,
       log.warn({ url: article.url, article: article.id, status: result.status, ms: result.durationMs }, 'revisit failed');
       return;
     }
-    const snapshotId = recordRevisitCapture(db, article, result, canonicalUrl(result.body, result.contentType, result.finalUrl));
+    const body = await context.pool.encode(result.body);
+    if (body.sha256 === latestPayloadDigest(db, article.item_id)) {
+      // Byte for byte the last capture: nothing to extract, no body to store again.
+      const snapshotId = recordIdenticalRevisit(db, article, result, body, schedule(result.fetchedAt.toISOString()));
+      log.info({ url: article.url, article: article.id, status: result.status, snapshot: snapshotId, ms: Math.round(performance.now() - started) }, 'revisited: identical payload');
+      return;
+    }
+    const snapshotId = recordRevisitCapture(db, article, result, body);
     log.info({ url: article.url, article: article.id, status: result.status, bytes: result.body.length, snapshot: snapshotId, ms: Math.round(performance.now() - started) }, 'revisited');
   } catch (caught) {
     if (aborted(caught, signal)) return;
@@ -140,8 +149,8 @@ export async function capturePage(context: PipelineContext, item: ItemRow, signa
       log.warn({ url, status: result.status, ms: result.durationMs }, 'capture failed');
       return;
     }
-    const canonical = canonicalUrl(result.body, result.contentType, result.finalUrl);
-    const snapshotId = recordCapture(db, item.id, result, canonical);
+    const body = result.body.length > 0 ? await context.pool.encode(result.body) : null;
+    const snapshotId = recordCapture(db, item.id, result, body);
     log.info({ url, status: result.status, bytes: result.body.length, final: result.finalUrl !== url ? result.finalUrl : undefined, snapshot: snapshotId, ms: Math.round(performance.now() - started) }, 'captured');
   } catch (caught) {
     if (aborted(caught, signal)) return;

@@ -1,11 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { openDatabase, type Db } from '../archive/database.js';
-import { syncSubscriptions } from '../archive/feeds.js';
+import { countEnabledFeeds, syncSubscriptions } from '../archive/feeds.js';
+import { acquireLease, releaseLease, renewLease } from '../archive/lease.js';
 import type { Settings } from '../config/settings.js';
 import { readSubscriptions } from '../config/subscriptions.js';
 import { Fetcher } from '../net/fetcher.js';
 import type { Logger } from '../util/logger.js';
-import { Daemon } from './daemon.js';
+import { Daemon, type DaemonReport } from './daemon.js';
+import { createPool, poolSize } from './pool.js';
 
 export interface RunOptions {
   settings: Settings;
@@ -18,13 +22,50 @@ export interface RunOptions {
   onReady?: (db: Db) => void;
 }
 
+/** The heartbeat of the daemon's lease; a lease this much older is stale (its process died). */
+export const HEARTBEAT_MS = 10_000;
+export const LEASE_STALE_MS = 60_000;
+
+/** Raised when another daemon holds the database. */
+export class DaemonRunningError extends Error {
+  override name = 'DaemonRunningError';
+}
+
+/** Whether a process of this host is running (a daemon killed with -9 leaves its lease behind). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function logReport(log: Logger, report: DaemonReport): void {
+  const { done, backlog } = report;
+  const busy = report.waitedForSlots > 0 || report.pollLagMs > 60_000;
+  const fields = { ...done, backlog, pollLagSeconds: Math.round(report.pollLagMs / 1000), inFlight: report.inFlight, next: report.nextWorkAt };
+  if (busy) log.warn({ ...fields, waitedForSlots: report.waitedForSlots }, 'behind schedule: polls are stretched until the backlog clears');
+  else if (done.poll + done.capture + done.revisit + done.extract === 0) log.info(fields, 'idle');
+  else log.info(fields, 'last minute');
+}
+
 /**
- * `forest run`: opens the database (migrating it), syncs the subscription list, and runs the
- * daemon until a signal or `exitAfter`; then stops gracefully and closes the database.
+ * `forest run`: opens the database (migrating it), takes the daemon's lease on it, syncs the
+ * subscription list, and runs the daemon until a signal or `exitAfter`; then stops gracefully,
+ * closes the worker pool and the database, and releases the lease.
  */
 export async function runDaemon(options: RunOptions): Promise<void> {
   const { settings, log } = options;
   const db = openDatabase(settings.database.path);
+  const me = { owner: randomUUID(), pid: process.pid, host: hostname() };
+  const lease = acquireLease(db, me, new Date(), LEASE_STALE_MS, (holder) => holder.host !== me.host || processAlive(holder.pid));
+  if (!lease.acquired) {
+    db.close();
+    const { holder } = lease;
+    throw new DaemonRunningError(`another forest daemon is running on ${settings.database.path}: pid ${holder.pid} on ${holder.host}, since ${holder.startedAt} `
+      + `(last heartbeat ${holder.heartbeatAt}). Stop it first (or wait ${LEASE_STALE_MS / 1000}s after it died).`);
+  }
   const sync = () => {
     const report = syncSubscriptions(db, readSubscriptions(settings.subscriptions));
     log.info({ list: settings.subscriptions, ...report }, 'subscriptions synced');
@@ -35,10 +76,20 @@ export async function runDaemon(options: RunOptions): Promise<void> {
   try {
     sync();
   } catch (error) {
+    releaseLease(db, me.owner);
     db.close();
     throw error;
   }
-  const daemon = new Daemon({ db, fetcher: new Fetcher(settings.http), settings, log });
+  const pool = createPool(poolSize(settings.workers));
+  const fetcher = new Fetcher(settings.http);
+  let latest: DaemonReport | null = null;
+  const daemon = new Daemon({ db, fetcher, settings, log, pool }, (report) => {
+    latest = report;
+    logReport(log, report);
+  });
+  const heartbeat = setInterval(() => {
+    if (!renewLease(db, me.owner, new Date(), latest)) log.error('the daemon lease was taken over by another process');
+  }, HEARTBEAT_MS);
   options.onReady?.(db);
 
   let stopping: Promise<void> | null = null;
@@ -66,17 +117,20 @@ export async function runDaemon(options: RunOptions): Promise<void> {
     process.on('SIGHUP', onHangup);
   }
   const timer = options.exitAfter !== undefined ? setTimeout(() => void stop('exit-after'), options.exitAfter) : null;
-  log.info({ database: settings.database.path, feeds: db.prepare('SELECT COUNT(*) FROM feeds WHERE enabled = 1 AND subscribed = 1').pluck().get() }, 'forest running');
+  log.info({ database: settings.database.path, feeds: countEnabledFeeds(db), workers: pool.threads }, 'forest running');
   try {
     await daemon.start();
     await stopping;
   } finally {
     if (timer) clearTimeout(timer);
+    clearInterval(heartbeat);
     if (options.handleSignals) {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
       process.off('SIGHUP', onHangup);
     }
+    await pool.close();
+    releaseLease(db, me.owner);
     db.close();
   }
 }

@@ -1,84 +1,72 @@
 import {
-  addVersion, articleOfItem, createArticle, latestVersion, nextCheck, recordCheck, type ArticleRow, type CheckedPage, type VersionContent,
-  type VersionRow,
+  addVersion, articleOfItem, createArticle, nextCheck, recordCheck, type CheckedPage, type VersionContent,
 } from '../archive/articles.js';
-import { diffObjects } from '../archive/diff.js';
-import { shareExtractionContent, type PendingSnapshot, type WrapperRow } from '../archive/extractions.js';
-import { normalizeArticle, objectHash, type NormalizedObject } from '../archive/normalize.js';
+import type { ObjectDiff } from '../archive/diff.js';
+import { shareExtractionContent, type PendingSnapshot } from '../archive/extractions.js';
+import type { NormalizedObject } from '../archive/normalize.js';
 import type { ArticleObject } from '../extract/extract.js';
 import type { PipelineContext } from './pipeline.js';
+import type { Comparison } from './tasks.js';
 
 /**
  * Change detection (DESIGN §6): each extraction of an item's page is compared with the article's
- * latest version by the hash of its normalized object. Equal → an *unchanged* check; different →
- * a new version with its diff. When the extraction method or wrapper changed since that version,
- * the version's snapshot is re-extracted the way the new one was before anything is declared
- * edited: a better wrapper is not an edit.
+ * comparison key by the hash of its normalized object. Equal → an *unchanged* check; different →
+ * a new version with its diff. The comparison itself (hash, diff, and re-extracting the key's
+ * snapshot when a new wrapper changed how pages are extracted: a better wrapper is not an edit)
+ * runs in the worker pool; this records its verdict, inside the extraction's transaction.
  */
 
 export type Outcome = 'first' | 'unchanged' | 'changed' | 'failed' | 'skipped';
 
-/** Re-extracts a stored snapshot with the given wrapper (or none), for like-with-like comparison. */
-export type Reextract = (snapshotId: number, wrapper: WrapperRow | null) => ArticleObject | null;
+/** What the pool made of one capture. */
+export interface Extracted {
+  article: ArticleObject;
+  object: NormalizedObject | null;
+  hash: string | null;
+  wrapperId: number | null;
+  canonicalUrl: string | null;
+}
 
-function contentOf(snapshot: PendingSnapshot, article: ArticleObject, wrapperId: number | null): VersionContent {
-  const object = normalizeArticle(article);
+function contentOf(snapshot: PendingSnapshot, extracted: Extracted & { object: NormalizedObject; hash: string }): VersionContent {
+  const { article } = extracted;
   return {
-    snapshotId: snapshot.snapshot_id, capturedAt: snapshot.fetched_at, method: article.method, wrapperId,
+    snapshotId: snapshot.snapshot_id, capturedAt: snapshot.fetched_at, method: article.method, wrapperId: extracted.wrapperId,
     title: article.title, byline: article.byline, published: article.published, text: article.text, html: article.html,
-    object, hash: objectHash(object),
+    object: extracted.object, hash: extracted.hash,
   };
 }
 
-/**
- * The object to compare the new extraction with: the latest version's, or — when that version
- * was extracted another way — its snapshot re-extracted the new way.
- */
-function comparable(latest: VersionRow, content: VersionContent, wrapper: WrapperRow | null, reextract: Reextract): { object: NormalizedObject; hash: string; note: string | null } {
-  const stored = JSON.parse(latest.blocks) as NormalizedObject;
-  if (latest.method === content.method && latest.wrapper_id === content.wrapperId) return { object: stored, hash: latest.hash, note: null };
-  const again = reextract(latest.snapshot_id, wrapper);
-  if (!again || again.method === 'none') return { object: stored, hash: latest.hash, note: null };
-  const object = normalizeArticle(again);
-  const how = (method: string, wrapperId: number | null) => (wrapperId === null ? method : `${method} (wrapper ${wrapperId})`);
-  return { object, hash: objectHash(object), note: `extraction changed from ${how(latest.method, latest.wrapper_id)} to ${how(content.method, content.wrapperId)}; compared like with like` };
-}
+const hasObject = (extracted: Extracted): extracted is Extracted & { object: NormalizedObject; hash: string } => extracted.object !== null && extracted.hash !== null;
 
 /**
  * Records what one extraction of an item's page means for its article. Runs inside the
  * extraction's transaction, so a kill leaves both or neither.
  */
-export function recordVersion(context: PipelineContext, snapshot: PendingSnapshot, article: ArticleObject, wrapper: WrapperRow | null, reextract: Reextract): Outcome {
+export function recordVersion(context: PipelineContext, snapshot: PendingSnapshot, extracted: Extracted, comparison: Comparison, note: string | null): Outcome {
   const { db } = context;
   const { revisit } = context.settings;
-  const existing: ArticleRow | undefined = articleOfItem(db, snapshot.item_id);
+  const existing = articleOfItem(db, snapshot.item_id);
   const page: CheckedPage = { at: snapshot.fetched_at, status: snapshot.status, snapshotId: snapshot.snapshot_id, headers: JSON.parse(snapshot.headers) as Record<string, string> };
-  if (article.method === 'none') {
+  if (!hasObject(extracted)) {
     if (!existing) return 'skipped';
-    recordCheck(db, existing, page, 'failed', nextCheck(revisit, existing.revisit_step, false, page.at), article.reason ?? 'nothing extracted');
+    recordCheck(db, existing, page, 'failed', nextCheck(revisit, existing.revisit_step, false, page.at), extracted.article.reason ?? 'nothing extracted');
     return 'failed';
   }
-  const content = contentOf(snapshot, article, article.method === 'forest' ? wrapper?.id ?? null : null);
+  const content = contentOf(snapshot, extracted);
   if (!existing) {
-    createArticle(db, { itemId: snapshot.item_id, feedId: snapshot.feed_id, url: snapshot.url, finalUrl: snapshot.final_url, canonicalUrl: snapshot.canonical_url },
+    createArticle(db, { itemId: snapshot.item_id, feedId: snapshot.feed_id, url: snapshot.url, finalUrl: snapshot.final_url, canonicalUrl: extracted.canonicalUrl },
       content, page, nextCheck(revisit, 0, false, page.at));
     shareExtractionContent(db, snapshot.snapshot_id, content.hash);
     return 'first';
   }
-  const latest = latestVersion(db, existing.id);
-  if (!latest) throw new Error(`article ${existing.id} has no version`);
-  if (latest.hash === content.hash) {
-    recordCheck(db, existing, page, 'unchanged', nextCheck(revisit, existing.revisit_step, false, page.at), null);
+  if (comparison.kind === 'same' || comparison.kind === 'first' || comparison.kind === 'rebase') {
+    // 'first' and 'rebase' here mean the article had no usable key: nothing to call an edit.
+    recordCheck(db, existing, page, 'unchanged', nextCheck(revisit, existing.revisit_step, false, page.at), note);
     shareExtractionContent(db, snapshot.snapshot_id, content.hash);
     return 'unchanged';
   }
-  const previous = comparable(latest, content, article.method === 'forest' ? wrapper : null, reextract);
-  if (previous.hash === content.hash) {
-    recordCheck(db, existing, page, 'unchanged', nextCheck(revisit, existing.revisit_step, false, page.at), previous.note);
-    return 'unchanged';
-  }
-  const diff = diffObjects(previous.object, content.object);
-  addVersion(db, existing, content, diff, page, nextCheck(revisit, existing.revisit_step, true, page.at), previous.note);
+  const diff: ObjectDiff = comparison.diff;
+  addVersion(db, existing, content, diff, page, nextCheck(revisit, existing.revisit_step, true, page.at), note);
   shareExtractionContent(db, snapshot.snapshot_id, content.hash);
   return 'changed';
 }

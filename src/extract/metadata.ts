@@ -148,3 +148,15 @@ function bylineInside(node: Element | null): string | null {
   }
   return null;
 }
+
+/**
+ * The page's `<link rel=canonical>`, absolute, or null: read from the same parse as everything
+ * else (a capture is parsed once).
+ */
+export function canonicalLink(page: PreparedPage): string | null {
+  let href: string | null = null;
+  walk(page.head, (element) => {
+    if (href === null && element.name === 'link' && /(^|\s)canonical(\s|$)/i.test(element.attribs['rel'] ?? '') && element.attribs['href']) href = element.attribs['href'];
+  });
+  return href && page.url ? absoluteUrl(href, page.url) : href;
+}

@@ -95,6 +95,21 @@ export class Fetcher {
     this.queue = new HostQueue(options.concurrency, options.perHostDelay);
   }
 
+  /** When `host` may take its next request (see HostQueue.readyAt). */
+  readyAt(host: string): number {
+    return this.queue.readyAt(host);
+  }
+
+  /** Hosts busy or resting after a request. */
+  get unreadyHosts(): number {
+    return this.queue.unreadyHosts;
+  }
+
+  /** No request starts after this; waiting ones fail as aborted. */
+  close(): void {
+    this.queue.close();
+  }
+
   async fetch(url: string, conditional: ConditionalHeaders = {}, signal?: AbortSignal): Promise<FetchResult> {
     let host: string;
     try {

@@ -10,8 +10,9 @@
 export class HostQueue {
   private running = 0;
   private readonly hosts = new Map<string, { busy: boolean; freeAt: number }>();
-  private readonly waiting: Array<{ host: string; start: () => void }> = [];
+  private readonly waiting: Array<{ host: string; start: () => void; cancel: () => void }> = [];
   private timer: NodeJS.Timeout | null = null;
+  private closed = false;
 
   constructor(
     private readonly concurrency: number,
@@ -23,6 +24,7 @@ export class HostQueue {
   run<T>(host: string, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       if (signal?.aborted) return reject(abortReason(signal));
+      if (this.closed) return reject(shutdownError());
       const onAbort = () => {
         const index = this.waiting.indexOf(entry);
         if (index >= 0) this.waiting.splice(index, 1);
@@ -30,6 +32,10 @@ export class HostQueue {
       };
       const entry = {
         host,
+        cancel: () => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(shutdownError());
+        },
         start: () => {
           signal?.removeEventListener('abort', onAbort);
           // The host is released before the caller resumes, so that it sees the host's delay.
@@ -49,6 +55,25 @@ export class HostQueue {
       this.waiting.push(entry);
       this.pump();
     });
+  }
+
+  /**
+   * Stopping: no request starts from now on. Waiting ones are rejected with an AbortError;
+   * requests in flight finish (or are aborted by their own signal).
+   */
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    for (const entry of this.waiting.splice(0)) entry.cancel();
+  }
+
+  /** Hosts busy or resting after a request: work for them is passed over for now. */
+  get unreadyHosts(): number {
+    const now = this.now();
+    let count = 0;
+    for (const state of this.hosts.values()) if (state.busy || state.freeAt > now) count++;
+    return count;
   }
 
   /** Requests waiting for their turn (for status and tests). */
@@ -105,7 +130,7 @@ export class HostQueue {
     }
     const now = this.now();
     let soonest = Infinity;
-    for (let i = 0; i < this.waiting.length && this.running < this.concurrency; ) {
+    for (let i = 0; !this.closed && i < this.waiting.length && this.running < this.concurrency; ) {
       const entry = this.waiting[i]!;
       const state = this.hosts.get(entry.host);
       if (state?.busy) {
@@ -127,6 +152,12 @@ export class HostQueue {
       this.timer = setTimeout(() => this.pump(), Math.max(1, soonest - now));
     }
   }
+}
+
+function shutdownError(): Error {
+  const error = new Error('shutting down: no new requests');
+  error.name = 'AbortError';
+  return error;
 }
 
 const abortReason = (signal: AbortSignal): Error => (signal.reason instanceof Error ? signal.reason : new Error('aborted'));

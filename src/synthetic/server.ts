@@ -51,6 +51,8 @@ export interface SyntheticWebOptions {
   startVisible?: number;
   /** Edits made to articles as the clock runs. */
   edits?: ScriptedEdit[];
+  /** Edits count from `releaseEdits()` instead of the clock's start (the demo waits for its first captures). */
+  holdEdits?: boolean;
   host?: string;
 }
 
@@ -70,6 +72,8 @@ export class SyntheticWeb {
   private readonly startVisible: number;
   private readonly host: string;
   readonly edits: ScriptedEdit[];
+  /** The clock time edits count from; null while they are held. */
+  private editsFrom: number | null;
 
   constructor(options: SyntheticWebOptions = {}) {
     this.clock = options.clock ?? new SyntheticClock();
@@ -77,6 +81,23 @@ export class SyntheticWeb {
     this.startVisible = options.startVisible ?? 8;
     this.host = options.host ?? '127.0.0.1';
     this.edits = [...(options.edits ?? [])].sort((a, b) => a.after - b.after);
+    this.editsFrom = options.holdEdits ? null : this.clock.start;
+  }
+
+  /** Starts the held edits' clock now. */
+  releaseEdits(): void {
+    this.editsFrom ??= this.clock.now();
+  }
+
+  /** When an edit is (or will be) made, in clock time; null while edits are held. */
+  editTime(edit: ScriptedEdit): number | null {
+    return this.editsFrom === null ? null : this.editsFrom + edit.after;
+  }
+
+  /** The edits made by now. */
+  editsMade(): ScriptedEdit[] {
+    const now = this.clock.now();
+    return this.edits.filter((edit) => (this.editTime(edit) ?? Infinity) <= now);
   }
 
   async start(): Promise<this> {
@@ -136,8 +157,8 @@ export class SyntheticWeb {
   private edited(slug: string, article: SyntheticArticle): SyntheticArticle {
     const now = this.clock.now();
     return this.edits
-      .filter((edit) => edit.site === slug && edit.index === article.index && this.clock.start + edit.after <= now)
-      .reduce((current, edit) => applyEdit(current, edit.kind, this.clock.start + edit.after), article);
+      .filter((edit) => edit.site === slug && edit.index === article.index && (this.editTime(edit) ?? Infinity) <= now)
+      .reduce((current, edit) => applyEdit(current, edit.kind, this.editTime(edit)!), article);
   }
 
   private record(slug: string, request: IncomingMessage, status: number, revision?: number): void {

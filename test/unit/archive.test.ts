@@ -3,11 +3,13 @@ import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { WARCParser } from 'warcio';
-import { articleById, createArticle, dueRevisits, recordRevisitCapture } from '../../src/archive/articles.js';
+import { articleById, createArticle, recordRevisitCapture } from '../../src/archive/articles.js';
+import { encodeBody } from '../../src/archive/codec.js';
+import { duePolls, dueRevisits } from '../../src/archive/queues.js';
 import { getBlob, putBlob } from '../../src/archive/blobs.js';
 import { exportWarc } from '../../src/archive/export.js';
 import { migrate, openDatabase, readMigrations } from '../../src/archive/database.js';
-import { dueFeeds, syncSubscriptions } from '../../src/archive/feeds.js';
+import { syncSubscriptions } from '../../src/archive/feeds.js';
 import { upsertItems } from '../../src/archive/items.js';
 import { normalizeArticle, objectHash } from '../../src/archive/normalize.js';
 import { recordCapture } from '../../src/archive/snapshots.js';
@@ -40,7 +42,7 @@ test('syncing the list adds, updates and unsubscribes feeds (keeping their rows)
   const db = openDatabase(':memory:');
   let report = syncSubscriptions(db, [{ url: 'https://a.example/', tags: [], enabled: true }, { url: 'https://b.example/', tags: ['x'], enabled: true }]);
   assert.deepEqual(report, { added: ['https://a.example/', 'https://b.example/'], updated: [], removed: [] });
-  assert.equal(dueFeeds(db, new Date(), 10).length, 2, 'new feeds are due at once');
+  assert.equal(duePolls(db, new Date(), 10).length, 2, 'new feeds are due at once');
   report = syncSubscriptions(db, [{ url: 'https://a.example/', title: 'A', tags: [], enabled: true }]);
   assert.deepEqual(report, { added: [], updated: ['https://a.example/'], removed: ['https://b.example/'] });
   assert.equal(db.prepare('SELECT COUNT(*) FROM feeds').pluck().get(), 2);
@@ -88,15 +90,15 @@ test('a changed feed item makes its article due for a revisit at once', () => {
   };
   const object = normalizeArticle({ title: 'T', byline: null, published: null, html: '<p>page</p>' });
   for (const itemId of [1, 2]) {
-    const snapshotId = recordCapture(db, itemId, fetched, null);
+    const snapshotId = recordCapture(db, itemId, fetched, encodeBody(fetched.body));
     createArticle(db, { itemId, feedId: 1, url: fetched.url, finalUrl: fetched.finalUrl, canonicalUrl: null },
       { snapshotId, capturedAt: now.toISOString(), method: 'sigfeed', wrapperId: null, title: 'T', byline: null, published: null, text: 'page', html: '<p>page</p>', object, hash: objectHash(object) },
       { at: now.toISOString(), status: 200, snapshotId }, { step: 1, at: '2026-11-02T01:00:00.000Z' });
   }
   const later = new Date('2026-11-02T00:30:00Z');
   upsertItems(db, 1, [item('1', { title: 'Corrected title' }), item('2')], later, true);
-  const due = dueRevisits(db, later, 10, new Set());
-  assert.deepEqual(due.map((article) => article.item_id), [1], 'only the changed item, half an hour before its scheduled check');
+  const due = dueRevisits(db, later, 10);
+  assert.deepEqual(due.map((ref) => articleById(db, ref.id)!.item_id), [1], 'only the changed item, half an hour before its scheduled check');
   db.close();
 });
 
@@ -111,11 +113,11 @@ test('WARC export: a repeated payload is a revisit record that refers to the fir
     contentType: 'text/html', body, redirects: [], permanentUrl: null, notModified: false, retryAfterMs: null, fetchedAt: at, durationMs: 5,
   });
   const object = normalizeArticle({ title: 'T', byline: null, published: null, html: '<p>The same page twice.</p>' });
-  const first = recordCapture(db, 1, fetched(now), null);
+  const first = recordCapture(db, 1, fetched(now), encodeBody(body));
   createArticle(db, { itemId: 1, feedId: 1, url: 'https://x.example/1', finalUrl: 'https://x.example/1', canonicalUrl: null },
     { snapshotId: first, capturedAt: now.toISOString(), method: 'sigfeed', wrapperId: null, title: 'T', byline: null, published: null, text: 'The same page twice.', html: '<p>The same page twice.</p>', object, hash: objectHash(object) },
     { at: now.toISOString(), status: 200, snapshotId: first }, { step: 1, at: null });
-  recordRevisitCapture(db, articleById(db, 1)!, fetched(new Date('2026-11-02T01:00:00Z')), null);
+  recordRevisitCapture(db, articleById(db, 1)!, fetched(new Date('2026-11-02T01:00:00Z')), encodeBody(body));
 
   const out = join(tempDir(), 'out.warc');
   const report = await exportWarc(db, {}, out, { gzip: false, software: 'test' });

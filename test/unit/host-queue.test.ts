@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { test } from 'node:test';
 import { HostQueue } from '../../src/net/host-queue.js';
 
@@ -42,7 +43,6 @@ test('a waiting request is dropped when its signal aborts', async () => {
 });
 
 test('no listener outlives its task: after 1,000 tasks on one signal, the signal has none', async () => {
-  const { getEventListeners } = await import('node:events');
   const queue = new HostQueue(8, 0);
   const controller = new AbortController();
   const tasks = Array.from({ length: 1000 }, (_, i) => queue.run(`host-${i % 50}`, async () => Buffer.alloc(1024), controller.signal));

@@ -1,0 +1,99 @@
+import type { Db } from './database.js';
+
+/**
+ * The daemon's work queues, as the scheduler pass reads them. Each query walks one partial index
+ * in the order work is taken and stops at `limit`: a pass costs the same on a new archive and on
+ * one with millions of snapshots (test/unit/query-plans.test.ts checks the plans).
+ */
+
+export type WorkKind = 'poll' | 'capture' | 'revisit';
+
+/** One unit of work: a feed to poll, an item's page to capture, an article to revisit. */
+export interface WorkRef {
+  kind: WorkKind;
+  id: number;
+  url: string;
+  /** When it became due (ms since the epoch); for a capture, when its item was first seen. */
+  dueAt: number;
+}
+
+interface DueRow {
+  id: number;
+  url: string;
+  due: string | null;
+}
+
+const refs = (kind: WorkKind, rows: DueRow[], now: Date): WorkRef[] =>
+  rows.map((row) => ({ kind, id: row.id, url: row.url, dueAt: row.due === null ? now.getTime() : Date.parse(row.due) }));
+
+/** Enabled feeds due for a poll: never polled first, then the longest overdue. */
+export function duePolls(db: Db, now: Date, limit: number): WorkRef[] {
+  const rows = db.prepare(`SELECT id, url, next_poll_at AS due FROM feeds INDEXED BY feeds_due
+    WHERE enabled = 1 AND subscribed = 1 AND (next_poll_at IS NULL OR next_poll_at <= ?)
+    ORDER BY next_poll_at LIMIT ?`).all(now.toISOString(), limit) as DueRow[];
+  return refs('poll', rows, now);
+}
+
+/**
+ * Items whose page waits for its first capture, newest item first: a busy feed's new item goes
+ * before a backlog of old ones. Items waiting out a retry delay are passed over.
+ */
+export function dueCaptures(db: Db, now: Date, limit: number): WorkRef[] {
+  const rows = db.prepare(`SELECT items.id, COALESCE(items.orig_link, items.link) AS url, items.first_seen AS due
+    FROM items INDEXED BY items_capture JOIN feeds ON feeds.id = items.feed_id
+    WHERE items.page_state = 'pending' AND (items.page_due_at IS NULL OR items.page_due_at <= ?) AND feeds.enabled = 1
+    ORDER BY items.first_seen DESC, items.id DESC LIMIT ?`).all(now.toISOString(), limit) as DueRow[];
+  return refs('capture', rows, now);
+}
+
+/** Articles due for a revisit, longest overdue first. */
+export function dueRevisits(db: Db, now: Date, limit: number): WorkRef[] {
+  const rows = db.prepare(`SELECT articles.id, articles.url, articles.next_check_at AS due
+    FROM articles INDEXED BY articles_due JOIN feeds ON feeds.id = articles.feed_id
+    WHERE articles.next_check_at IS NOT NULL AND articles.next_check_at <= ? AND feeds.enabled = 1
+    ORDER BY articles.next_check_at LIMIT ?`).all(now.toISOString(), limit) as DueRow[];
+  return refs('revisit', rows, now);
+}
+
+/** The earliest time any queued work falls due (ms), or null when nothing is scheduled. */
+export function nextWorkAt(db: Db, kinds: { capture: boolean; revisit: boolean }): number | null {
+  const times = [
+    db.prepare('SELECT MIN(next_poll_at) FROM feeds INDEXED BY feeds_due WHERE enabled = 1 AND subscribed = 1').pluck().get(),
+    kinds.capture ? db.prepare("SELECT MIN(page_due_at) FROM items INDEXED BY items_pending WHERE page_state = 'pending'").pluck().get() : null,
+    kinds.revisit ? db.prepare('SELECT MIN(next_check_at) FROM articles INDEXED BY articles_due WHERE next_check_at IS NOT NULL').pluck().get() : null,
+  ].filter((at): at is string => typeof at === 'string').map(Date.parse);
+  return times.length ? Math.min(...times) : null;
+}
+
+/** Snapshots waiting for extraction, newest first (a hot item's page before a backlog), with their feed. */
+export function queuedExtractions(db: Db, limit: number): Array<{ snapshotId: number; feedId: number }> {
+  return db.prepare(`SELECT extraction_queue.snapshot_id AS snapshotId, items.feed_id AS feedId FROM extraction_queue
+    JOIN snapshots ON snapshots.id = extraction_queue.snapshot_id JOIN items ON items.id = snapshots.item_id
+    ORDER BY extraction_queue.snapshot_id DESC LIMIT ?`).all(limit) as Array<{ snapshotId: number; feedId: number }>;
+}
+
+export function queueExtraction(db: Db, snapshotId: number, at: string): void {
+  db.prepare('INSERT OR IGNORE INTO extraction_queue (snapshot_id, queued_at) VALUES (?, ?)').run(snapshotId, at);
+}
+
+export function dequeueExtraction(db: Db, snapshotId: number): void {
+  db.prepare('DELETE FROM extraction_queue WHERE snapshot_id = ?').run(snapshotId);
+}
+
+/** How much work waits, for status and the overload report. */
+export interface Backlog {
+  duePolls: number;
+  pendingCaptures: number;
+  dueRevisits: number;
+  queuedExtractions: number;
+}
+
+export function backlog(db: Db, now: Date): Backlog {
+  const at = now.toISOString();
+  return {
+    duePolls: db.prepare('SELECT COUNT(*) FROM feeds INDEXED BY feeds_due WHERE enabled = 1 AND subscribed = 1 AND (next_poll_at IS NULL OR next_poll_at <= ?)').pluck().get(at) as number,
+    pendingCaptures: db.prepare("SELECT COUNT(*) FROM items INDEXED BY items_pending WHERE page_state = 'pending'").pluck().get() as number,
+    dueRevisits: db.prepare('SELECT COUNT(*) FROM articles INDEXED BY articles_due WHERE next_check_at IS NOT NULL AND next_check_at <= ?').pluck().get(at) as number,
+    queuedExtractions: db.prepare('SELECT COUNT(*) FROM extraction_queue').pluck().get() as number,
+  };
+}

@@ -1,0 +1,81 @@
+import type { WorkKind, WorkRef } from '../archive/queues.js';
+
+/**
+ * Which due work to start now (a pure function, so that the rules are tested without a clock or
+ * a network). The rules:
+ * - at most one unit of work per host in flight, and none before the host's politeness delay
+ *   has passed (the fetcher's host queue tells when a host is ready);
+ * - priorities: polls, then first captures (the queue gives them newest item first, so a busy
+ *   feed's new item goes before a backlog of old pages), then revisits;
+ * - revisits never take more than their share of the slots, so that a wave of them cannot hold
+ *   the slots a poll will want a moment later;
+ * - a host that is busy or resting never blocks another host: its work is passed over, not waited
+ *   for (no head-of-line blocking), and the plan says when the first resting host is ready.
+ */
+
+export const PRIORITY: readonly WorkKind[] = ['poll', 'capture', 'revisit'];
+
+export interface DispatchInput {
+  /** Due work of each kind, in the order each kind is taken. */
+  due: Record<WorkKind, readonly WorkRef[]>;
+  /** Work already in flight (`kind:id`), never started twice. */
+  inFlight: ReadonlySet<string>;
+  /** Free slots over all hosts. */
+  room: number;
+  /** Free slots for revisits (their share less those running). */
+  revisitRoom: number;
+  /** 0 when the host may take a request now, else when it may (Infinity while busy). */
+  readyAt: (host: string) => number;
+}
+
+export interface DispatchPlan {
+  start: WorkRef[];
+  /** The earliest time a passed-over host becomes ready (ms), or null. */
+  wakeAt: number | null;
+  /** Due work passed over because every slot was taken (the daemon is behind). */
+  waitingForSlots: number;
+}
+
+export const workKey = (ref: Pick<WorkRef, 'kind' | 'id'>): string => `${ref.kind}:${ref.id}`;
+
+/** The host a URL's request goes to (the politeness key), or null for a URL that cannot be fetched. */
+export function hostOf(url: string): string | null {
+  try {
+    return new URL(url).host;
+  } catch {
+    return null;
+  }
+}
+
+export function planDispatch(input: DispatchInput): DispatchPlan {
+  const start: WorkRef[] = [];
+  const taken = new Set<string>();
+  let room = input.room;
+  let revisitRoom = input.revisitRoom;
+  let wakeAt: number | null = null;
+  let waitingForSlots = 0;
+  for (const kind of PRIORITY) {
+    for (const ref of input.due[kind]) {
+      if (input.inFlight.has(workKey(ref))) continue;
+      const host = hostOf(ref.url);
+      // An unparsable URL is started at once: the fetcher records why it fails.
+      if (host !== null) {
+        if (taken.has(host)) continue;
+        const readyAt = input.readyAt(host);
+        if (readyAt !== 0) {
+          if (readyAt !== Infinity) wakeAt = wakeAt === null ? readyAt : Math.min(wakeAt, readyAt);
+          continue;
+        }
+      }
+      if (room <= 0 || (kind === 'revisit' && revisitRoom <= 0)) {
+        waitingForSlots++;
+        continue;
+      }
+      if (host !== null) taken.add(host);
+      start.push(ref);
+      room--;
+      if (kind === 'revisit') revisitRoom--;
+    }
+  }
+  return { start, wakeAt, waitingForSlots };
+}

@@ -1,0 +1,73 @@
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import type { EncodedBody } from '../archive/codec.js';
+import {
+  encodeTask, extractTask, learnTask, parseFeedTask, rebaseTask, type ExtractOutcome, type ExtractTask, type LearnOutcome, type LearnTask, type ParseFeedOutcome,
+  type ParseFeedTask, type RebaseOutcome, type RebaseTask,
+} from './tasks.js';
+
+/**
+ * The pool of worker threads that does the daemon's CPU work: parsing, extraction,
+ * normalisation, hashing, diffing, learning and compression (piscina: a well-kept pool with a
+ * task queue, named task functions and clean shutdown, so we write no thread plumbing of our
+ * own). `workers: 0` runs the same tasks on the main thread — for debugging, and the reference
+ * the pool is checked against.
+ */
+export interface CpuPool {
+  readonly threads: number;
+  encode(body: Uint8Array): Promise<EncodedBody>;
+  extract(task: ExtractTask): Promise<ExtractOutcome>;
+  rebase(task: RebaseTask): Promise<RebaseOutcome>;
+  learn(task: LearnTask): Promise<LearnOutcome>;
+  parseFeed(task: ParseFeedTask): Promise<ParseFeedOutcome>;
+  close(): Promise<void>;
+}
+
+/** `workers: auto` → one thread per core the process may use. */
+export function poolSize(setting: number | 'auto'): number {
+  return setting === 'auto' ? availableParallelism() : setting;
+}
+
+/** The worker entry beside this module: worker.js when built; from source (tsx), a bootstrap that loads worker.ts. */
+function workerFile(): string {
+  const here = fileURLToPath(import.meta.url);
+  return here.endsWith('.ts') ? here.replace(/pool\.ts$/, 'worker-tsx.mjs') : here.replace(/pool\.js$/, 'worker.js');
+}
+
+export function createPool(threads: number): CpuPool {
+  if (threads === 0) return inlinePool();
+  const piscina = new Piscina({ filename: workerFile(), minThreads: threads, maxThreads: threads, idleTimeout: Infinity });
+  let closed = false;
+  return {
+    threads,
+    encode: (body) => piscina.run(body, { name: 'encode' }) as Promise<EncodedBody>,
+    extract: (task) => piscina.run(task, { name: 'extract' }) as Promise<ExtractOutcome>,
+    rebase: (task) => piscina.run(task, { name: 'rebase' }) as Promise<RebaseOutcome>,
+    learn: (task) => piscina.run(task, { name: 'learn' }) as Promise<LearnOutcome>,
+    parseFeed: (task) => piscina.run(task, { name: 'parseFeed' }) as Promise<ParseFeedOutcome>,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await piscina.destroy();
+    },
+  };
+}
+
+/** The same tasks, run on the calling thread. */
+function inlinePool(): CpuPool {
+  const run = async <T>(work: () => T | Promise<T>): Promise<T> => {
+    // Yield first, so that a caller's bookkeeping runs before the work, as with threads.
+    await Promise.resolve();
+    return work();
+  };
+  return {
+    threads: 0,
+    encode: (body) => run(() => encodeTask(body)),
+    extract: (task) => run(() => extractTask(task)),
+    rebase: (task) => run(() => rebaseTask(task)),
+    learn: (task) => run(() => learnTask(task)),
+    parseFeed: (task) => run(() => parseFeedTask(task)),
+    close: async () => {},
+  };
+}

@@ -1,0 +1,209 @@
+import { decodeStoredBody, encodeBody, type EncodedBody, type StoredBody } from '../archive/codec.js';
+import { diffObjects, type ObjectDiff } from '../archive/diff.js';
+import { normalizeArticle, objectHash, type NormalizedObject } from '../archive/normalize.js';
+import { preparePage, type PreparedPage } from '../extract/dom.js';
+import { emptyArticle, extractFromPage, notHtmlReason, type ArticleObject } from '../extract/extract.js';
+import { learnFromSamples } from '../extract/learn.js';
+import { canonicalLink } from '../extract/metadata.js';
+import { closestTemplate, structureSignature } from '../extract/template.js';
+import type { Wrapper } from '../extract/wrapper.js';
+import { FeedParseError, type ParsedFeed } from '../feeds/model.js';
+import { parseFeed } from '../feeds/parse.js';
+
+/**
+ * The daemon's CPU work, as pure functions over plain data: they run in the worker pool
+ * (src/daemon/pool.ts), so the main thread only does I/O and short write transactions. A page
+ * is parsed once per task: its canonical URL, template, article object, normalized object, hash
+ * and diff all come from that one parse.
+ */
+
+/** The feed item's fields, the signifiers and dates of extraction. */
+export interface FeedFields {
+  title: string | null;
+  summary: string | null;
+  published: string | null;
+  updated: string | null;
+}
+
+/** A stored page, still compressed. */
+export interface PageInput {
+  body: StoredBody;
+  contentType: string | null;
+  url: string;
+  feed: FeedFields;
+}
+
+export interface TemplateChoice {
+  id: number;
+  signature: string[];
+  wrapperId: number | null;
+  wrapper: Wrapper | null;
+}
+
+/** The object a new extraction is compared with: the article's comparison key. */
+export interface ComparisonKey {
+  hash: string;
+  method: string;
+  wrapperId: number | null;
+  /** JSON of the normalized object the hash covers. */
+  object: string;
+}
+
+export interface ExtractTask {
+  page: PageInput;
+  maxBytes: number;
+  templates: TemplateChoice[];
+  compare: ComparisonKey | null;
+}
+
+export type Comparison =
+  | { kind: 'first' }
+  | { kind: 'same' }
+  | { kind: 'edited'; diff: ObjectDiff }
+  /** The key was made another way (method or wrapper): it must be rebased before comparing. */
+  | { kind: 'rebase' };
+
+export interface ExtractOutcome {
+  canonicalUrl: string | null;
+  /** The template the page belongs to: an existing one's id, or the signature of a new one; null when not HTML. */
+  template: { id: number } | { signature: string[] } | null;
+  /** The wrapper the object was extracted with (method forest). */
+  wrapperId: number | null;
+  article: ArticleObject;
+  object: NormalizedObject | null;
+  hash: string | null;
+  comparison: Comparison;
+}
+
+const extractOptions = (page: PageInput, wrapper: Wrapper | null) => ({
+  feedTitle: page.feed.title, feedSummary: page.feed.summary, feedPublished: page.feed.published, feedUpdated: page.feed.updated, wrapper,
+});
+
+function prepare(page: PageInput, maxBytes: number): { prepared: PreparedPage } | { reason: string } {
+  const bytes = decodeStoredBody(page.body);
+  const reason = notHtmlReason(bytes, page.contentType, maxBytes);
+  if (reason) return { reason };
+  return { prepared: preparePage(bytes, { url: page.url, contentType: page.contentType }) };
+}
+
+/** How a key made by `method`/`wrapperId` relates to a new extraction made the same way or not. */
+const sameWay = (key: ComparisonKey, method: string, wrapperId: number | null) => key.method === method && key.wrapperId === wrapperId;
+
+function compare(key: ComparisonKey | null, object: NormalizedObject, hash: string, method: string, wrapperId: number | null): Comparison {
+  if (!key) return { kind: 'first' };
+  if (key.hash === hash) return { kind: 'same' };
+  if (!sameWay(key, method, wrapperId)) return { kind: 'rebase' };
+  return { kind: 'edited', diff: diffObjects(JSON.parse(key.object) as NormalizedObject, object) };
+}
+
+/** Parses a captured page once and extracts everything the archive keeps of it. */
+export function extractTask(task: ExtractTask): ExtractOutcome {
+  const ready = prepare(task.page, task.maxBytes);
+  if ('reason' in ready) {
+    return { canonicalUrl: null, template: null, wrapperId: null, article: emptyArticle(ready.reason), object: null, hash: null, comparison: { kind: 'first' } };
+  }
+  const page = ready.prepared;
+  const signature = structureSignature(page);
+  const template = closestTemplate(signature, task.templates);
+  const article = extractFromPage(page, extractOptions(task.page, template?.wrapper ?? null));
+  const wrapperId = article.method === 'forest' ? template?.wrapperId ?? null : null;
+  const base = { canonicalUrl: canonicalLink(page), template: template ? { id: template.id } : { signature }, wrapperId, article };
+  if (article.method === 'none') return { ...base, object: null, hash: null, comparison: { kind: 'first' } };
+  const object = normalizeArticle(article);
+  const hash = objectHash(object);
+  return { ...base, object, hash, comparison: compare(task.compare, object, hash, article.method, wrapperId) };
+}
+
+export interface RebaseTask {
+  /** The snapshot the key was made from, with the feed fields of the new capture (the same signifiers on both sides); null when it is gone. */
+  page: PageInput | null;
+  maxBytes: number;
+  method: string;
+  wrapperId: number | null;
+  wrapper: Wrapper | null;
+  /** The new extraction's object, to compare with the rebased key. */
+  object: NormalizedObject;
+  hash: string;
+  /** The key made the old way. */
+  previous: ComparisonKey;
+}
+
+export interface RebaseOutcome {
+  /** The key made the new way; null when the old snapshot yields nothing that way (keep the old key). */
+  key: ComparisonKey | null;
+  comparison: Extract<Comparison, { kind: 'same' } | { kind: 'edited' }>;
+}
+
+/**
+ * Re-extracts the snapshot behind an article's comparison key the way its new capture was
+ * extracted (like with like: a better wrapper is not an edit), once per change of wrapper, and
+ * compares.
+ */
+export function rebaseTask(task: RebaseTask): RebaseOutcome {
+  const { previous } = task;
+  const ready = task.page ? prepare(task.page, task.maxBytes) : null;
+  const again = task.page && ready && 'prepared' in ready ? extractFromPage(ready.prepared, extractOptions(task.page, task.wrapper)) : null;
+  if (!again || again.method === 'none') {
+    const old = JSON.parse(previous.object) as NormalizedObject;
+    return { key: null, comparison: previous.hash === task.hash ? { kind: 'same' } : { kind: 'edited', diff: diffObjects(old, task.object) } };
+  }
+  const object = normalizeArticle(again);
+  const hash = objectHash(object);
+  const key: ComparisonKey = { hash, method: task.method, wrapperId: task.wrapperId, object: JSON.stringify(object) };
+  return { key, comparison: hash === task.hash ? { kind: 'same' } : { kind: 'edited', diff: diffObjects(object, task.object) } };
+}
+
+export interface LearnTask {
+  samples: PageInput[];
+  /** Pages of the template to re-extract with the new wrapper. */
+  pages: Array<PageInput & { snapshotId: number; text: string }>;
+  maxBytes: number;
+}
+
+export interface LearnOutcome {
+  wrapper: Wrapper | null;
+  samples: number;
+  /** Pages whose object the new wrapper changes. */
+  changed: Array<{ snapshotId: number; article: ArticleObject }>;
+}
+
+/** Learns a FOREST wrapper from a template's recent pages and re-extracts its pages with it. */
+export function learnTask(task: LearnTask): LearnOutcome {
+  const samples = task.samples.flatMap((sample) => {
+    const ready = prepare(sample, task.maxBytes);
+    return 'prepared' in ready ? [{ input: ready.prepared, feedTitle: sample.feed.title, feedSummary: sample.feed.summary }] : [];
+  });
+  if (samples.length < 2) return { wrapper: null, samples: samples.length, changed: [] };
+  const { wrapper } = learnFromSamples(samples);
+  if (!wrapper) return { wrapper: null, samples: samples.length, changed: [] };
+  const changed = task.pages.flatMap((page) => {
+    const ready = prepare(page, task.maxBytes);
+    if (!('prepared' in ready)) return [];
+    const article = extractFromPage(ready.prepared, extractOptions(page, wrapper));
+    return article.text !== page.text ? [{ snapshotId: page.snapshotId, article }] : [];
+  });
+  return { wrapper, samples: samples.length, changed };
+}
+
+/** Hashes and compresses a fetched body for storage. */
+export function encodeTask(body: Uint8Array): EncodedBody {
+  return encodeBody(body);
+}
+
+export interface ParseFeedTask {
+  body: Uint8Array;
+  url: string;
+  contentType: string | null;
+}
+
+/** A parsed feed, or why the document is not one (an error's class does not cross threads). */
+export type ParseFeedOutcome = { feed: ParsedFeed } | { error: string };
+
+export async function parseFeedTask(task: ParseFeedTask): Promise<ParseFeedOutcome> {
+  try {
+    return { feed: await parseFeed(task.body, { url: task.url, contentType: task.contentType }) };
+  } catch (error) {
+    if (error instanceof FeedParseError) return { error: error.message };
+    throw error;
+  }
+}

@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { articleById, articleOfItem, comparisonKeyOf } from '../../src/archive/articles.js';
+import { storedBlob } from '../../src/archive/blobs.js';
+import { openDatabase, type Db } from '../../src/archive/database.js';
+import { activeWrapper, itemExtractedBefore, recentSnapshotsOfTemplate, snapshotById, templatesOf } from '../../src/archive/extractions.js';
+import { feedById } from '../../src/archive/feeds.js';
+import { itemById, knownGuids } from '../../src/archive/items.js';
+import { dueCaptures, duePolls, dueRevisits, nextWorkAt, queuedExtractions } from '../../src/archive/queues.js';
+import { latestPayloadDigest } from '../../src/archive/snapshots.js';
+import { fillArchive } from '../helpers/big-archive.js';
+
+/** Records every statement prepared through `db`, with the arguments it ran with. */
+function recording(db: Db): { db: Db; statements: Array<{ sql: string; args: unknown[] }> } {
+  const statements: Array<{ sql: string; args: unknown[] }> = [];
+  const proxy = new Proxy(db, {
+    get(target, property, receiver) {
+      if (property !== 'prepare') return Reflect.get(target, property, receiver) as unknown;
+      return (sql: string) => {
+        const statement = target.prepare(sql);
+        const watched: typeof statement = new Proxy(statement, {
+          get(inner, name, innerReceiver) {
+            const value = Reflect.get(inner, name, innerReceiver) as unknown;
+            if (typeof value !== 'function') return value;
+            if (name === 'all' || name === 'get' || name === 'run' || name === 'iterate') {
+              return (...args: unknown[]) => {
+                statements.push({ sql, args });
+                return (value as (...a: unknown[]) => unknown).apply(inner, args);
+              };
+            }
+            // pluck(), raw() … return the statement itself: keep recording through the proxy.
+            return (...args: unknown[]) => {
+              (value as (...a: unknown[]) => unknown).apply(inner, args);
+              return watched;
+            };
+          },
+        });
+        return watched;
+      };
+    },
+  });
+  return { db: proxy, statements };
+}
+
+test('every query a scheduler pass runs is an index lookup on an archive of 1,000,000 snapshots', () => {
+  const db = openDatabase(':memory:');
+  const { snapshots } = fillArchive(db, { feeds: 2000, itemsPerFeed: 100, snapshotsPerItem: 5 });
+  assert.ok(snapshots >= 1_000_000);
+  const now = new Date('2026-11-22T12:00:00Z');
+  const { db: watched, statements } = recording(db);
+
+  // The pass itself.
+  const polls = duePolls(watched, now, 64);
+  const captures = dueCaptures(watched, now, 64);
+  const revisits = dueRevisits(watched, now, 64);
+  nextWorkAt(watched, { capture: true, revisit: true });
+  const queued = queuedExtractions(watched, 64);
+  assert.ok(polls.length > 0 && captures.length > 0 && revisits.length > 0 && queued.length > 0, 'every queue has due work');
+  // Starting the work it found, and what each unit looks up.
+  const feed = feedById(watched, polls[0]!.id)!;
+  knownGuids(watched, feed.id, ['guid-1', 'guid-2']);
+  itemById(watched, captures[0]!.id);
+  const article = articleById(watched, revisits[0]!.id)!;
+  latestPayloadDigest(watched, article.item_id);
+  const snapshot = snapshotById(watched, queued[0]!.snapshotId)!;
+  storedBlob(watched, snapshot.sha256);
+  const existing = articleOfItem(watched, snapshot.item_id);
+  if (existing) comparisonKeyOf(watched, existing);
+  comparisonKeyOf(watched, article);
+  for (const template of templatesOf(watched, snapshot.feed_id)) activeWrapper(watched, template.id);
+  itemExtractedBefore(watched, snapshot.item_id, snapshot.snapshot_id);
+  recentSnapshotsOfTemplate(watched, 1, 10);
+
+  assert.ok(statements.length >= 15);
+  for (const { sql, args } of statements) {
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as Array<{ detail: string }>).map((row) => row.detail);
+    // A walk of a queue table in key order is bounded by its LIMIT (every row is work); a walk of
+    // any other table is a scan of history.
+    const scans = plan.filter((line) => (/^SCAN \w+$/.test(line) || /^SCAN \w+ (?!USING)/.test(line)) && line !== 'SCAN extraction_queue');
+    assert.deepEqual(scans, [], `${sql}\n${plan.join('\n')}`);
+    assert.ok(!plan.some((line) => /USE TEMP B-TREE/.test(line)), `sorts its whole result: ${sql}\n${plan.join('\n')}`);
+  }
+  db.close();
+});
