@@ -51,5 +51,25 @@ export function openDatabase(path: string): Db {
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   migrate(db);
+  cacheStatements(db);
   return db;
+}
+
+/**
+ * Prepared statements are kept per SQL text: preparing is most of the cost of a small query, and
+ * the daemon runs the same few dozen queries all day. (Every call site of a given text uses it
+ * the same way — with or without pluck() — and none iterates, so sharing a statement is safe.)
+ */
+function cacheStatements(db: Db): void {
+  const prepare = db.prepare.bind(db);
+  const cache = new Map<string, Database.Statement>();
+  db.prepare = ((source: string) => {
+    let statement = cache.get(source);
+    if (!statement) {
+      statement = prepare(source);
+      // Statements built from data (none today) would grow the cache: it stays bounded.
+      if (cache.size < 2000) cache.set(source, statement);
+    }
+    return statement;
+  }) as Db['prepare'];
 }

@@ -46,6 +46,16 @@ export function templatesOf(db: Db, feedId: number): TemplateRow[] {
     .map((row) => ({ ...row, signature: JSON.parse(row.signature) as string[] }));
 }
 
+/**
+ * A feed's templates with their active wrappers, as JSON text (signature, selector): what the
+ * worker pool needs to extract a page of the feed, sent without parsing and re-serialising.
+ */
+export function templateChoicesOf(db: Db, feedId: number): Array<{ id: number; signature: string; wrapperId: number | null; wrapper: string | null }> {
+  return db.prepare(`SELECT templates.id, templates.signature, wrappers.id AS wrapperId, wrappers.selector AS wrapper FROM templates
+    LEFT JOIN wrappers ON wrappers.id = (SELECT MAX(id) FROM wrappers WHERE template_id = templates.id AND active = 1)
+    WHERE templates.feed_id = ? ORDER BY templates.id`).all(feedId) as Array<{ id: number; signature: string; wrapperId: number | null; wrapper: string | null }>;
+}
+
 export function addTemplate(db: Db, feedId: number, signature: string[]): TemplateRow {
   const { lastInsertRowid } = db.prepare('INSERT INTO templates (feed_id, signature, created_at) VALUES (?, ?, ?)').run(feedId, JSON.stringify(signature), new Date().toISOString());
   return { id: Number(lastInsertRowid), feed_id: feedId, signature };
@@ -66,16 +76,22 @@ export function storeWrapper(db: Db, feedId: number, templateId: number, wrapper
   })();
 }
 
-export function saveExtraction(db: Db, snapshotId: number, itemId: number, templateId: number | null, wrapperId: number | null, article: ArticleObject): void {
-  db.prepare(`INSERT INTO extractions (snapshot_id, item_id, template_id, wrapper_id, method, title, byline, published, modified, text, html, lead_image, language, reason, extracted_at)
-    VALUES (@snapshotId, @itemId, @templateId, @wrapperId, @method, @title, @byline, @published, @modified, @text, @html, @leadImage, @language, @reason, @at)
+/**
+ * Stores a snapshot's extraction and takes it off the queue. When the object is already in
+ * `contents` (`contentHash`: a version's, or the same object again), the row points there
+ * instead of keeping its own copy of the text and HTML.
+ */
+export function saveExtraction(db: Db, snapshotId: number, itemId: number, templateId: number | null, wrapperId: number | null, article: ArticleObject, contentHash: string | null = null): void {
+  const shared = contentHash !== null && db.prepare('SELECT 1 FROM contents WHERE hash = ?').get(contentHash) !== undefined;
+  db.prepare(`INSERT INTO extractions (snapshot_id, item_id, template_id, wrapper_id, method, title, byline, published, modified, text, html, lead_image, language, reason, extracted_at, content_hash)
+    VALUES (@snapshotId, @itemId, @templateId, @wrapperId, @method, @title, @byline, @published, @modified, @text, @html, @leadImage, @language, @reason, @at, @contentHash)
     ON CONFLICT (snapshot_id) DO UPDATE SET template_id = excluded.template_id, wrapper_id = excluded.wrapper_id, method = excluded.method, title = excluded.title,
       byline = excluded.byline, published = excluded.published, modified = excluded.modified, text = excluded.text, html = excluded.html,
-      lead_image = excluded.lead_image, language = excluded.language, reason = excluded.reason, extracted_at = excluded.extracted_at, content_hash = NULL`)
+      lead_image = excluded.lead_image, language = excluded.language, reason = excluded.reason, extracted_at = excluded.extracted_at, content_hash = excluded.content_hash`)
     .run({
       snapshotId, itemId, templateId, wrapperId, method: article.method, title: article.title, byline: article.byline, published: article.published,
-      modified: article.modified, text: article.text, html: article.html, leadImage: article.leadImage, language: article.language, reason: article.reason,
-      at: new Date().toISOString(),
+      modified: article.modified, text: shared ? '' : article.text, html: shared ? '' : article.html, leadImage: article.leadImage, language: article.language,
+      reason: article.reason, at: new Date().toISOString(), contentHash: shared ? contentHash : null,
     });
   dequeueExtraction(db, snapshotId);
 }
@@ -113,12 +129,4 @@ export function wrapperById(db: Db, id: number): WrapperRow | null {
 /** A stored snapshot with its item's feed fields, for re-extraction. */
 export function snapshotById(db: Db, id: number): PendingSnapshot | undefined {
   return db.prepare(`SELECT ${SNAPSHOT_COLUMNS} FROM snapshots JOIN items ON items.id = snapshots.item_id WHERE snapshots.id = ?`).get(id) as PendingSnapshot | undefined;
-}
-
-/**
- * Points an extraction at the stored content of its object (same normalized hash) and drops its
- * own copy of the text and HTML.
- */
-export function shareExtractionContent(db: Db, snapshotId: number, hash: string): void {
-  db.prepare(`UPDATE extractions SET text = '', html = '', content_hash = ? WHERE snapshot_id = ? AND EXISTS (SELECT 1 FROM contents WHERE hash = ?)`).run(hash, snapshotId, hash);
 }

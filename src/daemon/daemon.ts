@@ -3,17 +3,23 @@ import { articleById } from '../archive/articles.js';
 import { feedById } from '../archive/feeds.js';
 import { itemById } from '../archive/items.js';
 import { backlog, duePolls, dueCaptures, dueRevisits, nextWorkAt, type Backlog, type WorkKind, type WorkRef } from '../archive/queues.js';
-import { planDispatch, workKey } from './dispatch.js';
+import { planDispatch, workKey, type DispatchPlan } from './dispatch.js';
 import { Extractor } from './extraction.js';
 import type { PipelineContext } from './pipeline.js';
 import { capturePage, pollFeed, revisitPage } from './pipeline.js';
 
-/** The most due units of each kind a pass looks at (it looks at enough to pass over every host that is not ready). */
-const CANDIDATES = 512;
+/** The most due units of each kind a pass looks at. */
+const CANDIDATES = 4096;
 /** The longest the loop sleeps before looking again (work another process may have added: `forest feeds add`). */
 const MAX_SLEEP_MS = 5000;
+/** The shortest time between two passes asked for by work ending (ms). */
+const MIN_PASS_GAP_MS = 10;
 /** How often the daemon reports (log line and the lease's status) what it did and what waits. */
 export const REPORT_EVERY_MS = 60_000;
+
+const megabytes = (usage: NodeJS.MemoryUsage) => ({
+  rss: Math.round(usage.rss / 2 ** 20), heap: Math.round(usage.heapUsed / 2 ** 20), external: Math.round(usage.external / 2 ** 20),
+});
 
 /** What the daemon did in the last report period, and how far behind it is. */
 export interface DaemonReport {
@@ -27,6 +33,8 @@ export interface DaemonReport {
   waitedForSlots: number;
   inFlight: number;
   nextWorkAt: string | null;
+  /** The main thread's memory (MB): resident for the process, heap and buffers for this thread. */
+  memory: { rss: number; heap: number; external: number };
 }
 
 /**
@@ -102,6 +110,7 @@ export class Daemon {
       waitedForSlots: this.period.waitedForSlots,
       inFlight: this.inFlight.size,
       nextWorkAt: next === null ? null : new Date(next).toISOString(),
+      memory: megabytes(process.memoryUsage()),
     };
   }
 
@@ -158,19 +167,28 @@ export class Daemon {
     const revisits = requests.filter((key) => key.startsWith('revisit:')).length;
     const room = slots - requests.length;
     // Enough candidates to fill the free slots after passing over every host that is not ready.
-    const look = room > 0 ? Math.min(CANDIDATES, room + fetcher.unreadyHosts + 8) : 0;
-    const plan = planDispatch({
-      due: {
-        poll: look ? duePolls(db, now, look) : [],
-        capture: look && kinds.capture ? dueCaptures(db, now, look) : [],
-        revisit: look && kinds.revisit ? dueRevisits(db, now, look) : [],
-      },
-      inFlight: new Set(this.inFlight.keys()),
-      room,
-      // Revisits take at most half the slots: a wave of them never holds the ones a poll wants.
-      revisitRoom: Math.ceil(slots / 2) - revisits,
-      readyAt: (host) => fetcher.readyAt(host),
-    });
+    // Enough candidates to fill the free slots after passing over every host that is not ready;
+    // when one host's many pages fill the candidates (a feed's 30 new items), look further.
+    let look = Math.min(CANDIDATES, room + fetcher.unreadyHosts + 8);
+    let plan: DispatchPlan = { start: [], wakeAt: null, waitingForSlots: 0 };
+    while (room > 0) {
+      const due = {
+        poll: duePolls(db, now, look),
+        capture: kinds.capture ? dueCaptures(db, now, look) : [],
+        revisit: kinds.revisit ? dueRevisits(db, now, look) : [],
+      };
+      plan = planDispatch({
+        due,
+        inFlight: new Set(this.inFlight.keys()),
+        room,
+        // Revisits take at most half the slots: a wave of them never holds the ones a poll wants.
+        revisitRoom: Math.ceil(slots / 2) - revisits,
+        readyAt: (host) => fetcher.readyAt(host),
+      });
+      const exhausted = Object.values(due).every((refs) => refs.length < look);
+      if (plan.start.length >= room || plan.waitingForSlots > 0 || exhausted || look >= CANDIDATES) break;
+      look = Math.min(CANDIDATES, look * 4);
+    }
     for (const ref of plan.start) {
       if (ref.kind === 'poll') this.period.pollLagMs = Math.max(this.period.pollLagMs, now.getTime() - ref.dueAt);
       this.begin(ref);
@@ -189,9 +207,11 @@ export class Daemon {
   }
 
   private async loop(): Promise<void> {
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     while (!this.stopping) {
       let wakeAt: number | null = null;
       this.woken = false;
+      const passAt = Date.now();
       try {
         wakeAt = this.pass();
         this.maybeReport();
@@ -199,8 +219,12 @@ export class Daemon {
         this.context.log.error({ err: error }, 'scheduler pass failed');
       }
       if (this.stopping) break;
-      // Work that ended during the pass already asked for another.
-      if (this.woken) continue;
+      // Work that ended during the pass already asked for another. Passes that work endings ask
+      // for are spaced a little, so that a burst of endings is met by one pass, not by one each.
+      if (this.woken) {
+        await pause(Math.max(0, passAt + MIN_PASS_GAP_MS - Date.now()));
+        continue;
+      }
       const untilReport = this.period.started + REPORT_EVERY_MS - Date.now();
       const sleep = Math.max(0, Math.min(MAX_SLEEP_MS, untilReport, wakeAt === null ? Infinity : wakeAt - this.now().getTime()));
       await new Promise<void>((resolve) => {
@@ -211,6 +235,7 @@ export class Daemon {
         };
       });
       this.wake = null;
+      if (this.woken) await pause(Math.max(0, passAt + MIN_PASS_GAP_MS - Date.now()));
     }
   }
 }

@@ -1,7 +1,7 @@
 import { articleOfItem, comparisonKeyOf, setComparisonKey, type ArticleRow, type StoredComparisonKey } from '../archive/articles.js';
 import { storedBlob } from '../archive/blobs.js';
 import {
-  activeWrapper, addTemplate, countTemplatePage, itemExtractedBefore, recentSnapshotsOfTemplate, saveExtraction, snapshotById, storeWrapper, templatesOf,
+  addTemplate, countTemplatePage, itemExtractedBefore, recentSnapshotsOfTemplate, saveExtraction, snapshotById, storeWrapper, templateChoicesOf, templatesOf,
   type PendingSnapshot,
 } from '../archive/extractions.js';
 import { queuedExtractions } from '../archive/queues.js';
@@ -26,6 +26,7 @@ import { recordVersion, type Outcome } from './versioning.js';
 const RELEARN_FROM = 10;
 const REEXTRACT_LIMIT = 50;
 const MAX_CANDIDATES = 256;
+const RELEARN_GAP = 3;
 
 function learningDue(pages: number, learnAfter: number): boolean {
   return pages === learnAfter || pages === 5 || pages === 10 || (pages > 10 && pages % 10 === 0);
@@ -62,6 +63,10 @@ export class Extractor {
   private readonly running = new Set<number>();
   private readonly feeds = new Set<number>();
   private readonly learning = new Set<number>();
+  /** Resolves when the learning before is done (learnings run one at a time). */
+  private learningTurn: Promise<void> = Promise.resolve();
+  /** The page count of each template at its last learning (since this process started). */
+  private readonly learnedAt = new Map<number, number>();
   /** Templates and wrappers per feed, as the pool needs them; dropped when they change. */
   private readonly templates = new Map<number, TemplateChoice[]>();
 
@@ -96,10 +101,7 @@ export class Extractor {
   private templateChoices(feedId: number): TemplateChoice[] {
     let choices = this.templates.get(feedId);
     if (!choices) {
-      choices = templatesOf(this.context.db, feedId).map((template) => {
-        const active = activeWrapper(this.context.db, template.id);
-        return { id: template.id, signature: template.signature, wrapperId: active?.id ?? null, wrapper: active?.wrapper ?? null };
-      });
+      choices = templateChoicesOf(this.context.db, feedId);
       this.templates.set(feedId, choices);
     }
     return choices;
@@ -132,19 +134,20 @@ export class Extractor {
       const revisit = itemExtractedBefore(db, snapshot.item_id, snapshot.snapshot_id);
       const { outcome, templateId, pages } = db.transaction(() => {
         const templateId = result.template === null ? null : this.templateOf(snapshot.feed_id, result.template);
-        saveExtraction(db, snapshot.snapshot_id, snapshot.item_id, templateId, result.wrapperId, result.article);
         setCanonicalUrl(db, snapshot.snapshot_id, result.canonicalUrl);
         if (existing && rebased) setComparisonKey(db, existing.id, rebased);
         // Only new pages teach: revisits of one article would make its own text look like template.
         const pages = templateId !== null && !revisit ? countTemplatePage(db, templateId) : null;
         const note = key && rebased ? `extraction changed from ${how(key.method, key.wrapperId)} to ${how(result.article.method, result.wrapperId)}; compared like with like` : null;
-        return { outcome: recordVersion(this.context, snapshot, result, comparison, note), templateId, pages };
+        const outcome = recordVersion(this.context, snapshot, result, comparison, note);
+        saveExtraction(db, snapshot.snapshot_id, snapshot.item_id, templateId, result.wrapperId, result.article, result.hash);
+        return { outcome, templateId, pages };
       })();
       if (templateId !== null && pages !== null) {
         // The wrapper this page was extracted with (not one learned since).
         const used = templates.find((template) => template.id === templateId);
-        if (used?.wrapper && result.article.method !== 'forest') await this.relearn(snapshot.feed_id, templateId, `stopped matching at page ${pages}`);
-        else if (learningDue(pages, settings.extract.learnAfter)) await this.relearn(snapshot.feed_id, templateId, `${pages} pages`);
+        if (used?.wrapper && result.article.method !== 'forest' && this.mayRelearn(templateId, pages)) await this.relearn(snapshot.feed_id, templateId, `stopped matching at page ${pages}`, pages);
+        else if (learningDue(pages, settings.extract.learnAfter)) await this.relearn(snapshot.feed_id, templateId, `${pages} pages`, pages);
       }
       return report(result.article.method, outcome, result.article.text.split(/\s+/).filter(Boolean).length, result.article.reason);
     } catch (error) {
@@ -184,22 +187,46 @@ export class Extractor {
     return { comparison: outcome.comparison, rebased: outcome.key ? { ...outcome.key, snapshotId: key.snapshotId } : null };
   }
 
+  /**
+   * A wrapper that stopped matching is re-learned once the template has had RELEARN_GAP pages
+   * since its last learning: a wrapper that still fails is not re-learned on every page (each
+   * learning parses the template's recent pages again).
+   */
+  private mayRelearn(templateId: number, pages: number): boolean {
+    return pages - (this.learnedAt.get(templateId) ?? 0) >= RELEARN_GAP;
+  }
+
   /** Learns (or re-learns) a template's wrapper in the pool; one learning per template at a time. */
-  private async relearn(feedId: number, templateId: number, reason: string): Promise<void> {
+  private async relearn(feedId: number, templateId: number, reason: string, pages: number): Promise<void> {
     if (this.learning.has(templateId)) return;
     this.learning.add(templateId);
+    this.learnedAt.set(templateId, pages);
+    // One learning at a time over all templates: it holds every sample page's tree at once, the
+    // largest allocation Forest makes.
+    const turn = this.learningTurn;
+    let done!: () => void;
+    this.learningTurn = new Promise<void>((resolve) => (done = resolve));
+    await turn;
     const { db, log, pool, settings } = this.context;
-    const started = performance.now();
-    const samples = recentSnapshotsOfTemplate(db, templateId, RELEARN_FROM).flatMap((snapshot) => pageInput(this.context, snapshot) ?? []);
-    const recent = recentSnapshotsOfTemplate(db, templateId, REEXTRACT_LIMIT).flatMap((snapshot) => {
-      const page = pageInput(this.context, snapshot);
-      return page ? [{ ...page, snapshotId: snapshot.snapshot_id, itemId: snapshot.item_id, text: snapshot.text }] : [];
-    });
-    const learned = samples.length < 2 ? Promise.resolve(null) : pool.learn({ samples, pages: recent, maxBytes: settings.extract.maxBytes });
-    await learned.then((outcome) => {
-      if (!outcome) return;
+    try {
+      const started = performance.now();
+      const samples = recentSnapshotsOfTemplate(db, templateId, RELEARN_FROM).flatMap((snapshot) => {
+        const page = pageInput(this.context, snapshot);
+        return page ? [{ ...page, snapshotId: snapshot.snapshot_id }] : [];
+      });
+      if (samples.length < 2) return;
+      const recent = recentSnapshotsOfTemplate(db, templateId, REEXTRACT_LIMIT).flatMap((snapshot) => {
+        const page = pageInput(this.context, snapshot);
+        return page ? [{ ...page, snapshotId: snapshot.snapshot_id, itemId: snapshot.item_id, text: snapshot.text }] : [];
+      });
+      const current = this.templateChoices(feedId).find((template) => template.id === templateId)?.wrapper ?? null;
+      const outcome = await pool.learn({ samples, pages: recent, maxBytes: settings.extract.maxBytes, current });
       if (!outcome.wrapper) {
         log.info({ template: templateId, reason }, 'no wrapper could be learned');
+        return;
+      }
+      if (outcome.unchanged) {
+        log.info({ feed: feedId, template: templateId, samples: outcome.samples, reason, ms: Math.round(performance.now() - started) }, 'wrapper re-learned: unchanged');
         return;
       }
       const wrapper = outcome.wrapper;
@@ -213,7 +240,11 @@ export class Extractor {
       })();
       this.templates.delete(feedId);
       log.info({ feed: feedId, template: templateId, wrapper: wrapper.xpath, wrapperId, samples: outcome.samples, reason, reextracted: outcome.changed.length, ms: Math.round(performance.now() - started) }, 'wrapper learned');
-    }).catch((error: unknown) => log.error({ err: error, template: templateId }, 'learning failed'))
-      .finally(() => this.learning.delete(templateId));
+    } catch (error) {
+      log.error({ err: error, template: templateId }, 'learning failed');
+    } finally {
+      this.learning.delete(templateId);
+      done();
+    }
   }
 }

@@ -14,6 +14,9 @@ import {
  * own). `workers: 0` runs the same tasks on the main thread — for debugging, and the reference
  * the pool is checked against.
  */
+/** Old-generation heap of each worker (MB); learning from ten large pages needs about 150. */
+const WORKER_HEAP_MB = 384;
+
 export interface CpuPool {
   readonly threads: number;
   encode(body: Uint8Array): Promise<EncodedBody>;
@@ -37,7 +40,13 @@ function workerFile(): string {
 
 export function createPool(threads: number): CpuPool {
   if (threads === 0) return inlinePool();
-  const piscina = new Piscina({ filename: workerFile(), minThreads: threads, maxThreads: threads, idleTimeout: Infinity });
+  const piscina = new Piscina({
+    filename: workerFile(), minThreads: threads, maxThreads: threads, idleTimeout: Infinity,
+    // A bounded heap per worker: V8 collects before it grows past this instead of holding on to
+    // what a large task (learning from ten pages) once needed. A task that really needs more
+    // fails alone (recorded as an extraction error) and the pool starts a new worker.
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+  });
   let closed = false;
   return {
     threads,

@@ -44,7 +44,7 @@ function processAlive(pid: number): boolean {
 function logReport(log: Logger, report: DaemonReport): void {
   const { done, backlog } = report;
   const busy = report.waitedForSlots > 0 || report.pollLagMs > 60_000;
-  const fields = { ...done, backlog, pollLagSeconds: Math.round(report.pollLagMs / 1000), inFlight: report.inFlight, next: report.nextWorkAt };
+  const fields = { ...done, backlog, memory: report.memory, pollLagSeconds: Math.round(report.pollLagMs / 1000), inFlight: report.inFlight, next: report.nextWorkAt };
   if (busy) log.warn({ ...fields, waitedForSlots: report.waitedForSlots }, 'behind schedule: polls are stretched until the backlog clears');
   else if (done.poll + done.capture + done.revisit + done.extract === 0) log.info(fields, 'idle');
   else log.info(fields, 'last minute');

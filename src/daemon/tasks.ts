@@ -33,11 +33,14 @@ export interface PageInput {
   feed: FeedFields;
 }
 
+/** A template of the page's feed, as stored (JSON text: cloning one string to a worker is a copy, an array of thousands is not). */
 export interface TemplateChoice {
   id: number;
-  signature: string[];
+  /** JSON: the structural signature. */
+  signature: string;
   wrapperId: number | null;
-  wrapper: Wrapper | null;
+  /** JSON: the active wrapper. */
+  wrapper: string | null;
 }
 
 /** The object a new extraction is compared with: the article's comparison key. */
@@ -104,8 +107,8 @@ export function extractTask(task: ExtractTask): ExtractOutcome {
   }
   const page = ready.prepared;
   const signature = structureSignature(page);
-  const template = closestTemplate(signature, task.templates);
-  const article = extractFromPage(page, extractOptions(task.page, template?.wrapper ?? null));
+  const template = closestTemplate(signature, task.templates.map((choice) => ({ ...choice, signature: JSON.parse(choice.signature) as string[] })));
+  const article = extractFromPage(page, extractOptions(task.page, template?.wrapper ? (JSON.parse(template.wrapper) as Wrapper) : null));
   const wrapperId = article.method === 'forest' ? template?.wrapperId ?? null : null;
   const base = { canonicalUrl: canonicalLink(page), template: template ? { id: template.id } : { signature }, wrapperId, article };
   if (article.method === 'none') return { ...base, object: null, hash: null, comparison: { kind: 'first' } };
@@ -120,7 +123,8 @@ export interface RebaseTask {
   maxBytes: number;
   method: string;
   wrapperId: number | null;
-  wrapper: Wrapper | null;
+  /** JSON of the wrapper, or null (single page). */
+  wrapper: string | null;
   /** The new extraction's object, to compare with the rebased key. */
   object: NormalizedObject;
   hash: string;
@@ -142,7 +146,7 @@ export interface RebaseOutcome {
 export function rebaseTask(task: RebaseTask): RebaseOutcome {
   const { previous } = task;
   const ready = task.page ? prepare(task.page, task.maxBytes) : null;
-  const again = task.page && ready && 'prepared' in ready ? extractFromPage(ready.prepared, extractOptions(task.page, task.wrapper)) : null;
+  const again = task.page && ready && 'prepared' in ready ? extractFromPage(ready.prepared, extractOptions(task.page, task.wrapper ? (JSON.parse(task.wrapper) as Wrapper) : null)) : null;
   if (!again || again.method === 'none') {
     const old = JSON.parse(previous.object) as NormalizedObject;
     return { key: null, comparison: previous.hash === task.hash ? { kind: 'same' } : { kind: 'edited', diff: diffObjects(old, task.object) } };
@@ -154,35 +158,48 @@ export function rebaseTask(task: RebaseTask): RebaseOutcome {
 }
 
 export interface LearnTask {
-  samples: PageInput[];
+  samples: Array<PageInput & { snapshotId: number }>;
   /** Pages of the template to re-extract with the new wrapper. */
   pages: Array<PageInput & { snapshotId: number; text: string }>;
   maxBytes: number;
+  /** JSON of the template's active wrapper: learning the same one again changes nothing. */
+  current: string | null;
 }
 
 export interface LearnOutcome {
   wrapper: Wrapper | null;
+  /** The learned wrapper is the active one: nothing to store or re-extract. */
+  unchanged: boolean;
   samples: number;
   /** Pages whose object the new wrapper changes. */
   changed: Array<{ snapshotId: number; article: ArticleObject }>;
 }
 
+/** Two wrappers that select and clean the same way (their scores and sample counts aside). */
+const sameSelector = (a: Wrapper, b: Wrapper) => JSON.stringify({ ...a, relevance: 0, samples: 0 }) === JSON.stringify({ ...b, relevance: 0, samples: 0 });
+
 /** Learns a FOREST wrapper from a template's recent pages and re-extracts its pages with it. */
 export function learnTask(task: LearnTask): LearnOutcome {
+  const prepared = new Map<number, PreparedPage>();
   const samples = task.samples.flatMap((sample) => {
     const ready = prepare(sample, task.maxBytes);
-    return 'prepared' in ready ? [{ input: ready.prepared, feedTitle: sample.feed.title, feedSummary: sample.feed.summary }] : [];
+    if (!('prepared' in ready)) return [];
+    prepared.set(sample.snapshotId, ready.prepared);
+    return [{ input: ready.prepared, feedTitle: sample.feed.title, feedSummary: sample.feed.summary }];
   });
-  if (samples.length < 2) return { wrapper: null, samples: samples.length, changed: [] };
+  if (samples.length < 2) return { wrapper: null, unchanged: false, samples: samples.length, changed: [] };
   const { wrapper } = learnFromSamples(samples);
-  if (!wrapper) return { wrapper: null, samples: samples.length, changed: [] };
+  if (!wrapper) return { wrapper: null, unchanged: false, samples: samples.length, changed: [] };
+  if (task.current !== null && sameSelector(wrapper, JSON.parse(task.current) as Wrapper)) return { wrapper, unchanged: true, samples: samples.length, changed: [] };
   const changed = task.pages.flatMap((page) => {
-    const ready = prepare(page, task.maxBytes);
+    // The samples' trees are reused (extraction does not change a prepared page).
+    const known = prepared.get(page.snapshotId);
+    const ready = known ? { prepared: known } : prepare(page, task.maxBytes);
     if (!('prepared' in ready)) return [];
     const article = extractFromPage(ready.prepared, extractOptions(page, wrapper));
     return article.text !== page.text ? [{ snapshotId: page.snapshotId, article }] : [];
   });
-  return { wrapper, samples: samples.length, changed };
+  return { wrapper, unchanged: false, samples: samples.length, changed };
 }
 
 /** Hashes and compresses a fetched body for storage. */

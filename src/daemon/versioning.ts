@@ -2,7 +2,7 @@ import {
   addVersion, articleOfItem, createArticle, nextCheck, recordCheck, type CheckedPage, type VersionContent,
 } from '../archive/articles.js';
 import type { ObjectDiff } from '../archive/diff.js';
-import { shareExtractionContent, type PendingSnapshot } from '../archive/extractions.js';
+import type { PendingSnapshot } from '../archive/extractions.js';
 import type { NormalizedObject } from '../archive/normalize.js';
 import type { ArticleObject } from '../extract/extract.js';
 import type { PipelineContext } from './pipeline.js';
@@ -13,7 +13,8 @@ import type { Comparison } from './tasks.js';
  * comparison key by the hash of its normalized object. Equal → an *unchanged* check; different →
  * a new version with its diff. The comparison itself (hash, diff, and re-extracting the key's
  * snapshot when a new wrapper changed how pages are extracted: a better wrapper is not an edit)
- * runs in the worker pool; this records its verdict, inside the extraction's transaction.
+ * runs in the worker pool; this records its verdict, inside the extraction's transaction, before
+ * the extraction row (which then points at the version's stored content).
  */
 
 export type Outcome = 'first' | 'unchanged' | 'changed' | 'failed' | 'skipped';
@@ -56,17 +57,14 @@ export function recordVersion(context: PipelineContext, snapshot: PendingSnapsho
   if (!existing) {
     createArticle(db, { itemId: snapshot.item_id, feedId: snapshot.feed_id, url: snapshot.url, finalUrl: snapshot.final_url, canonicalUrl: extracted.canonicalUrl },
       content, page, nextCheck(revisit, 0, false, page.at));
-    shareExtractionContent(db, snapshot.snapshot_id, content.hash);
     return 'first';
   }
   if (comparison.kind === 'same' || comparison.kind === 'first' || comparison.kind === 'rebase') {
     // 'first' and 'rebase' here mean the article had no usable key: nothing to call an edit.
     recordCheck(db, existing, page, 'unchanged', nextCheck(revisit, existing.revisit_step, false, page.at), note);
-    shareExtractionContent(db, snapshot.snapshot_id, content.hash);
     return 'unchanged';
   }
   const diff: ObjectDiff = comparison.diff;
   addVersion(db, existing, content, diff, page, nextCheck(revisit, existing.revisit_step, true, page.at), note);
-  shareExtractionContent(db, snapshot.snapshot_id, content.hash);
   return 'changed';
 }

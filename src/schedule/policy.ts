@@ -98,7 +98,9 @@ export function estimateRate(state: ScheduleState, now: number): RateEstimate | 
   // Nothing learned yet (one poll, no usable dates): no estimate, the caller uses its default.
   if (state.arrivals.length === 0 && state.polls < 2 && span < 6 * HOUR_MS) return null;
   // Bursts and wake-ups: the busiest recent span, if clearly above the long-run rate.
-  for (const hours of [1, 3, 12, 48]) {
+  // The shortest spans see a feed that fills its window in minutes (a wire, a live blog) at the
+  // first polls, before an hour of its history exists.
+  for (const hours of [0.1, 0.25, 1, 3, 12, 48]) {
     const recent = recentRate(state.arrivals, now, hours * HOUR_MS);
     if (recent.count >= 3) {
       const burst = (recent.count - 1) / (hours * HOUR_MS);
@@ -176,8 +178,10 @@ export function nextPoll(state: ScheduleState, hints: PublisherHints, now: numbe
   }
 
   const estimate = estimateRate(state, now);
-  // Until a document has shown items, assume the most common window: 10 (thesis ch. 1 §3.4).
-  const window = state.window > 0 ? state.window : ASSUMED_WINDOW;
+  // Until an item has been seen to leave the document, its size is only a lower bound on the
+  // window: assume at least the most common window, 10 (thesis ch. 1 §3.4). A feed that has
+  // shown one item is not a feed that holds one (which would need a poll per item).
+  const window = state.windowFull ? state.window : Math.max(state.window, ASSUMED_WINDOW);
   let delta: number;
   let reason: string;
   let risk = 0;

@@ -23,6 +23,9 @@ export interface ScheduleState {
   intervalSum: number;
   /** Largest document seen: the feed's window W. */
   window: number;
+  /** Whether an item has been seen to leave the document: until then W is only a lower bound
+   *  (a feed that has shown one item so far may well show ten). */
+  windowFull: boolean;
   /** Short hashes of the guids of the last document, for gap evidence. */
   lastGuids: string[];
   /** Decayed counts of new items with a date, and of those whose date was believable. */
@@ -41,7 +44,7 @@ export interface ScheduleState {
 export function emptyState(): ScheduleState {
   return {
     version: 1, firstPollAt: null, lastSuccessAt: null, observedSince: null, arrivals: [], profile: new Array<number>(168).fill(0),
-    profileAt: null, polls: 0, pollsWithNew: 0, intervalSum: 0, window: 0, lastGuids: [], datesSeen: 0, datesTrusted: 0,
+    profileAt: null, polls: 0, pollsWithNew: 0, intervalSum: 0, window: 0, windowFull: false, lastGuids: [], datesSeen: 0, datesTrusted: 0,
     gapAt: null, gaps: 0, peakRate: 0, peakAt: null, consecutiveErrors: 0,
   };
 }
@@ -181,8 +184,12 @@ export function observePoll(previous: ScheduleState, observation: PollObservatio
       state.gaps++;
     }
     state.window = Math.max(state.window, items.length);
+    // An item of the last document gone from this one: the document is full at its size.
+    if (state.lastGuids.some((guid) => !guids.includes(guid))) state.windowFull = true;
     state.lastGuids = guids;
-    if (previousPoll === null) state.observedSince = arrivals.length > 1 ? arrivals[0]! : now;
+    // The first document covers the time since its oldest item: one dated item a day old says
+    // "one item in a day", not "one item just now".
+    if (previousPoll === null) state.observedSince = arrivals.length > 0 && arrivals[0]! < now ? arrivals[0]! : now;
     for (const at of arrivals) state.profile[hourOfWeek(at)]! += 1;
     const all = state.arrivals.concat(arrivals);
     // Usually already in order (new items arrive after old ones); sort only when not.

@@ -3,16 +3,16 @@ import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { WARCParser } from 'warcio';
-import { articleById, createArticle, recordRevisitCapture } from '../../src/archive/articles.js';
+import { articleById, createArticle, recordIdenticalRevisit, recordRevisitCapture } from '../../src/archive/articles.js';
 import { encodeBody } from '../../src/archive/codec.js';
-import { duePolls, dueRevisits } from '../../src/archive/queues.js';
+import { backlog, duePolls, dueRevisits } from '../../src/archive/queues.js';
 import { getBlob, putBlob } from '../../src/archive/blobs.js';
 import { exportWarc } from '../../src/archive/export.js';
 import { migrate, openDatabase, readMigrations } from '../../src/archive/database.js';
 import { syncSubscriptions } from '../../src/archive/feeds.js';
 import { upsertItems } from '../../src/archive/items.js';
 import { normalizeArticle, objectHash } from '../../src/archive/normalize.js';
-import { recordCapture } from '../../src/archive/snapshots.js';
+import { latestPayloadDigest, recordCapture } from '../../src/archive/snapshots.js';
 import type { FeedItem } from '../../src/feeds/model.js';
 import type { FetchResult } from '../../src/net/fetcher.js';
 import { tempDir } from '../helpers/temp.js';
@@ -135,5 +135,44 @@ test('WARC export: a repeated payload is a revisit record that refers to the fir
   assert.ok(response.digest, 'the response carries its payload digest');
   assert.equal(revisit.digest, response.digest);
   assert.equal(response.payload, body.toString(), 'the stored body, decompressed, with headers that say so');
+  db.close();
+});
+
+test('a byte-identical revisit stores no body and queues no extraction; it exports as a revisit record', async () => {
+  const db = openDatabase(':memory:');
+  syncSubscriptions(db, [{ url: 'https://a.example/', tags: [], enabled: true }]);
+  const now = new Date('2026-11-02T00:00:00Z');
+  upsertItems(db, 1, [item('1')], now, true);
+  const body = Buffer.from('<html><body><p>Exactly the same bytes.</p></body></html>');
+  const fetched = (at: Date): FetchResult => ({
+    url: 'https://x.example/1', finalUrl: 'https://x.example/1', status: 200, headers: { 'content-type': 'text/html', etag: '"v1"' }, contentType: 'text/html', body,
+    redirects: [], permanentUrl: null, notModified: false, retryAfterMs: null, fetchedAt: at, durationMs: 5,
+  });
+  const encoded = encodeBody(body);
+  const first = recordCapture(db, 1, fetched(now), encoded);
+  const object = normalizeArticle({ title: 'T', byline: null, published: null, html: '<p>Exactly the same bytes.</p>' });
+  createArticle(db, { itemId: 1, feedId: 1, url: 'https://x.example/1', finalUrl: 'https://x.example/1', canonicalUrl: null },
+    { snapshotId: first, capturedAt: now.toISOString(), method: 'sigfeed', wrapperId: null, title: 'T', byline: null, published: null, text: 'Exactly the same bytes.', html: '<p>Exactly the same bytes.</p>', object, hash: objectHash(object) },
+    { at: now.toISOString(), status: 200, snapshotId: first }, { step: 1, at: '2026-11-02T01:00:00.000Z' });
+  db.prepare('DELETE FROM extraction_queue').run();
+  assert.equal(latestPayloadDigest(db, 1), encoded.sha256);
+  const blobBytes = () => db.prepare('SELECT COUNT(*) AS n, SUM(length(data)) AS bytes FROM blobs').get();
+  const before = blobBytes();
+
+  const later = new Date('2026-11-02T01:00:00Z');
+  recordIdenticalRevisit(db, articleById(db, 1)!, fetched(later), encodeBody(body), { step: 2, at: '2026-11-02T07:00:00.000Z' });
+  assert.deepEqual(blobBytes(), before, 'no new body stored');
+  assert.equal(backlog(db, later).queuedExtractions, 0, 'nothing to extract');
+  const check = db.prepare('SELECT result, reason, snapshot_id FROM checks ORDER BY id DESC LIMIT 1').get() as { result: string; reason: string; snapshot_id: number };
+  assert.deepEqual([check.result, check.reason], ['unchanged', 'identical payload']);
+  const snapshot = db.prepare('SELECT sha256, headers FROM snapshots WHERE id = ?').get(check.snapshot_id) as { sha256: string; headers: string };
+  assert.equal(snapshot.sha256, encoded.sha256, 'the check keeps the payload digest');
+  assert.equal((JSON.parse(snapshot.headers) as Record<string, string>)['etag'], '"v1"', 'and the headers');
+  assert.equal(articleById(db, 1)!.next_check_at, '2026-11-02T07:00:00.000Z');
+
+  const out = join(tempDir(), 'identical.warc');
+  const report = await exportWarc(db, {}, out, { gzip: false, software: 'test' });
+  assert.equal(report.records['response'], 1);
+  assert.equal(report.records['revisit'], 1);
   db.close();
 });

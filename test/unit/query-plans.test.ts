@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { articleById, articleOfItem, comparisonKeyOf } from '../../src/archive/articles.js';
 import { storedBlob } from '../../src/archive/blobs.js';
 import { openDatabase, type Db } from '../../src/archive/database.js';
-import { activeWrapper, itemExtractedBefore, recentSnapshotsOfTemplate, snapshotById, templatesOf } from '../../src/archive/extractions.js';
+import { itemExtractedBefore, recentSnapshotsOfTemplate, snapshotById, templateChoicesOf } from '../../src/archive/extractions.js';
 import { feedById } from '../../src/archive/feeds.js';
 import { itemById, knownGuids } from '../../src/archive/items.js';
 import { dueCaptures, duePolls, dueRevisits, nextWorkAt, queuedExtractions } from '../../src/archive/queues.js';
@@ -67,7 +67,7 @@ test('every query a scheduler pass runs is an index lookup on an archive of 1,00
   const existing = articleOfItem(watched, snapshot.item_id);
   if (existing) comparisonKeyOf(watched, existing);
   comparisonKeyOf(watched, article);
-  for (const template of templatesOf(watched, snapshot.feed_id)) activeWrapper(watched, template.id);
+  templateChoicesOf(watched, snapshot.feed_id);
   itemExtractedBefore(watched, snapshot.item_id, snapshot.snapshot_id);
   recentSnapshotsOfTemplate(watched, 1, 10);
 

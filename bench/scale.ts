@@ -1,0 +1,162 @@
+/**
+ * `npm run bench:scale`: Forest as a service at scale, measured from outside, in one run.
+ *
+ * N feeds (default 10,000) on H loopback hosts (default 500), each with one backlog item, a
+ * hundred hot feeds publishing every 20–60 s, revisits on, for M minutes (default 8), with the
+ * issue's settings (perHostDelay 1s, defaultInterval 10m, minInterval 1m, revisit.after [3m, 6m]).
+ * The web runs in its own process (bench/scale/web.ts, real pages from ../shared/datasets); Forest
+ * is the built daemon (`forest run`), sampled once a second for resident memory and CPU time.
+ * Then the pass cost on a synthetic archive of 1,000,000 snapshots.
+ *
+ *   npm run bench:scale -- [--feeds=10000] [--hosts=500] [--minutes=8] [--hot=100] [--json] [--keep]
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import Database from 'better-sqlite3';
+import { stringify } from 'yaml';
+import { openDatabase } from '../src/archive/database.js';
+import { dueCaptures, duePolls, dueRevisits, nextWorkAt, queuedExtractions } from '../src/archive/queues.js';
+import { fillArchive } from '../test/helpers/big-archive.js';
+
+const args = new Map(process.argv.slice(2).map((arg) => arg.replace(/^--/, '').split('=') as [string, string]));
+const FEEDS = Number(args.get('feeds') ?? 10000);
+const HOSTS = Number(args.get('hosts') ?? 500);
+const MINUTES = Number(args.get('minutes') ?? 8);
+const HOT = Number(args.get('hot') ?? 100);
+const ROOT = join(import.meta.dirname, '..');
+const TICKS_PER_SECOND = 100;
+
+interface Sample { t: number; rssMb: number; cpuMs: number }
+
+function sample(pid: number, t: number): Sample | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const cpuMs = ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+    const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return { t, rssMb: Number(rss?.[1] ?? 0) / 1024, cpuMs };
+  } catch {
+    return null;
+  }
+}
+
+const quantile = (values: number[], q: number) => {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+};
+
+async function startWeb(): Promise<{ child: ChildProcess; info: { feeds: string[]; started: number } }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'scale', 'web.ts'), `--feeds=${FEEDS}`, `--hosts=${HOSTS}`, `--hot=${HOT}`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`bench web exited with ${code}`)));
+  });
+  return { child, info: JSON.parse(line) as { feeds: string[]; started: number } };
+}
+
+function passCost(): { snapshots: number; passMs: number } {
+  const db = openDatabase(':memory:');
+  const { snapshots } = fillArchive(db, { feeds: 2000, itemsPerFeed: 100, snapshotsPerItem: 5 });
+  const now = new Date('2026-11-22T12:00:00Z');
+  const times: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    const started = performance.now();
+    duePolls(db, now, 64);
+    dueCaptures(db, now, 64);
+    dueRevisits(db, now, 64);
+    nextWorkAt(db, { capture: true, revisit: true });
+    queuedExtractions(db, 64);
+    times.push(performance.now() - started);
+  }
+  db.close();
+  return { snapshots, passMs: quantile(times, 0.5) };
+}
+
+async function main(): Promise<void> {
+  const work = mkdtempSync(join(tmpdir(), 'forest-scale-'));
+  const web = await startWeb();
+  const database = join(work, 'forest.db');
+  writeFileSync(join(work, 'feeds.yaml'), stringify(web.info.feeds.map((url) => ({ url }))));
+  writeFileSync(join(work, 'settings.yaml'), stringify({
+    subscriptions: join(work, 'feeds.yaml'), database: { path: database },
+    http: { perHostDelay: '1s' }, schedule: { defaultInterval: '10m', minInterval: '1m' }, revisit: { after: ['3m', '6m'] },
+    log: { level: 'info', pretty: false },
+  }));
+  const started = Date.now();
+  const log = openSync(join(work, 'forest.log'), 'w');
+  const forest = spawn(process.execPath, [join(ROOT, 'bin', 'forest.js'), 'run', '--config', join(work, 'settings.yaml')], { stdio: ['ignore', log, 'pipe'] });
+  let stderr = '';
+  forest.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  const samples: Sample[] = [];
+  const timer = setInterval(() => {
+    const s = sample(forest.pid!, Date.now() - started);
+    if (s) samples.push(s);
+    if (process.stderr.isTTY && !args.has("json")) process.stderr.write(`\r${Math.round((Date.now() - started) / 1000)} s  rss ${s?.rssMb.toFixed(0)} MB  cpu ${((s?.cpuMs ?? 0) / 1000).toFixed(0)} s   `);
+  }, 1000);
+  await new Promise((resolve) => setTimeout(resolve, MINUTES * 60_000));
+  clearInterval(timer);
+  const last = samples.at(-1)!;
+  forest.kill('SIGTERM');
+  const code = await new Promise<number | null>((resolve) => forest.once('exit', resolve));
+  web.child.kill('SIGTERM');
+  if (code !== 0) throw new Error(`forest exited with ${code}: ${stderr}`);
+
+  const db = new Database(database, { readonly: true });
+  const at = (iso: string) => Date.parse(iso) - started;
+  const backlog = db.prepare(`SELECT MIN(extractions.extracted_at) AS done FROM items LEFT JOIN extractions ON extractions.item_id = items.id
+    WHERE items.guid LIKE 'b-%' GROUP BY items.id`).pluck().all() as Array<string | null>;
+  const archived = backlog.filter((done): done is string => done !== null).map(at).sort((a, b) => a - b);
+  const backlogAt = (share: number) => (archived.length >= Math.ceil(share * FEEDS) ? archived[Math.ceil(share * FEEDS) - 1]! / 1000 : NaN);
+  // Hot items published after the start (the ones before are the hot feeds' backlog).
+  const hot = db.prepare(`SELECT items.published, MIN(snapshots.fetched_at) AS fetched FROM items LEFT JOIN snapshots ON snapshots.item_id = items.id
+    WHERE items.guid LIKE 'h-%' AND items.published > ? GROUP BY items.id`).all(new Date(web.info.started).toISOString()) as Array<{ published: string; fetched: string | null }>;
+  const hotDelays = hot.filter((row) => row.fetched !== null).map((row) => (Date.parse(row.fetched!) - Date.parse(row.published)) / 1000);
+  const count = (sql: string) => db.prepare(sql).pluck().get() as number;
+  const polls = count('SELECT COUNT(*) FROM polls');
+  const pages = count('SELECT COUNT(DISTINCT item_id) FROM extractions');
+  const articles = count('SELECT COUNT(*) FROM articles');
+  const checks = count("SELECT COUNT(*) FROM checks WHERE reason IS NOT 'first capture'");
+  const blobs = db.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(length(data)), 0) AS stored, COALESCE(SUM(size), 0) AS raw FROM blobs').get() as { n: number; stored: number; raw: number };
+  db.close();
+  const dbBytes = ['', '-wal'].reduce((sum, suffix) => sum + (statSync(`${database}${suffix}`, { throwIfNoEntry: false })?.size ?? 0), 0);
+  const seconds = last.t / 1000;
+  const half = samples.filter((s) => s.t >= last.t / 2);
+  const growth = half.length ? (half.at(-1)!.rssMb - half[0]!.rssMb) / half[0]!.rssMb : NaN;
+  const pass = passCost();
+  const result = {
+    feeds: FEEDS, hosts: HOSTS, minutes: MINUTES, hot: HOT,
+    pollsPerSecond: polls / seconds, polls, pagesPerSecond: pages / seconds, pages, revisits: checks,
+    backlog50s: backlogAt(0.5), backlog99s: backlogAt(0.99), backlog100s: backlogAt(1), backlogArchived: archived.length,
+    hotItems: hot.length, hotCaptured: hotDelays.length, hotP50s: quantile(hotDelays, 0.5), hotP95s: quantile(hotDelays, 0.95),
+    rssMaxMb: Math.max(...samples.map((s) => s.rssMb)), rssGrowthSecondHalf: growth,
+    coresUsed: last.cpuMs / last.t, cpuMsPerPage: last.cpuMs / Math.max(1, pages),
+    dbKbPerArticle: dbBytes / 1024 / Math.max(1, articles), bytesPerStoredCapture: blobs.n ? blobs.stored / blobs.n : NaN, rawBytesPerCapture: blobs.n ? blobs.raw / blobs.n : NaN,
+    passSnapshots: pass.snapshots, passMs: pass.passMs,
+  };
+  if (args.has('keep')) process.stderr.write(`\nkept ${work}\n`);
+  else rmSync(work, { recursive: true, force: true });
+  if (args.has('json')) return void console.log(JSON.stringify(result));
+  const f = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+  console.log(`\n\n| ${FEEDS} feeds on ${HOSTS} hosts, ${MINUTES} min | value | target |`);
+  console.log('|---|---|---|');
+  const rows: Array<[string, string, string]> = [
+    ['polls/s (polls)', `${f(result.pollsPerSecond)} (${polls})`, ''],
+    ['pages archived/s (pages)', `${f(result.pagesPerSecond)} (${pages})`, ''],
+    ['revisits', `${checks}`, ''],
+    ['backlog archived: 50% / 99% / 100%', `${f(result.backlog50s, 0)} s / ${f(result.backlog99s, 0)} s / ${f(result.backlog100s, 0)} s (${archived.length}/${FEEDS})`, '99% ≤ 300 s, 100% in the run'],
+    ['hot items: p50 / p95 capture delay', `${f(result.hotP50s, 0)} s / ${f(result.hotP95s, 0)} s (${hotDelays.length}/${hot.length} captured)`, 'p95 ≤ 120 s'],
+    ['resident memory: max / growth over 2nd half', `${f(result.rssMaxMb, 0)} MB / ${f(100 * growth)}%`, '≤ 600 MB / ≤ 5%'],
+    ['CPU cores used', f(result.coresUsed, 2), ''],
+    ['CPU ms per archived page', f(result.cpuMsPerPage), '≤ 40'],
+    ['database per article', `${f(result.dbKbPerArticle)} KB`, '≤ 30 KB'],
+    ['bytes per stored capture (raw)', `${f(result.bytesPerStoredCapture, 0)} (${f(result.rawBytesPerCapture, 0)})`, ''],
+    [`pass cost at ${pass.snapshots.toLocaleString('en')} snapshots`, `${f(pass.passMs, 2)} ms`, ''],
+  ];
+  for (const [name, value, target] of rows) console.log(`| ${name} | ${value} | ${target} |`);
+}
+
+await main();

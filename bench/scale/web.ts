@@ -1,0 +1,112 @@
+/**
+ * The scale benchmark's web: `hosts` loopback addresses (127.0.X.Y, one politeness queue each),
+ * `feeds` RSS feeds spread over them, each with one old (backlog) item, and `hot` feeds that
+ * publish a new item every 20–60 s. Article pages are real pages from ../shared/datasets (each
+ * host serves one site's pages, so its template is real), with a block that changes on every
+ * request, as ads and counters do. Run as its own process so that its CPU is not Forest's:
+ * prints one JSON line {port, hosts, feeds} once listening; SIGTERM stops it.
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+
+const args = new Map(process.argv.slice(2).map((arg) => arg.replace(/^--/, '').split('=') as [string, string]));
+const FEEDS = Number(args.get('feeds') ?? 10000);
+const HOSTS = Number(args.get('hosts') ?? 500);
+const HOT = Number(args.get('hot') ?? 100);
+const DATASETS = args.get('datasets') ?? join(import.meta.dirname, '..', '..', '..', 'shared', 'datasets');
+const started = Date.now();
+
+/** Pages of one site (a template), as bytes. */
+function sites(): Buffer[][] {
+  const out: Buffer[][] = [];
+  for (const set of ['news-2005', 'news-2009', 'sites-2012']) {
+    const dir = join(DATASETS, 'same-template', set);
+    for (const site of readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort()) {
+      out.push(readdirSync(join(dir, site)).filter((file) => file.endsWith('.html')).sort().map((file) => readFileSync(join(dir, site, file))));
+    }
+  }
+  const benchmark = join(DATASETS, 'article-benchmark', 'html');
+  // The article benchmark's pages are one per site: a host of its own per ten of them.
+  const singles = readdirSync(benchmark).sort().map((file) => gunzipSync(readFileSync(join(benchmark, file))));
+  for (let i = 0; i < singles.length; i += 10) out.push(singles.slice(i, i + 10));
+  return out;
+}
+
+const SITES = sites();
+const address = (host: number) => `127.0.${1 + Math.floor(host / 250)}.${1 + (host % 250)}`;
+const hostOfFeed = (feed: number) => feed % HOSTS;
+const periodOf = (feed: number) => (20 + ((feed * 7) % 41)) * 1000;
+const isHot = (feed: number) => feed < HOT;
+
+/**
+ * Items a feed shows now (the newest 10): its backlog item, and for a hot feed the items it has
+ * published every 20–60 s — nine before the start (its rhythm is visible at the first poll, as
+ * a busy feed's is) and the new ones since.
+ */
+function itemsOf(feed: number, now: number): Array<{ guid: string; n: number; published: number }> {
+  const items = [{ guid: `b-${feed}`, n: 0, published: started - 86_400_000 - feed * 1000 }];
+  if (isHot(feed)) {
+    const count = Math.floor((now - started) / periodOf(feed));
+    for (let n = -8; n <= count; n++) items.push({ guid: `h-${feed}-${n}`, n: 1000 + n, published: started + n * periodOf(feed) });
+  }
+  return items.reverse().slice(0, 10);
+}
+
+const escapeXml = (text: string) => text.replace(/[<>&]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[c]!);
+
+function feedDocument(feed: number, base: string, now: number): { body: string; etag: string } {
+  const items = itemsOf(feed, now).map((item) => `<item><guid isPermaLink="false">${item.guid}</guid><title>Item ${escapeXml(item.guid)}</title>
+<link>${base}/a/${feed}/${item.n}</link><pubDate>${new Date(item.published).toUTCString()}</pubDate><description>Article ${item.n} of feed ${feed}</description></item>`);
+  const body = `<?xml version="1.0" encoding="utf-8"?>\n<rss version="2.0"><channel><title>Feed ${feed}</title><link>${base}/</link><description>bench</description>\n${items.join('\n')}\n</channel></rss>\n`;
+  return { body, etag: `"${createHash('sha1').update(body).digest('hex').slice(0, 16)}"` };
+}
+
+let served = 0;
+function page(feed: number, n: number): Buffer {
+  const pages = SITES[hostOfFeed(feed) % SITES.length]!;
+  const bytes = pages[(feed + n) % pages.length]!;
+  // What changes on every request around an article: a rotating ad and a counter.
+  const rotating = Buffer.from(`<div class="promo">Sponsored: offer ${served++ % 97}</div>`);
+  const end = bytes.lastIndexOf('</body>');
+  return end < 0 ? Buffer.concat([bytes, rotating]) : Buffer.concat([bytes.subarray(0, end), rotating, bytes.subarray(end)]);
+}
+
+function handler(host: number) {
+  return (request: import('node:http').IncomingMessage, response: import('node:http').ServerResponse) => {
+    const base = `http://${address(host)}:${port}`;
+    const url = request.url ?? '/';
+    let match = /^\/feeds\/(\d+)\.xml$/.exec(url);
+    if (match) {
+      const feed = Number(match[1]);
+      if (hostOfFeed(feed) !== host || feed >= FEEDS) return void response.writeHead(404).end();
+      const { body, etag } = feedDocument(feed, base, Date.now());
+      if (request.headers['if-none-match'] === etag) return void response.writeHead(304, { etag }).end();
+      return void response.writeHead(200, { 'content-type': 'application/rss+xml; charset=utf-8', etag }).end(body);
+    }
+    match = /^\/a\/(\d+)\/(\d+)$/.exec(url);
+    if (match) return void response.writeHead(200, { 'content-type': 'text/html' }).end(page(Number(match[1]), Number(match[2])));
+    response.writeHead(404).end();
+  };
+}
+
+const servers: Server[] = [];
+let port = 0;
+// One port for every address: the first listener picks it.
+for (let host = 0; host < HOSTS; host++) {
+  const server = createServer({ keepAlive: true }, handler(host));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, address(host), () => resolve());
+  });
+  port ||= (server.address() as { port: number }).port;
+  servers.push(server);
+}
+const feeds = Array.from({ length: FEEDS }, (_, feed) => `http://${address(hostOfFeed(feed))}:${port}/feeds/${feed}.xml`);
+process.stdout.write(`${JSON.stringify({ port, hosts: HOSTS, feeds, started, hot: Array.from({ length: Math.min(HOT, FEEDS) }, (_, feed) => ({ feed, periodMs: periodOf(feed) })) })}\n`);
+process.on('SIGTERM', () => {
+  for (const server of servers) server.close();
+  process.exit(0);
+});

@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { encodeBody } from '../../src/archive/codec.js';
+import { normalizeArticle, objectHash } from '../../src/archive/normalize.js';
+import { createPool, type CpuPool } from '../../src/daemon/pool.js';
+import type { PageInput } from '../../src/daemon/tasks.js';
+import { extractArticle } from '../../src/extract/extract.js';
+import { learnFromSamples } from '../../src/extract/learn.js';
+import { SyntheticWeb } from '../../src/synthetic/server.js';
+
+/**
+ * The worker pool gives exactly the objects single-threaded extraction gave: the synthetic web's
+ * pages always, and the shared datasets' pages when ../shared is beside the project.
+ */
+
+const web = new SyntheticWeb();
+let pool: CpuPool;
+before(async () => {
+  await web.start();
+  pool = createPool(2);
+});
+after(async () => {
+  await pool.close();
+  await web.stop();
+});
+
+async function syntheticPages(): Promise<Array<{ group: string; bytes: Buffer; url: string }>> {
+  const pages: Array<{ group: string; bytes: Buffer; url: string }> = [];
+  for (const site of web.sites.values()) {
+    const feed = await (await fetch(site.feedUrl)).text();
+    const links = [...feed.matchAll(/https?:\/\/[^"<\s]+\/(?:articles|r)\/[^"<\s]+/g)].map((match) => match[0]).slice(0, 5);
+    for (const link of new Set(links)) {
+      const response = await fetch(link);
+      pages.push({ group: site.definition.slug, bytes: Buffer.from(await response.arrayBuffer()), url: response.url });
+    }
+  }
+  return pages;
+}
+
+function sharedPages(): Array<{ group: string; bytes: Buffer; url: string }> {
+  const dir = join(import.meta.dirname, '..', '..', '..', 'shared', 'datasets', 'same-template', 'news-2009');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).flatMap((site) =>
+    readdirSync(join(dir, site.name)).filter((file) => file.endsWith('.html')).slice(0, 4)
+      .map((file) => ({ group: site.name, bytes: readFileSync(join(dir, site.name, file)), url: `https://${site.name}.example/${file}` })));
+}
+
+const input = (page: { bytes: Buffer; url: string }): PageInput => ({
+  body: encodeBody(page.bytes), contentType: 'text/html', url: page.url, feed: { title: null, summary: null, published: null, updated: null },
+});
+
+test('pooled extraction and learning give exactly the single-threaded objects (golden check)', async () => {
+  const pages = [...(await syntheticPages()), ...sharedPages()];
+  assert.ok(pages.length >= 16, `${pages.length} pages`);
+  const pooled = await Promise.all(pages.map((page) => pool.extract({ page: input(page), maxBytes: 8 << 20, templates: [], compare: null })));
+  pages.forEach((page, i) => {
+    const expected = extractArticle(page.bytes, { url: page.url, contentType: 'text/html' });
+    assert.deepEqual(pooled[i]!.article, expected, page.url);
+    assert.equal(pooled[i]!.hash, expected.method === 'none' ? null : objectHash(normalizeArticle(expected)));
+  });
+  // Learning: per group, the wrapper the pool learns is the one learned on this thread.
+  const groups = new Map<string, typeof pages>();
+  for (const page of pages) groups.set(page.group, [...(groups.get(page.group) ?? []), page]);
+  for (const [group, members] of groups) {
+    if (members.length < 3) continue;
+    const samples = members.map((page, i) => ({ ...input(page), snapshotId: i }));
+    const learned = await pool.learn({ samples, pages: [], maxBytes: 8 << 20, current: null });
+    const local = learnFromSamples(members.map((page) => ({ input: page.bytes, url: page.url, contentType: 'text/html' })));
+    assert.deepEqual(learned.wrapper, local.wrapper, group);
+  }
+});
+
+test('a parse error in a worker fails its task alone; the pool goes on', async () => {
+  const broken = { page: { ...input({ bytes: Buffer.from('<p>x</p>'), url: 'https://x.example/' }), body: { encoding: 'gzip', data: new Uint8Array([1, 2, 3]) } }, maxBytes: 1 << 20, templates: [], compare: null };
+  await assert.rejects(pool.extract(broken));
+  const ok = await pool.encode(Buffer.from('still here'));
+  assert.equal(ok.size, 10);
+});
