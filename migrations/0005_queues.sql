@@ -6,8 +6,11 @@
 -- snapshots against extractions.)
 CREATE TABLE extraction_queue (
   snapshot_id INTEGER PRIMARY KEY REFERENCES snapshots(id),
-  queued_at   TEXT NOT NULL
+  queued_at   TEXT NOT NULL,
+  -- 0: an item's first capture, 1: a revisit (first captures are extracted first)
+  priority    INTEGER NOT NULL DEFAULT 0
 );
+CREATE INDEX extraction_queue_order ON extraction_queue(priority, snapshot_id DESC);
 INSERT INTO extraction_queue (snapshot_id, queued_at)
   SELECT snapshots.id, snapshots.fetched_at FROM snapshots
   LEFT JOIN extractions ON extractions.snapshot_id = snapshots.id
@@ -57,3 +60,9 @@ CREATE TABLE leases (
   heartbeat_at TEXT NOT NULL,
   status       TEXT
 );
+
+-- The digest of every capture's payload, kept when its body is not: a revisit whose article
+-- object did not change keeps no body (the capture it matched has one), only this digest, its
+-- headers and its time; the WARC export writes it as a revisit record.
+ALTER TABLE snapshots ADD COLUMN payload_digest TEXT;
+UPDATE snapshots SET payload_digest = sha256;

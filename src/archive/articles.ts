@@ -244,7 +244,7 @@ export function recordCheck(db: Db, article: ArticleRow, page: CheckedPage, resu
  */
 export function recordIdenticalRevisit(db: Db, article: ArticleRow, page: FetchedPage, body: EncodedBody, next: NextCheck): number {
   return db.transaction(() => {
-    const snapshotId = insertSnapshot(db, article.item_id, page, body, false);
+    const snapshotId = insertSnapshot(db, article.item_id, page, body, null);
     const checked: CheckedPage = { at: page.fetchedAt.toISOString(), status: page.status, snapshotId, headers: page.headers };
     insertCheck(db, article.id, checked, 'unchanged', article.versions, 'identical payload');
     updateSchedule(db, article.id, checked, next);
@@ -258,7 +258,7 @@ export function recordIdenticalRevisit(db: Db, article: ArticleRow, page: Fetche
  */
 export function recordRevisitCapture(db: Db, article: ArticleRow, page: FetchedPage, body: EncodedBody): number {
   return db.transaction(() => {
-    const id = insertSnapshot(db, article.item_id, page, body);
+    const id = insertSnapshot(db, article.item_id, page, body, 'revisit');
     db.prepare('UPDATE articles SET next_check_at = NULL WHERE id = ?').run(article.id);
     return id;
   })();

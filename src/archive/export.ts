@@ -79,10 +79,18 @@ interface CaptureRow {
   status: number;
   headers: string;
   sha256: string | null;
+  payload_digest: string | null;
   check_result: string | null;
   version_n: number | null;
   new_version: number | null;
 }
+
+/**
+ * The revisit profile of a capture whose body Forest did not keep because the article object
+ * extracted from it was the one already archived (the page differed only around the article: ads,
+ * counters). WARC 1.1 §6.7 allows profiles beyond the two it defines; this one is Forest's.
+ */
+export const SAME_OBJECT_PROFILE = 'https://forest.invalid/warc/revisit/same-article-object';
 
 /** WARC-Date: ISO-8601 UTC to the second (WARC 1.1 allows fractions, readers expect this). */
 const warcDate = (iso: string) => `${iso.slice(0, 19)}Z`;
@@ -118,13 +126,15 @@ export async function exportWarc(db: Db, filter: ArticleFilter, path: string, op
   // The first response record of each payload, for revisit records of the same bytes.
   const firstResponse = new Map<string, { id: string; url: string; date: string; digest: string | null }>();
   const captures = db.prepare(`SELECT snapshots.id AS snapshot_id, articles.id AS article_id, snapshots.url, snapshots.final_url, snapshots.fetched_at,
-      snapshots.status, snapshots.headers, snapshots.sha256, checks.result AS check_result, checks.version_n, versions.n AS new_version
+      snapshots.status, snapshots.headers, snapshots.sha256, snapshots.payload_digest, checks.result AS check_result, checks.version_n, versions.n AS new_version
     FROM articles JOIN snapshots ON snapshots.item_id = articles.item_id
     LEFT JOIN checks ON checks.snapshot_id = snapshots.id LEFT JOIN versions ON versions.snapshot_id = snapshots.id
     WHERE articles.id = ? ORDER BY snapshots.fetched_at, snapshots.id`);
   let versions = 0;
   for (const [index, article] of articles.entries()) {
     const versionRows = new Map(versionsOf(db, article.id).map((version) => [version.n, version]));
+    // The article's latest response record: what a capture kept without its body refers to.
+    let lastResponse: { id: string; url: string; date: string; digest: string | null } | null = null;
     versions += versionRows.size;
     for (const capture of captures.all(article.id) as CaptureRow[]) {
       const body = capture.sha256 ? getBlob(db, capture.sha256) ?? Buffer.alloc(0) : Buffer.alloc(0);
@@ -134,7 +144,15 @@ export async function exportWarc(db: Db, filter: ArticleFilter, path: string, op
       const statusline = `HTTP/1.1 ${capture.status} ${STATUS_CODES[capture.status] ?? ''}`.trimEnd();
       const seen = capture.sha256 ? firstResponse.get(capture.sha256) : undefined;
       let record: WARCRecord;
-      if (seen) {
+      if (!capture.sha256 && capture.payload_digest && lastResponse) {
+        // Forest kept no body for this capture: its article object was the one already archived.
+        record = WARCRecord.create({
+          url, date, type: 'revisit', warcVersion: 'WARC/1.1', refersToUrl: lastResponse.url, refersToDate: lastResponse.date, statusline, httpHeaders,
+          warcHeaders: { 'WARC-Refers-To': lastResponse.id, 'WARC-Payload-Digest': `sha256:${capture.payload_digest}` },
+        }, []);
+        // warcio's create() writes the identical-payload-digest profile for every revisit.
+        record.warcHeaders.headers.set('WARC-Profile', SAME_OBJECT_PROFILE);
+      } else if (seen) {
         record = WARCRecord.create({
           url, date, type: 'revisit', warcVersion: 'WARC/1.1', refersToUrl: seen.url, refersToDate: seen.date, statusline, httpHeaders,
           warcHeaders: {
@@ -156,6 +174,7 @@ export async function exportWarc(db: Db, filter: ArticleFilter, path: string, op
       }, []));
       await write(record);
       if (!seen && capture.sha256) firstResponse.set(capture.sha256, { id, url, date, digest: record.warcPayloadDigest ?? null });
+      if (record.warcType === 'response') lastResponse = { id, url, date, digest: record.warcPayloadDigest ?? null };
       // The article object as extracted from this capture: the full version when it made one,
       // otherwise what the check found.
       const version = capture.new_version !== null ? versionRows.get(capture.new_version) : undefined;

@@ -81,6 +81,11 @@ export function storeWrapper(db: Db, feedId: number, templateId: number, wrapper
  * `contents` (`contentHash`: a version's, or the same object again), the row points there
  * instead of keeping its own copy of the text and HTML.
  */
+/** A re-learning that found the active wrapper again: it stays (same id), and says it was confirmed. */
+export function confirmWrapper(db: Db, wrapperId: number, samples: number, reason: string): void {
+  db.prepare(`UPDATE wrappers SET samples = MAX(samples, ?), reason = reason || '; re-learned unchanged at ' || ? WHERE id = ?`).run(samples, reason, wrapperId);
+}
+
 export function saveExtraction(db: Db, snapshotId: number, itemId: number, templateId: number | null, wrapperId: number | null, article: ArticleObject, contentHash: string | null = null): void {
   const shared = contentHash !== null && db.prepare('SELECT 1 FROM contents WHERE hash = ?').get(contentHash) !== undefined;
   db.prepare(`INSERT INTO extractions (snapshot_id, item_id, template_id, wrapper_id, method, title, byline, published, modified, text, html, lead_image, language, reason, extracted_at, content_hash)
@@ -116,7 +121,7 @@ export function recentSnapshotsOfTemplate(db: Db, templateId: number, limit: num
   const rows = db.prepare(`SELECT ${SNAPSHOT_COLUMNS}, COALESCE(contents.text, extractions.text) AS text
     FROM extractions JOIN snapshots ON snapshots.id = extractions.snapshot_id JOIN items ON items.id = snapshots.item_id
     LEFT JOIN contents ON contents.hash = extractions.content_hash
-    WHERE extractions.template_id = ? ORDER BY extractions.snapshot_id DESC LIMIT ?`).all(templateId, limit * 8) as Array<PendingSnapshot & { text: string }>;
+    WHERE extractions.template_id = ? AND snapshots.sha256 IS NOT NULL ORDER BY extractions.snapshot_id DESC LIMIT ?`).all(templateId, limit * 8) as Array<PendingSnapshot & { text: string }>;
   const seen = new Set<number>();
   return rows.filter((row) => !seen.has(row.item_id) && seen.add(row.item_id)).slice(0, limit);
 }

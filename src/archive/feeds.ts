@@ -113,3 +113,41 @@ export function feedById(db: Db, id: number): FeedRow | undefined {
 export function countEnabledFeeds(db: Db): number {
   return db.prepare('SELECT COUNT(*) FROM feeds WHERE enabled = 1 AND subscribed = 1').pluck().get() as number;
 }
+
+/** Per-feed counts for status, each table read once (grouped), never a query per feed. */
+export interface FeedCounts {
+  items: number;
+  pages: number;
+  failedPages: number;
+  pendingPages: number;
+  lastPageError: string | null;
+  articles: number;
+  versions: number;
+  checks: number;
+  nextRevisit: string | null;
+}
+
+export function feedCounts(db: Db): Map<number, FeedCounts> {
+  const counts = new Map<number, FeedCounts>();
+  const of = (feedId: number) => {
+    let entry = counts.get(feedId);
+    if (!entry) {
+      entry = { items: 0, pages: 0, failedPages: 0, pendingPages: 0, lastPageError: null, articles: 0, versions: 0, checks: 0, nextRevisit: null };
+      counts.set(feedId, entry);
+    }
+    return entry;
+  };
+  const items = db.prepare(`SELECT feed_id AS feedId, COUNT(*) AS items, SUM(page_state = 'captured') AS pages, SUM(page_state = 'failed') AS failedPages,
+      SUM(page_state = 'pending') AS pendingPages FROM items GROUP BY feed_id`).all() as Array<{ feedId: number; items: number; pages: number; failedPages: number; pendingPages: number }>;
+  for (const row of items) Object.assign(of(row.feedId), { items: row.items, pages: row.pages, failedPages: row.failedPages, pendingPages: row.pendingPages });
+  const errors = db.prepare(`SELECT feed_id AS feedId, page_error AS error, MAX(page_due_at) FROM items WHERE page_error IS NOT NULL GROUP BY feed_id`)
+    .all() as Array<{ feedId: number; error: string }>;
+  for (const row of errors) of(row.feedId).lastPageError = row.error;
+  const articles = db.prepare(`SELECT feed_id AS feedId, COUNT(*) AS articles, COALESCE(SUM(versions), 0) AS versions, MIN(next_check_at) AS nextRevisit
+    FROM articles GROUP BY feed_id`).all() as Array<{ feedId: number; articles: number; versions: number; nextRevisit: string | null }>;
+  for (const row of articles) Object.assign(of(row.feedId), { articles: row.articles, versions: row.versions, nextRevisit: row.nextRevisit });
+  const checks = db.prepare('SELECT articles.feed_id AS feedId, COUNT(*) AS checks FROM checks JOIN articles ON articles.id = checks.article_id GROUP BY articles.feed_id')
+    .all() as Array<{ feedId: number; checks: number }>;
+  for (const row of checks) of(row.feedId).checks = row.checks;
+  return counts;
+}

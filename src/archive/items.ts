@@ -76,9 +76,3 @@ export function knownGuids(db: Db, feedId: number, guids: string[]): Set<string>
 export function itemById(db: Db, id: number): ItemRow | undefined {
   return db.prepare('SELECT * FROM items WHERE id = ?').get(id) as ItemRow | undefined;
 }
-
-export function countItems(db: Db, feedId: number): { items: number; pages: number; failedPages: number; pendingPages: number } {
-  return db.prepare(`SELECT COUNT(*) AS items,
-      SUM(page_state = 'captured') AS pages, SUM(page_state = 'failed') AS failedPages, SUM(page_state = 'pending') AS pendingPages
-    FROM items WHERE feed_id = ?`).get(feedId) as { items: number; pages: number; failedPages: number; pendingPages: number };
-}

@@ -23,6 +23,8 @@ export interface PollRecord {
   error: string | null;
   schedule: PollSchedule;
   capturePages: boolean;
+  /** False for a failure that was Forest's own (a timeout while it was behind schedule). */
+  countsAsFailure?: boolean;
 }
 
 /**
@@ -39,7 +41,7 @@ export function recordPoll(db: Db, feed: FeedRow, poll: PollRecord): UpsertRepor
       fetch?.status ?? null, poll.result, fetch ? fetch.body.length : null, parsed?.items.length ?? 0, report.newItems, report.changedItems,
       JSON.stringify(parsed?.warnings ?? []), poll.error);
 
-    const failed = poll.result === 'error';
+    const failed = poll.result === 'error' && poll.countsAsFailure !== false;
     const info = parsed?.feed;
     const stamp = new Date().toISOString();
     db.prepare(`UPDATE feeds SET

@@ -65,15 +65,25 @@ export function nextWorkAt(db: Db, kinds: { capture: boolean; revisit: boolean }
   return times.length ? Math.min(...times) : null;
 }
 
-/** Snapshots waiting for extraction, newest first (a hot item's page before a backlog), with their feed. */
+/**
+ * Snapshots waiting for extraction, with their feed: first captures before revisits, newest
+ * first within each (a hot item's page before a backlog).
+ */
 export function queuedExtractions(db: Db, limit: number): Array<{ snapshotId: number; feedId: number }> {
-  return db.prepare(`SELECT extraction_queue.snapshot_id AS snapshotId, items.feed_id AS feedId FROM extraction_queue
+  return db.prepare(`SELECT extraction_queue.snapshot_id AS snapshotId, items.feed_id AS feedId FROM extraction_queue INDEXED BY extraction_queue_order
     JOIN snapshots ON snapshots.id = extraction_queue.snapshot_id JOIN items ON items.id = snapshots.item_id
-    ORDER BY extraction_queue.snapshot_id DESC LIMIT ?`).all(limit) as Array<{ snapshotId: number; feedId: number }>;
+    ORDER BY extraction_queue.priority, extraction_queue.snapshot_id DESC LIMIT ?`).all(limit) as Array<{ snapshotId: number; feedId: number }>;
 }
 
-export function queueExtraction(db: Db, snapshotId: number, at: string): void {
-  db.prepare('INSERT OR IGNORE INTO extraction_queue (snapshot_id, queued_at) VALUES (?, ?)').run(snapshotId, at);
+export type ExtractionPriority = 'first' | 'revisit';
+
+export function queueExtraction(db: Db, snapshotId: number, at: string, priority: ExtractionPriority): void {
+  db.prepare('INSERT OR IGNORE INTO extraction_queue (snapshot_id, queued_at, priority) VALUES (?, ?, ?)').run(snapshotId, at, priority === 'first' ? 0 : 1);
+}
+
+/** Whether more than `count` snapshots wait for extraction (reads at most count + 1 rows). */
+export function extractionBacklogOver(db: Db, count: number): boolean {
+  return db.prepare('SELECT 1 FROM extraction_queue LIMIT 1 OFFSET ?').get(count) !== undefined;
 }
 
 export function dequeueExtraction(db: Db, snapshotId: number): void {

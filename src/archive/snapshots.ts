@@ -2,29 +2,29 @@ import type { FetchResult } from '../net/fetcher.js';
 import { putEncodedBlob } from './blobs.js';
 import type { EncodedBody } from './codec.js';
 import type { Db } from './database.js';
-import { queueExtraction } from './queues.js';
+import { queueExtraction, type ExtractionPriority } from './queues.js';
 
 /** A fetched response as stored: everything but the body, which comes hashed and compressed. */
 export type FetchedPage = Omit<FetchResult, 'body'>;
 
 /**
  * Stores one raw capture, its body once per sha256 (a byte-identical revisit costs a row, not a
- * page). A 2xx page with a body is queued for extraction unless `extract` is false.
+ * page). A 2xx page with a body is queued for extraction, at `extract`'s priority (null: not).
  */
-export function insertSnapshot(db: Db, itemId: number, page: FetchedPage, body: EncodedBody | null, extract = true): number {
+export function insertSnapshot(db: Db, itemId: number, page: FetchedPage, body: EncodedBody | null, extract: ExtractionPriority | null): number {
   const hash = body && body.size > 0 ? putEncodedBlob(db, body) : null;
-  const { lastInsertRowid } = db.prepare(`INSERT INTO snapshots (item_id, url, final_url, canonical_url, fetched_at, duration_ms, status, headers, content_type, sha256)
-    VALUES (?, ?, ?, NULL, ?, ?, ?, ?, ?, ?)`).run(itemId, page.url, page.finalUrl, page.fetchedAt.toISOString(), page.durationMs,
-    page.status, JSON.stringify(page.headers), page.contentType, hash);
+  const { lastInsertRowid } = db.prepare(`INSERT INTO snapshots (item_id, url, final_url, canonical_url, fetched_at, duration_ms, status, headers, content_type, sha256, payload_digest)
+    VALUES (?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?)`).run(itemId, page.url, page.finalUrl, page.fetchedAt.toISOString(), page.durationMs,
+    page.status, JSON.stringify(page.headers), page.contentType, hash, hash);
   const id = Number(lastInsertRowid);
-  if (extract && hash !== null && page.status >= 200 && page.status < 300) queueExtraction(db, id, page.fetchedAt.toISOString());
+  if (extract !== null && hash !== null && page.status >= 200 && page.status < 300) queueExtraction(db, id, page.fetchedAt.toISOString(), extract);
   return id;
 }
 
 /** Stores an item's first capture and marks its item captured, atomically. */
 export function recordCapture(db: Db, itemId: number, page: FetchedPage, body: EncodedBody | null): number {
   return db.transaction(() => {
-    const id = insertSnapshot(db, itemId, page, body);
+    const id = insertSnapshot(db, itemId, page, body, 'first');
     db.prepare(`UPDATE items SET page_state = 'captured', page_attempts = page_attempts + 1, page_error = NULL, page_due_at = NULL WHERE id = ?`).run(itemId);
     return id;
   })();
@@ -42,7 +42,18 @@ export function setCanonicalUrl(db: Db, snapshotId: number, url: string | null):
   if (url !== null) db.prepare('UPDATE snapshots SET canonical_url = ? WHERE id = ?').run(url, snapshotId);
 }
 
-/** The payload digest of the latest capture of an item's page. */
+/** The payload digest of the latest capture of an item's page (kept when its body is not). */
 export function latestPayloadDigest(db: Db, itemId: number): string | null {
-  return (db.prepare('SELECT sha256 FROM snapshots WHERE item_id = ? ORDER BY id DESC LIMIT 1').pluck().get(itemId) as string | null | undefined) ?? null;
+  return (db.prepare('SELECT payload_digest FROM snapshots WHERE item_id = ? ORDER BY id DESC LIMIT 1').pluck().get(itemId) as string | null | undefined) ?? null;
+}
+
+/**
+ * Drops the body of a capture whose article object was unchanged: the digest, headers and time
+ * stay (the WARC export writes a revisit record), the bytes go unless another capture has them.
+ */
+export function dropCaptureBody(db: Db, snapshotId: number): void {
+  const hash = db.prepare('SELECT sha256 FROM snapshots WHERE id = ?').pluck().get(snapshotId) as string | null | undefined;
+  if (!hash) return;
+  db.prepare('UPDATE snapshots SET sha256 = NULL WHERE id = ?').run(snapshotId);
+  db.prepare('DELETE FROM blobs WHERE sha256 = ? AND NOT EXISTS (SELECT 1 FROM snapshots WHERE sha256 = ?)').run(hash, hash);
 }

@@ -1,8 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { isMap } from 'yaml';
-import { listFeeds, type FeedRow } from '../archive/feeds.js';
-import { countItems } from '../archive/items.js';
+import { feedCounts, listFeeds, type FeedRow } from '../archive/feeds.js';
 import { ConfigError } from '../config/errors.js';
 import { readOpml, toOpml } from '../config/opml.js';
 import { cronExpression, editSubscriptions, feedUrl, indexOfUrl, readSubscriptions } from '../config/subscriptions.js';
@@ -10,7 +9,7 @@ import { printJson, settingsFor, syncFromList, withDatabase } from './context.js
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
-function feedJson(row: FeedRow, counts: ReturnType<typeof countItems>) {
+function feedJson(row: FeedRow, counts: { items: number } | undefined) {
   return {
     id: row.id,
     url: row.subscribed_url,
@@ -21,7 +20,7 @@ function feedJson(row: FeedRow, counts: ReturnType<typeof countItems>) {
     schedule: row.cron,
     enabled: row.enabled === 1,
     format: row.format,
-    items: counts.items,
+    items: counts?.items ?? 0,
   };
 }
 
@@ -96,7 +95,8 @@ export function feedsCommand(): Command {
       const settings = settingsFor(command);
       await withDatabase(settings, (db) => {
         syncFromList(db, settings);
-        const rows = listFeeds(db).map((row) => feedJson(row, countItems(db, row.id)));
+        const counts = feedCounts(db);
+        const rows = listFeeds(db).map((row) => feedJson(row, counts.get(row.id)));
         if (options.json) return rows.forEach(printJson);
         if (rows.length === 0) return console.log(`no feeds; add one with \`forest feeds add URL\` (list: ${settings.subscriptions})`);
         for (const row of rows) {

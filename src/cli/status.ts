@@ -1,5 +1,6 @@
 import { Command } from 'commander';
-import { feedStatuses, type FeedStatus } from '../daemon/status.js';
+import { BEHIND_SCHEDULE_MS } from '../daemon/pipeline.js';
+import { daemonStatus, feedStatuses, type DaemonStatus, type FeedStatus } from '../daemon/status.js';
 import { formatDuration } from '../util/units.js';
 import { printJson, settingsFor, withDatabase } from './context.js';
 
@@ -8,6 +9,27 @@ const relative = (iso: string | null, now: number) => {
   const delta = Date.parse(iso) - now;
   return delta >= 0 ? `in ${formatDuration(delta)}` : `${formatDuration(-delta)} ago`;
 };
+
+function printDaemon(daemon: DaemonStatus | null, now: number): void {
+  if (!daemon) {
+    console.log('daemon: not running on this database\n');
+    return;
+  }
+  const who = `pid ${daemon.pid} on ${daemon.host}, since ${relative(daemon.startedAt, now)}`;
+  if (daemon.stale) {
+    console.log(`daemon: NOT RESPONDING (${who}; last heartbeat ${relative(daemon.heartbeatAt, now)})\n`);
+    return;
+  }
+  console.log(`daemon: running (${who})`);
+  const report = daemon.report;
+  if (report) {
+    const { done, backlog } = report;
+    console.log(`  last minute: ${done.poll} polls · ${done.capture} captures · ${done.revisit} revisits · ${done.extract} extractions`);
+    console.log(`  waiting: ${backlog.duePolls} polls due · ${backlog.pendingCaptures} pages to capture · ${backlog.dueRevisits} revisits due · ${backlog.queuedExtractions} pages to extract`);
+    if (report.pollLagMs > BEHIND_SCHEDULE_MS) console.log(`  BEHIND SCHEDULE: polls start up to ${formatDuration(report.pollLagMs)} late; intervals are stretched until the backlog clears`);
+  }
+  console.log('');
+}
 
 export function printStatus(statuses: FeedStatus[], now = Date.now()): void {
   if (statuses.length === 0) {
@@ -35,8 +57,9 @@ export function statusCommand(): Command {
     .description('per feed: last poll and its result, next poll, items, pages, errors, articles, versions and the next revisit')
     .action(async (options: { json?: boolean }, command: Command) => {
       const settings = settingsFor(command);
-      const statuses = await withDatabase(settings, feedStatuses);
-      if (options.json) statuses.forEach(printJson);
-      else printStatus(statuses);
+      const { statuses, daemon } = await withDatabase(settings, (db) => ({ statuses: feedStatuses(db), daemon: daemonStatus(db) }));
+      if (options.json) return statuses.forEach(printJson);
+      printDaemon(daemon, Date.now());
+      printStatus(statuses);
     });
 }

@@ -2,12 +2,14 @@ import { setMaxListeners } from 'node:events';
 import { articleById } from '../archive/articles.js';
 import { feedById } from '../archive/feeds.js';
 import { itemById } from '../archive/items.js';
-import { backlog, duePolls, dueCaptures, dueRevisits, nextWorkAt, type Backlog, type WorkKind, type WorkRef } from '../archive/queues.js';
+import { backlog, duePolls, dueCaptures, dueRevisits, extractionBacklogOver, nextWorkAt, type Backlog, type WorkKind, type WorkRef } from '../archive/queues.js';
 import { planDispatch, workKey, type DispatchPlan } from './dispatch.js';
 import { Extractor } from './extraction.js';
 import type { PipelineContext } from './pipeline.js';
 import { capturePage, pollFeed, revisitPage } from './pipeline.js';
 
+/** Pages waiting for extraction beyond which no revisit is fetched. */
+const EXTRACTION_BACKLOG_FOR_REVISITS = 100;
 /** The most due units of each kind a pass looks at. */
 const CANDIDATES = 4096;
 /** The longest the loop sleeps before looking again (work another process may have added: `forest feeds add`). */
@@ -146,7 +148,9 @@ export class Daemon {
     const signal = this.controller.signal;
     if (ref.kind === 'poll') {
       const feed = feedById(db, ref.id);
-      if (feed) this.track(workKey(ref), pollFeed(this.context, feed, signal), 'poll');
+      // The poll sees how far behind the daemon is (to stretch its interval, and not to blame
+      // the feed for a timeout that was Forest's).
+      if (feed) this.track(workKey(ref), pollFeed({ ...this.context, pollLag: () => this.period.pollLagMs }, feed, signal), 'poll');
     } else if (ref.kind === 'capture') {
       const item = itemById(db, ref.id);
       if (item) this.track(workKey(ref), capturePage(this.context, item, signal), 'capture');
@@ -162,6 +166,10 @@ export class Daemon {
     const now = this.now();
     const kinds = this.kinds();
     if (settings.extract.enabled) this.extractor.fill((key, work) => this.track(key, work, 'extract'));
+    // Revisits wait while extraction is behind: a page fetched now would wait in the queue behind
+    // first captures, and only add to it (the overload degrades into later checks, not into a
+    // growing pile of unextracted pages).
+    const revisitsNow = kinds.revisit && !extractionBacklogOver(db, EXTRACTION_BACKLOG_FOR_REVISITS);
     const slots = settings.http.concurrency;
     const requests = [...this.inFlight.keys()].filter((key) => !key.startsWith('extract:'));
     const revisits = requests.filter((key) => key.startsWith('revisit:')).length;
@@ -175,7 +183,7 @@ export class Daemon {
       const due = {
         poll: duePolls(db, now, look),
         capture: kinds.capture ? dueCaptures(db, now, look) : [],
-        revisit: kinds.revisit ? dueRevisits(db, now, look) : [],
+        revisit: revisitsNow ? dueRevisits(db, now, look) : [],
       };
       plan = planDispatch({
         due,

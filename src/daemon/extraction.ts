@@ -1,11 +1,11 @@
 import { articleOfItem, comparisonKeyOf, setComparisonKey, type ArticleRow, type StoredComparisonKey } from '../archive/articles.js';
 import { storedBlob } from '../archive/blobs.js';
 import {
-  addTemplate, countTemplatePage, itemExtractedBefore, recentSnapshotsOfTemplate, saveExtraction, snapshotById, storeWrapper, templateChoicesOf, templatesOf,
+  addTemplate, confirmWrapper, countTemplatePage, itemExtractedBefore, recentSnapshotsOfTemplate, saveExtraction, snapshotById, storeWrapper, templateChoicesOf, templatesOf,
   type PendingSnapshot,
 } from '../archive/extractions.js';
 import { queuedExtractions } from '../archive/queues.js';
-import { setCanonicalUrl } from '../archive/snapshots.js';
+import { dropCaptureBody, setCanonicalUrl } from '../archive/snapshots.js';
 import { emptyArticle } from '../extract/extract.js';
 import { closestTemplate } from '../extract/template.js';
 import type { PipelineContext } from './pipeline.js';
@@ -67,8 +67,6 @@ export class Extractor {
   private learningTurn: Promise<void> = Promise.resolve();
   /** The page count of each template at its last learning (since this process started). */
   private readonly learnedAt = new Map<number, number>();
-  /** Templates and wrappers per feed, as the pool needs them; dropped when they change. */
-  private readonly templates = new Map<number, TemplateChoice[]>();
 
   constructor(private readonly context: PipelineContext, private readonly capacity: number) {}
 
@@ -98,13 +96,9 @@ export class Extractor {
     return started;
   }
 
+  /** Read for each page (an index lookup): a cache over 10,000 feeds' signatures would be most of the heap. */
   private templateChoices(feedId: number): TemplateChoice[] {
-    let choices = this.templates.get(feedId);
-    if (!choices) {
-      choices = templateChoicesOf(this.context.db, feedId);
-      this.templates.set(feedId, choices);
-    }
-    return choices;
+    return templateChoicesOf(this.context.db, feedId);
   }
 
   /** Extracts one snapshot and records what it means for its article; then learns a wrapper when due. */
@@ -141,6 +135,9 @@ export class Extractor {
         const note = key && rebased ? `extraction changed from ${how(key.method, key.wrapperId)} to ${how(result.article.method, result.wrapperId)}; compared like with like` : null;
         const outcome = recordVersion(this.context, snapshot, result, comparison, note);
         saveExtraction(db, snapshot.snapshot_id, snapshot.item_id, templateId, result.wrapperId, result.article, result.hash);
+        // Storage grows with what changed, not with how often we look: a revisit that found the
+        // same object keeps its digest and headers, not its bytes.
+        if (outcome === 'unchanged') dropCaptureBody(db, snapshot.snapshot_id);
         return { outcome, templateId, pages };
       })();
       if (templateId !== null && pages !== null) {
@@ -168,7 +165,6 @@ export class Extractor {
     const current = templatesOf(db, feedId);
     const match = closestTemplate(template.signature, current);
     if (match) return match.id;
-    this.templates.delete(feedId);
     return addTemplate(db, feedId, template.signature).id;
   }
 
@@ -219,13 +215,16 @@ export class Extractor {
         const page = pageInput(this.context, snapshot);
         return page ? [{ ...page, snapshotId: snapshot.snapshot_id, itemId: snapshot.item_id, text: snapshot.text }] : [];
       });
-      const current = this.templateChoices(feedId).find((template) => template.id === templateId)?.wrapper ?? null;
-      const outcome = await pool.learn({ samples, pages: recent, maxBytes: settings.extract.maxBytes, current });
+      const active = this.templateChoices(feedId).find((template) => template.id === templateId);
+      const outcome = await pool.learn({ samples, pages: recent, maxBytes: settings.extract.maxBytes, current: active?.wrapper ?? null });
       if (!outcome.wrapper) {
         log.info({ template: templateId, reason }, 'no wrapper could be learned');
         return;
       }
-      if (outcome.unchanged) {
+      if (outcome.unchanged && active?.wrapperId) {
+        // The same wrapper again: a new version of it would only make every article's
+        // comparison key look stale.
+        confirmWrapper(db, active.wrapperId, outcome.samples, reason);
         log.info({ feed: feedId, template: templateId, samples: outcome.samples, reason, ms: Math.round(performance.now() - started) }, 'wrapper re-learned: unchanged');
         return;
       }
@@ -238,7 +237,6 @@ export class Extractor {
         }
         return id;
       })();
-      this.templates.delete(feedId);
       log.info({ feed: feedId, template: templateId, wrapper: wrapper.xpath, wrapperId, samples: outcome.samples, reason, reextracted: outcome.changed.length, ms: Math.round(performance.now() - started) }, 'wrapper learned');
     } catch (error) {
       log.error({ err: error, template: templateId }, 'learning failed');

@@ -20,7 +20,12 @@ export interface PipelineContext {
   log: Logger;
   pool: CpuPool;
   now?: () => Date;
+  /** How late polls are starting (ms): the daemon is behind schedule when this is large. */
+  pollLag?: () => number;
 }
+
+/** Polls starting later than this mean the daemon, not the feed, is the bottleneck. */
+export const BEHIND_SCHEDULE_MS = 60_000;
 
 /** The date a feed shows for an item, as the scheduler reads it. */
 const shownDate = (item: FeedItem): number | null => {
@@ -40,6 +45,7 @@ export async function pollFeed(context: PipelineContext, feed: FeedRow, signal: 
   let fetch: FetchResult | null = null;
   let parsed: ParsedFeed | null = null;
   let error: string | null = null;
+  let busyTimeout = false;
   try {
     fetch = await fetcher.fetch(feed.url, { etag: feed.etag, lastModified: feed.last_modified }, signal);
     if (fetch.status >= 400 || (fetch.status >= 300 && !fetch.notModified)) {
@@ -53,13 +59,17 @@ export async function pollFeed(context: PipelineContext, feed: FeedRow, signal: 
     if (aborted(caught, signal)) return;
     if (caught instanceof FetchError) error = caught.message;
     else error = `unexpected: ${(caught as Error).message}`;
+    // A timeout while Forest itself is behind (its loop and pool saturated) says nothing of the
+    // feed: it is recorded, but neither counted as the feed's failure nor backed off from.
+    busyTimeout = caught instanceof FetchError && caught.kind === 'timeout' && (context.pollLag?.() ?? 0) > BEHIND_SCHEDULE_MS;
+    if (busyTimeout) error = `${error} while Forest was behind schedule (not counted against the feed)`;
   }
   const result = error ? 'error' : fetch?.notModified ? 'not-modified' : 'ok';
   const at = now().getTime();
   const known = parsed ? knownGuids(db, feed.id, parsed.items.map((item) => item.guid)) : new Set<string>();
   const state = observePoll(parseState(feed.schedule_state), {
     at,
-    failed: error !== null,
+    failed: error !== null && !busyTimeout,
     notModified: fetch?.notModified ?? false,
     items: parsed?.items.map((item) => ({ guid: item.guid, date: shownDate(item), isNew: !known.has(item.guid) })) ?? null,
   });
@@ -75,9 +85,17 @@ export async function pollFeed(context: PipelineContext, feed: FeedRow, signal: 
     maxAgeMs: maxAge ?? (feed.max_age_seconds !== null ? feed.max_age_seconds * 1000 : null),
     retryAfterMs: fetch?.retryAfterMs ?? null,
   }, at, settings.schedule);
+  // Behind schedule, polls are spaced by how late they start: at the nominal interval the queue
+  // of due polls would never shrink, and captures and extraction would wait behind it.
+  const lag = context.pollLag?.() ?? 0;
+  if (lag > BEHIND_SCHEDULE_MS && !feed.cron) {
+    decision.at = new Date(decision.at.getTime() + lag);
+    decision.reason = `${decision.reason}; +${Math.round(lag / 1000)}s: Forest is behind schedule`;
+  }
   const durationMs = Math.round(performance.now() - started);
   const report = recordPoll(db, feed, {
     startedAt, durationMs, result, fetch, parsed, error,
+    countsAsFailure: !busyTimeout,
     schedule: {
       nextPollAt: decision.at, reason: decision.reason, state: JSON.stringify(state), ratePerHour: decision.ratePerHour, window: decision.window,
       maxAgeSeconds: maxAge !== null ? Math.round(maxAge / 1000) : null,

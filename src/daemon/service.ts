@@ -9,6 +9,7 @@ import { readSubscriptions } from '../config/subscriptions.js';
 import { Fetcher } from '../net/fetcher.js';
 import type { Logger } from '../util/logger.js';
 import { Daemon, type DaemonReport } from './daemon.js';
+import { BEHIND_SCHEDULE_MS } from './pipeline.js';
 import { createPool, poolSize } from './pool.js';
 
 export interface RunOptions {
@@ -43,9 +44,8 @@ function processAlive(pid: number): boolean {
 
 function logReport(log: Logger, report: DaemonReport): void {
   const { done, backlog } = report;
-  const busy = report.waitedForSlots > 0 || report.pollLagMs > 60_000;
-  const fields = { ...done, backlog, memory: report.memory, pollLagSeconds: Math.round(report.pollLagMs / 1000), inFlight: report.inFlight, next: report.nextWorkAt };
-  if (busy) log.warn({ ...fields, waitedForSlots: report.waitedForSlots }, 'behind schedule: polls are stretched until the backlog clears');
+  const fields = { ...done, backlog, memory: report.memory, pollLagSeconds: Math.round(report.pollLagMs / 1000), waitedForSlots: report.waitedForSlots, inFlight: report.inFlight, next: report.nextWorkAt };
+  if (report.pollLagMs > BEHIND_SCHEDULE_MS) log.warn(fields, 'behind schedule: polls start late, their intervals are stretched until the backlog clears');
   else if (done.poll + done.capture + done.revisit + done.extract === 0) log.info(fields, 'idle');
   else log.info(fields, 'last minute');
 }

@@ -1,6 +1,8 @@
 import type { Db } from '../archive/database.js';
-import { listFeeds } from '../archive/feeds.js';
-import { countItems } from '../archive/items.js';
+import { feedCounts, listFeeds } from '../archive/feeds.js';
+import { leaseHolder } from '../archive/lease.js';
+import type { DaemonReport } from './daemon.js';
+import { LEASE_STALE_MS } from './service.js';
 
 export interface FeedStatus {
   id: number;
@@ -31,14 +33,11 @@ export interface FeedStatus {
   nextRevisit: string | null;
 }
 
-/** Per-feed state for `forest status`, read from the database alone. */
+/** Per-feed state for `forest status`, read from the database alone (each table read once). */
 export function feedStatuses(db: Db): FeedStatus[] {
-  const lastPageError = db.prepare(`SELECT page_error FROM items WHERE feed_id = ? AND page_error IS NOT NULL ORDER BY page_due_at DESC LIMIT 1`).pluck();
-  const archive = db.prepare(`SELECT COUNT(*) AS articles, COALESCE(SUM(versions), 0) AS versions, MIN(next_check_at) AS nextRevisit,
-      (SELECT COUNT(*) FROM checks JOIN articles AS checked ON checked.id = checks.article_id WHERE checked.feed_id = @feed) AS checks
-    FROM articles WHERE feed_id = @feed`);
+  const counts = feedCounts(db);
   return listFeeds(db).map((row) => {
-    const counts = countItems(db, row.id);
+    const count = counts.get(row.id);
     return {
       id: row.id,
       url: row.subscribed_url,
@@ -52,15 +51,41 @@ export function feedStatuses(db: Db): FeedStatus[] {
       scheduleReason: row.schedule_reason,
       ratePerHour: row.rate_per_hour,
       window: row.window_size,
-      items: counts.items,
-      pages: counts.pages ?? 0,
-      pendingPages: counts.pendingPages ?? 0,
-      failedPages: counts.failedPages ?? 0,
+      items: count?.items ?? 0,
+      pages: count?.pages ?? 0,
+      pendingPages: count?.pendingPages ?? 0,
+      failedPages: count?.failedPages ?? 0,
       errors: row.error_count,
       consecutiveErrors: row.consecutive_errors,
       lastError: row.last_error,
-      lastPageError: (lastPageError.get(row.id) as string | undefined) ?? null,
-      ...(archive.get({ feed: row.id }) as { articles: number; versions: number; checks: number; nextRevisit: string | null }),
+      lastPageError: count?.lastPageError ?? null,
+      articles: count?.articles ?? 0,
+      versions: count?.versions ?? 0,
+      checks: count?.checks ?? 0,
+      nextRevisit: count?.nextRevisit ?? null,
     };
   });
+}
+
+/** The daemon working on this database, from its lease: who, since when, and its last report. */
+export interface DaemonStatus {
+  pid: number;
+  host: string;
+  startedAt: string;
+  heartbeatAt: string;
+  /** The heartbeat is older than a live daemon's would be. */
+  stale: boolean;
+  report: DaemonReport | null;
+}
+
+export function daemonStatus(db: Db, now = Date.now()): DaemonStatus | null {
+  const holder = leaseHolder(db);
+  if (!holder) return null;
+  let report: DaemonReport | null = null;
+  try {
+    report = holder.status ? (JSON.parse(holder.status) as DaemonReport) : null;
+  } catch {
+    report = null;
+  }
+  return { pid: holder.pid, host: holder.host, startedAt: holder.startedAt, heartbeatAt: holder.heartbeatAt, stale: now - Date.parse(holder.heartbeatAt) > LEASE_STALE_MS, report };
 }

@@ -255,7 +255,11 @@ test('every captured page is extracted; wrappers are learned per feed and templa
   }
   assert.ok(rows.some((row) => row.method === 'forest' && row.wrapper_id !== null), 'pages after the first wrapper use it');
   const wrappers = query<{ xpath: string; samples: number; active: number; reason: string }>(ws.db, 'SELECT * FROM wrappers ORDER BY id');
-  assert.deepEqual(wrappers.map((w) => w.reason).slice(0, 2), ['3 pages', '5 pages'], 'learned at 3 pages, re-learned at 5');
+  // Learned at 3 pages and re-learned at 5: a new wrapper, or the same one confirmed (kept, so
+  // that articles extracted with it need no rebasing).
+  const history = wrappers.map((w) => w.reason).join(' | ');
+  assert.match(history, /^3 pages(; re-learned unchanged at 5 pages)?( \| 5 pages)?/, history);
+  assert.match(history, /5 pages/, 'learned at 3 pages, re-learned at 5');
   assert.equal(wrappers.filter((w) => w.active === 1).length, 1);
   assert.equal(wrappers.at(-1)!.xpath, "//div[contains(@class,'story-body')]");
 

@@ -7,12 +7,12 @@ import { articleById, createArticle, recordIdenticalRevisit, recordRevisitCaptur
 import { encodeBody } from '../../src/archive/codec.js';
 import { backlog, duePolls, dueRevisits } from '../../src/archive/queues.js';
 import { getBlob, putBlob } from '../../src/archive/blobs.js';
-import { exportWarc } from '../../src/archive/export.js';
+import { exportWarc, SAME_OBJECT_PROFILE } from '../../src/archive/export.js';
 import { migrate, openDatabase, readMigrations } from '../../src/archive/database.js';
 import { syncSubscriptions } from '../../src/archive/feeds.js';
 import { upsertItems } from '../../src/archive/items.js';
 import { normalizeArticle, objectHash } from '../../src/archive/normalize.js';
-import { latestPayloadDigest, recordCapture } from '../../src/archive/snapshots.js';
+import { dropCaptureBody, latestPayloadDigest, recordCapture } from '../../src/archive/snapshots.js';
 import type { FeedItem } from '../../src/feeds/model.js';
 import type { FetchResult } from '../../src/net/fetcher.js';
 import { tempDir } from '../helpers/temp.js';
@@ -174,5 +174,43 @@ test('a byte-identical revisit stores no body and queues no extraction; it expor
   const report = await exportWarc(db, {}, out, { gzip: false, software: 'test' });
   assert.equal(report.records['response'], 1);
   assert.equal(report.records['revisit'], 1);
+  db.close();
+});
+
+test('a revisit whose object did not change keeps its digest and headers, not its body; it exports as a same-object revisit record', async () => {
+  const db = openDatabase(':memory:');
+  syncSubscriptions(db, [{ url: 'https://a.example/', tags: [], enabled: true }]);
+  const now = new Date('2026-11-02T00:00:00Z');
+  upsertItems(db, 1, [item('1')], now, true);
+  const page = (ad: string, at: Date): FetchResult => ({
+    url: 'https://x.example/1', finalUrl: 'https://x.example/1', status: 200, headers: { 'content-type': 'text/html' }, contentType: 'text/html',
+    body: Buffer.from(`<html><body><p>The article.</p><aside>${ad}</aside></body></html>`), redirects: [], permanentUrl: null, notModified: false, retryAfterMs: null, fetchedAt: at, durationMs: 5,
+  });
+  const firstPage = page('ad one', now);
+  const first = recordCapture(db, 1, firstPage, encodeBody(firstPage.body));
+  const object = normalizeArticle({ title: 'T', byline: null, published: null, html: '<p>The article.</p>' });
+  createArticle(db, { itemId: 1, feedId: 1, url: 'https://x.example/1', finalUrl: 'https://x.example/1', canonicalUrl: null },
+    { snapshotId: first, capturedAt: now.toISOString(), method: 'sigfeed', wrapperId: null, title: 'T', byline: null, published: null, text: 'The article.', html: '<p>The article.</p>', object, hash: objectHash(object) },
+    { at: now.toISOString(), status: 200, snapshotId: first }, { step: 1, at: null });
+  const revisitPage = page('ad two', new Date('2026-11-02T01:00:00Z'));
+  const revisitBody = encodeBody(revisitPage.body);
+  const revisit = recordRevisitCapture(db, articleById(db, 1)!, revisitPage, revisitBody);
+  assert.equal(db.prepare('SELECT COUNT(*) FROM blobs').pluck().get(), 2);
+  dropCaptureBody(db, revisit);
+  assert.equal(db.prepare('SELECT COUNT(*) FROM blobs').pluck().get(), 1, 'the revisit body is gone');
+  assert.equal(latestPayloadDigest(db, 1), revisitBody.sha256, 'its digest stays');
+  dropCaptureBody(db, revisit);
+
+  const out = join(tempDir(), 'same-object.warc');
+  await exportWarc(db, {}, out, { gzip: false, software: 'test' });
+  const records: Array<{ type: string; id: string | null | undefined; refersTo: string | null | undefined; profile: string | null | undefined; digest: string | null | undefined }> = [];
+  for await (const record of WARCParser.iterRecords(createReadStream(out))) {
+    records.push({ type: record.warcType, id: record.warcHeader('WARC-Record-ID'), refersTo: record.warcHeader('WARC-Refers-To'), profile: record.warcHeader('WARC-Profile'), digest: record.warcHeader('WARC-Payload-Digest') });
+  }
+  const response = records.find((r) => r.type === 'response')!;
+  const same = records.find((r) => r.type === 'revisit')!;
+  assert.equal(same.profile, SAME_OBJECT_PROFILE);
+  assert.equal(same.refersTo, response.id);
+  assert.equal(same.digest, `sha256:${revisitBody.sha256}`);
   db.close();
 });

@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { fork } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+import { SyntheticWeb } from '../../src/synthetic/server.js';
+import { FOREST_BIN, finished, forest, startForest, waitFor } from '../helpers/cli.js';
+import { scalar, workspace } from '../helpers/setup.js';
+
+const web = new SyntheticWeb();
+before(() => web.start());
+after(() => web.stop());
+
+const CLEAN_ENV = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('FOREST_')));
+
+test('under a process manager (an IPC channel open, as pm2 forks), SIGINT and SIGTERM end the process within the shutdown deadline', async () => {
+  const ws = workspace([{ url: web.site('ledger').feedUrl }], { shutdown: { deadline: '3s' } });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    const child = fork(FOREST_BIN, [...ws.args, 'run'], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], env: CLEAN_ENV });
+    let stdout = '';
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    await waitFor(() => /"msg":"forest running"/.test(stdout), 20_000, 'the daemon to start');
+    const sent = Date.now();
+    child.kill(signal);
+    const code = await Promise.race([
+      new Promise<number | null>((resolve) => child.once('exit', resolve)),
+      new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), 10_000)),
+    ]);
+    if (code === 'still running') child.kill('SIGKILL');
+    const took = Date.now() - sent;
+    assert.equal(code, 0, stdout);
+    assert.ok(took < 3000 + 2000, `${signal}: exited after ${took} ms (deadline 3 s)`);
+    assert.match(stdout, /"msg":"stopped"/);
+  }
+});
+
+test('a second daemon on the same database refuses to start and names the first; after the first stops, it starts', async () => {
+  const ws = workspace([{ url: web.site('orbit').feedUrl }]);
+  const first = startForest([...ws.args, 'run']);
+  try {
+    await waitFor(() => existsSync(ws.db) && scalar<number>(ws.db, 'SELECT COUNT(*) FROM leases') === 1, 20_000, 'the first daemon to take the lease');
+    const second = await forest([...ws.args, 'run', '--exit-after', '2s']);
+    assert.equal(second.code, 1);
+    assert.match(second.stderr, new RegExp(`another forest daemon is running on .*forest\\.db: pid ${first.pid} on `));
+    const status = await forest([...ws.args, 'status']);
+    assert.match(status.stdout, new RegExp(`daemon: running \\(pid ${first.pid} on `));
+  } finally {
+    first.kill('SIGTERM');
+    await finished(first);
+  }
+  assert.equal(scalar<number>(ws.db, 'SELECT COUNT(*) FROM leases'), 0, 'the lease is released on stop');
+  const again = await forest([...ws.args, 'run', '--exit-after', '1s']);
+  assert.equal(again.code, 0, again.stderr);
+});
