@@ -12,6 +12,7 @@ import { scheduleSimCommand } from './schedule-sim.js';
 import { searchCommand } from './search.js';
 import { serveSyntheticCommand } from './serve-synthetic.js';
 import { statusCommand } from './status.js';
+import { vacuumCommand } from './vacuum.js';
 
 // `forest articles --json | head` closes the pipe early: that is the reader's choice, not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -26,7 +27,7 @@ const program = new Command('forest')
   .showHelpAfterError()
   .exitOverride();
 
-for (const command of [runCommand(), feedsCommand(), statusCommand(), articlesCommand(), showCommand(), historyCommand(), diffCommand(), searchCommand(), exportCommand(), parseFeedCommand(), extractCommand(), learnCommand(), scheduleSimCommand(), demoCommand(), serveSyntheticCommand()]) {
+for (const command of [runCommand(), feedsCommand(), statusCommand(), articlesCommand(), showCommand(), historyCommand(), diffCommand(), searchCommand(), exportCommand(), parseFeedCommand(), extractCommand(), learnCommand(), scheduleSimCommand(), demoCommand(), serveSyntheticCommand(), vacuumCommand()]) {
   program.addCommand(command);
 }
 

@@ -64,6 +64,10 @@ const settingsSchema = z.strictObject({
   }),
   shutdown: z.strictObject({ deadline: duration }),
   workers: z.union([z.literal('auto'), z.number().int().min(0).max(64)]),
+  retention: z.strictObject({
+    polls: z.union([z.literal('never'), duration]),
+    checks: z.union([z.literal('never'), duration]),
+  }),
   log: z.strictObject({
     level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']),
     pretty: z.union([z.boolean(), z.literal('auto')]),

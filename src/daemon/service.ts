@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { openDatabase, type Db } from '../archive/database.js';
 import { countEnabledFeeds, syncSubscriptions } from '../archive/feeds.js';
 import { acquireLease, releaseLease, renewLease } from '../archive/lease.js';
+import { applyRetention } from '../archive/retention.js';
 import type { Settings } from '../config/settings.js';
 import { readSubscriptions } from '../config/subscriptions.js';
 import { Fetcher } from '../net/fetcher.js';
@@ -26,6 +27,14 @@ export interface RunOptions {
 /** The heartbeat of the daemon's lease; a lease this much older is stale (its process died). */
 export const HEARTBEAT_MS = 10_000;
 export const LEASE_STALE_MS = 60_000;
+const RETENTION_FIRST_MS = 5 * 60_000;
+const RETENTION_EVERY_MS = 24 * 3600_000;
+
+/** The retention ages of the settings (ms), null for `never`. */
+export const retentionAges = (settings: Settings) => ({
+  polls: settings.retention.polls === 'never' ? null : settings.retention.polls,
+  checks: settings.retention.checks === 'never' ? null : settings.retention.checks,
+});
 
 /** Raised when another daemon holds the database. */
 export class DaemonRunningError extends Error {
@@ -87,6 +96,16 @@ export async function runDaemon(options: RunOptions): Promise<void> {
     latest = report;
     logReport(log, report);
   });
+  // Operational logs are summarised and dropped once a day (the first time a few minutes in,
+  // so that a restart loop does not run it over and over).
+  const retain = () => {
+    const report = applyRetention(db, retentionAges(settings), new Date());
+    if (report.polls + report.checks > 0) log.info(report, 'old polls and checks summarised per day');
+  };
+  let retention = setTimeout(function again() {
+    retain();
+    retention = setTimeout(again, RETENTION_EVERY_MS);
+  }, RETENTION_FIRST_MS);
   const heartbeat = setInterval(() => {
     if (!renewLease(db, me.owner, new Date(), latest)) log.error('the daemon lease was taken over by another process');
   }, HEARTBEAT_MS);
@@ -124,6 +143,7 @@ export async function runDaemon(options: RunOptions): Promise<void> {
   } finally {
     if (timer) clearTimeout(timer);
     clearInterval(heartbeat);
+    clearTimeout(retention);
     if (options.handleSignals) {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);

@@ -129,7 +129,7 @@ test('one version per real edit and not one more; history, diff and search show 
   const warc = join(ws.dir, 'out.warc.gz');
   const exported = await forest([...ws.args, 'export', '--format', 'warc', '--out', warc, '--json']);
   assert.equal(exported.code, 0, exported.stderr);
-  const snapshots = query<{ id: number; final_url: string; sha256: string }>(ws.db, 'SELECT id, final_url, sha256 FROM snapshots ORDER BY id');
+  const snapshots = query<{ id: number; final_url: string; sha256: string | null }>(ws.db, 'SELECT id, final_url, sha256 FROM snapshots ORDER BY id');
   const records: Array<{ type: string; url: string | null | undefined; refersTo: string | null | undefined; id: string | null | undefined; body: string }> = [];
   for await (const warcRecord of WARCParser.iterRecords(createReadStream(warc))) {
     const body = warcRecord.warcType === 'metadata' || warcRecord.warcType === 'warcinfo' ? await warcRecord.contentText() : '';
@@ -138,7 +138,10 @@ test('one version per real edit and not one more; history, diff and search show 
   assert.equal(records[0]!.type, 'warcinfo');
   const captures = records.filter((r) => r.type === 'response' || r.type === 'revisit');
   assert.equal(captures.length, snapshots.length, 'every capture is a response or revisit record');
-  assert.equal(records.filter((r) => r.type === 'response').length, new Set(snapshots.map((s) => s.sha256)).size, 'one response per distinct payload');
+  // Revisits whose object did not change keep no body (sha256 NULL): they are revisit records.
+  const stored = snapshots.filter((s) => s.sha256 !== null);
+  assert.ok(stored.length < snapshots.length, 'unchanged revisits dropped their bodies');
+  assert.equal(records.filter((r) => r.type === 'response').length, new Set(stored.map((s) => s.sha256)).size, 'one response per distinct stored payload');
   assert.equal(records.filter((r) => r.type === 'request').length, snapshots.length);
   const metadata = records.filter((r) => r.type === 'metadata');
   assert.equal(metadata.length, snapshots.length);
