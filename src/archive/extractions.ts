@@ -9,13 +9,6 @@ export interface TemplateRow {
   signature: string[];
 }
 
-export interface WrapperRow {
-  id: number;
-  template_id: number;
-  wrapper: Wrapper;
-  samples: number;
-}
-
 export interface PendingSnapshot {
   snapshot_id: number;
   item_id: number;
@@ -59,11 +52,6 @@ export function templateChoicesOf(db: Db, feedId: number): Array<{ id: number; s
 export function addTemplate(db: Db, feedId: number, signature: string[]): TemplateRow {
   const { lastInsertRowid } = db.prepare('INSERT INTO templates (feed_id, signature, created_at) VALUES (?, ?, ?)').run(feedId, JSON.stringify(signature), new Date().toISOString());
   return { id: Number(lastInsertRowid), feed_id: feedId, signature };
-}
-
-export function activeWrapper(db: Db, templateId: number): WrapperRow | null {
-  const id = db.prepare('SELECT id FROM wrappers WHERE template_id = ? AND active = 1 ORDER BY id DESC LIMIT 1').pluck().get(templateId) as number | undefined;
-  return id === undefined ? null : wrapperById(db, id);
 }
 
 /** Stores a new wrapper as the template's active one; earlier ones stay as history. */
@@ -124,11 +112,6 @@ export function recentSnapshotsOfTemplate(db: Db, templateId: number, limit: num
     WHERE extractions.template_id = ? AND snapshots.sha256 IS NOT NULL ORDER BY extractions.snapshot_id DESC LIMIT ?`).all(templateId, limit * 8) as Array<PendingSnapshot & { text: string }>;
   const seen = new Set<number>();
   return rows.filter((row) => !seen.has(row.item_id) && seen.add(row.item_id)).slice(0, limit);
-}
-
-export function wrapperById(db: Db, id: number): WrapperRow | null {
-  const row = db.prepare('SELECT id, template_id, selector, samples FROM wrappers WHERE id = ?').get(id) as { id: number; template_id: number; selector: string; samples: number } | undefined;
-  return row ? { id: row.id, template_id: row.template_id, wrapper: JSON.parse(row.selector) as Wrapper, samples: row.samples } : null;
 }
 
 /** A stored snapshot with its item's feed fields, for re-extraction. */

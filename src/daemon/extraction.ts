@@ -70,10 +70,6 @@ export class Extractor {
 
   constructor(private readonly context: PipelineContext, private readonly capacity: number) {}
 
-  get active(): number {
-    return this.running.size;
-  }
-
   /** Starts what the queue holds and the pool has room for; each started job is handed to `track`. */
   fill(track: (key: string, work: Promise<unknown>) => void): number {
     const room = this.capacity - this.running.size;

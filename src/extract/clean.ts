@@ -1,7 +1,7 @@
 import type { Element } from 'domhandler';
 import { textContent } from 'domutils';
 import { isTemplateBlock, linkText, textBlocks } from './blocks.js';
-import { textOf, type PreparedPage } from './dom.js';
+import type { PreparedPage } from './dom.js';
 
 /**
  * Cleaning inside the chosen block: what sits in the article's container without being the

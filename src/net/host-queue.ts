@@ -81,16 +81,6 @@ export class HostQueue {
     return this.waiting.length;
   }
 
-  /** Requests in flight. */
-  get active(): number {
-    return this.running;
-  }
-
-  /** Whether another request may start now somewhere (the global limit). */
-  get hasRoom(): boolean {
-    return this.running + this.waiting.length < this.concurrency;
-  }
-
   /**
    * When `host` may take its next request: 0 if now, Infinity while one is in flight, else the
    * end of its politeness delay (ms since the epoch).

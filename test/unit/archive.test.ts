@@ -102,21 +102,29 @@ test('a changed feed item makes its article due for a revisit at once', () => {
   db.close();
 });
 
-test('WARC export: a repeated payload is a revisit record that refers to the first response', async () => {
+/** A feed with one item whose page `html` was captured at `now` and made version 1 of article 1. */
+function archivedPage(html: string, now: Date, headers: Record<string, string> = { 'content-type': 'text/html' }) {
   const db = openDatabase(':memory:');
   syncSubscriptions(db, [{ url: 'https://a.example/', tags: [], enabled: true }]);
-  const now = new Date('2026-11-02T00:00:00Z');
   upsertItems(db, 1, [item('1')], now, true);
-  const body = Buffer.from('<html><body><p>The same page twice.</p></body></html>');
-  const fetched = (at: Date): FetchResult => ({
-    url: 'https://x.example/1', finalUrl: 'https://x.example/1', status: 200, headers: { 'content-type': 'text/html', 'content-encoding': 'gzip', 'content-length': '40' },
-    contentType: 'text/html', body, redirects: [], permanentUrl: null, notModified: false, retryAfterMs: null, fetchedAt: at, durationMs: 5,
+  const fetched = (at: Date, body = Buffer.from(html)): FetchResult => ({
+    url: 'https://x.example/1', finalUrl: 'https://x.example/1', status: 200, headers, contentType: 'text/html', body,
+    redirects: [], permanentUrl: null, notModified: false, retryAfterMs: null, fetchedAt: at, durationMs: 5,
   });
-  const object = normalizeArticle({ title: 'T', byline: null, published: null, html: '<p>The same page twice.</p>' });
-  const first = recordCapture(db, 1, fetched(now), encodeBody(body));
+  const text = html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
+  const object = normalizeArticle({ title: 'T', byline: null, published: null, html });
+  const first = recordCapture(db, 1, fetched(now), encodeBody(Buffer.from(html)));
   createArticle(db, { itemId: 1, feedId: 1, url: 'https://x.example/1', finalUrl: 'https://x.example/1', canonicalUrl: null },
-    { snapshotId: first, capturedAt: now.toISOString(), method: 'sigfeed', wrapperId: null, title: 'T', byline: null, published: null, text: 'The same page twice.', html: '<p>The same page twice.</p>', object, hash: objectHash(object) },
+    { snapshotId: first, capturedAt: now.toISOString(), method: 'sigfeed', wrapperId: null, title: 'T', byline: null, published: null, text, html, object, hash: objectHash(object) },
     { at: now.toISOString(), status: 200, snapshotId: first }, { step: 1, at: null });
+  return { db, fetched };
+}
+
+test('WARC export: a repeated payload is a revisit record that refers to the first response', async () => {
+  const now = new Date('2026-11-02T00:00:00Z');
+  const html = '<html><body><p>The same page twice.</p></body></html>';
+  const { db, fetched } = archivedPage(html, now, { 'content-type': 'text/html', 'content-encoding': 'gzip', 'content-length': '40' });
+  const body = Buffer.from(html);
   recordRevisitCapture(db, articleById(db, 1)!, fetched(new Date('2026-11-02T01:00:00Z')), encodeBody(body));
 
   const out = join(tempDir(), 'out.warc');
@@ -139,21 +147,11 @@ test('WARC export: a repeated payload is a revisit record that refers to the fir
 });
 
 test('a byte-identical revisit stores no body and queues no extraction; it exports as a revisit record', async () => {
-  const db = openDatabase(':memory:');
-  syncSubscriptions(db, [{ url: 'https://a.example/', tags: [], enabled: true }]);
   const now = new Date('2026-11-02T00:00:00Z');
-  upsertItems(db, 1, [item('1')], now, true);
-  const body = Buffer.from('<html><body><p>Exactly the same bytes.</p></body></html>');
-  const fetched = (at: Date): FetchResult => ({
-    url: 'https://x.example/1', finalUrl: 'https://x.example/1', status: 200, headers: { 'content-type': 'text/html', etag: '"v1"' }, contentType: 'text/html', body,
-    redirects: [], permanentUrl: null, notModified: false, retryAfterMs: null, fetchedAt: at, durationMs: 5,
-  });
+  const html = '<html><body><p>Exactly the same bytes.</p></body></html>';
+  const { db, fetched } = archivedPage(html, now, { 'content-type': 'text/html', etag: '"v1"' });
+  const body = Buffer.from(html);
   const encoded = encodeBody(body);
-  const first = recordCapture(db, 1, fetched(now), encoded);
-  const object = normalizeArticle({ title: 'T', byline: null, published: null, html: '<p>Exactly the same bytes.</p>' });
-  createArticle(db, { itemId: 1, feedId: 1, url: 'https://x.example/1', finalUrl: 'https://x.example/1', canonicalUrl: null },
-    { snapshotId: first, capturedAt: now.toISOString(), method: 'sigfeed', wrapperId: null, title: 'T', byline: null, published: null, text: 'Exactly the same bytes.', html: '<p>Exactly the same bytes.</p>', object, hash: objectHash(object) },
-    { at: now.toISOString(), status: 200, snapshotId: first }, { step: 1, at: '2026-11-02T01:00:00.000Z' });
   db.prepare('DELETE FROM extraction_queue').run();
   assert.equal(latestPayloadDigest(db, 1), encoded.sha256);
   const blobBytes = () => db.prepare('SELECT COUNT(*) AS n, SUM(length(data)) AS bytes FROM blobs').get();
@@ -178,21 +176,10 @@ test('a byte-identical revisit stores no body and queues no extraction; it expor
 });
 
 test('a revisit whose object did not change keeps its digest and headers, not its body; it exports as a same-object revisit record', async () => {
-  const db = openDatabase(':memory:');
-  syncSubscriptions(db, [{ url: 'https://a.example/', tags: [], enabled: true }]);
   const now = new Date('2026-11-02T00:00:00Z');
-  upsertItems(db, 1, [item('1')], now, true);
-  const page = (ad: string, at: Date): FetchResult => ({
-    url: 'https://x.example/1', finalUrl: 'https://x.example/1', status: 200, headers: { 'content-type': 'text/html' }, contentType: 'text/html',
-    body: Buffer.from(`<html><body><p>The article.</p><aside>${ad}</aside></body></html>`), redirects: [], permanentUrl: null, notModified: false, retryAfterMs: null, fetchedAt: at, durationMs: 5,
-  });
-  const firstPage = page('ad one', now);
-  const first = recordCapture(db, 1, firstPage, encodeBody(firstPage.body));
-  const object = normalizeArticle({ title: 'T', byline: null, published: null, html: '<p>The article.</p>' });
-  createArticle(db, { itemId: 1, feedId: 1, url: 'https://x.example/1', finalUrl: 'https://x.example/1', canonicalUrl: null },
-    { snapshotId: first, capturedAt: now.toISOString(), method: 'sigfeed', wrapperId: null, title: 'T', byline: null, published: null, text: 'The article.', html: '<p>The article.</p>', object, hash: objectHash(object) },
-    { at: now.toISOString(), status: 200, snapshotId: first }, { step: 1, at: null });
-  const revisitPage = page('ad two', new Date('2026-11-02T01:00:00Z'));
+  const page = (ad: string) => `<html><body><p>The article.</p><aside>${ad}</aside></body></html>`;
+  const { db, fetched } = archivedPage(page('ad one'), now);
+  const revisitPage = fetched(new Date('2026-11-02T01:00:00Z'), Buffer.from(page('ad two')));
   const revisitBody = encodeBody(revisitPage.body);
   const revisit = recordRevisitCapture(db, articleById(db, 1)!, revisitPage, revisitBody);
   assert.equal(db.prepare('SELECT COUNT(*) FROM blobs').pluck().get(), 2);
