@@ -91,17 +91,25 @@ async function main(): Promise<void> {
   const forest = spawn(process.execPath, [join(ROOT, 'bin', 'forest.js'), 'run', '--config', join(work, 'settings.yaml')], { stdio: ['ignore', log, 'pipe'] });
   let stderr = '';
   forest.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  // Listening from the start: a daemon that dies during the run is reported, not waited for.
+  const exited = new Promise<number | null>((resolve) => forest.once('exit', resolve));
+  let died = false;
+  void exited.then(() => (died = true));
   const samples: Sample[] = [];
   const timer = setInterval(() => {
     const s = sample(forest.pid!, Date.now() - started);
     if (s) samples.push(s);
     if (process.stderr.isTTY && !args.has("json")) process.stderr.write(`\r${Math.round((Date.now() - started) / 1000)} s  rss ${s?.rssMb.toFixed(0)} MB  cpu ${((s?.cpuMs ?? 0) / 1000).toFixed(0)} s   `);
   }, 1000);
-  await new Promise((resolve) => setTimeout(resolve, MINUTES * 60_000));
+  await Promise.race([new Promise((resolve) => setTimeout(resolve, MINUTES * 60_000)), exited]);
   clearInterval(timer);
+  if (died) {
+    web.child.kill('SIGTERM');
+    throw new Error(`forest died during the run: ${stderr}`);
+  }
   const last = samples.at(-1)!;
   forest.kill('SIGTERM');
-  const code = await new Promise<number | null>((resolve) => forest.once('exit', resolve));
+  const code = await exited;
   web.child.kill('SIGTERM');
   if (code !== 0) throw new Error(`forest exited with ${code}: ${stderr}`);
 
