@@ -34,11 +34,6 @@ const SNAPSHOT_COLUMNS = `snapshots.id AS snapshot_id, snapshots.item_id, items.
   snapshots.fetched_at, snapshots.status, snapshots.headers, snapshots.content_type, snapshots.sha256,
   items.title, items.summary, items.published, items.updated`;
 
-export function templatesOf(db: Db, feedId: number): TemplateRow[] {
-  return (db.prepare('SELECT id, feed_id, signature FROM templates WHERE feed_id = ? ORDER BY id').all(feedId) as Array<{ id: number; feed_id: number; signature: string }>)
-    .map((row) => ({ ...row, signature: JSON.parse(row.signature) as string[] }));
-}
-
 /**
  * A feed's templates with their active wrappers, as JSON text (signature, selector): what the
  * worker pool needs to extract a page of the feed, sent without parsing and re-serialising.

@@ -1,13 +1,12 @@
 import { articleOfItem, comparisonKeyOf, setComparisonKey, type ArticleRow, type StoredComparisonKey } from '../archive/articles.js';
 import { storedBlob } from '../archive/blobs.js';
 import {
-  addTemplate, confirmWrapper, countTemplatePage, itemExtractedBefore, recentSnapshotsOfTemplate, saveExtraction, snapshotById, storeWrapper, templateChoicesOf, templatesOf,
+  addTemplate, confirmWrapper, countTemplatePage, itemExtractedBefore, recentSnapshotsOfTemplate, saveExtraction, snapshotById, storeWrapper, templateChoicesOf,
   type PendingSnapshot,
 } from '../archive/extractions.js';
 import { queuedExtractions } from '../archive/queues.js';
 import { dropCaptureBody, setCanonicalUrl } from '../archive/snapshots.js';
 import { emptyArticle } from '../extract/extract.js';
-import { closestTemplate } from '../extract/template.js';
 import type { PipelineContext } from './pipeline.js';
 import type { Comparison, ExtractOutcome, PageInput, TemplateChoice } from './tasks.js';
 import { recordVersion, type Outcome } from './versioning.js';
@@ -154,14 +153,13 @@ export class Extractor {
     }
   }
 
-  /** The template a result belongs to: a new page layout is added (unless one just was, by a page extracted alongside). */
+  /**
+   * The template a result belongs to: the pool matched it against the feed's templates, or saw a
+   * new layout. No other page of the feed is extracted meanwhile (one per feed at a time), so a
+   * new layout is added as it is, without matching it again here.
+   */
   private templateOf(feedId: number, template: NonNullable<ExtractOutcome['template']>): number {
-    if ('id' in template) return template.id;
-    const db = this.context.db;
-    const current = templatesOf(db, feedId);
-    const match = closestTemplate(template.signature, current);
-    if (match) return match.id;
-    return addTemplate(db, feedId, template.signature).id;
+    return 'id' in template ? template.id : addTemplate(this.context.db, feedId, template.signature).id;
   }
 
   /**
