@@ -174,7 +174,6 @@ export class Daemon {
     const requests = [...this.inFlight.keys()].filter((key) => !key.startsWith('extract:'));
     const revisits = requests.filter((key) => key.startsWith('revisit:')).length;
     const room = slots - requests.length;
-    // Enough candidates to fill the free slots after passing over every host that is not ready.
     // Enough candidates to fill the free slots after passing over every host that is not ready;
     // when one host's many pages fill the candidates (a feed's 30 new items), look further.
     let look = Math.min(CANDIDATES, room + fetcher.unreadyHosts + 8);
