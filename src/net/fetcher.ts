@@ -196,8 +196,12 @@ export class Fetcher {
         durationMs: Math.round(performance.now() - started),
       };
     } catch (error) {
-      stream.destroy();
       throw classify(error, url, Math.round(performance.now() - started), max);
+    } finally {
+      // got's request stream is not auto-destroyed, and only its destruction removes the abort
+      // listener it put on `signal`: without this every finished request stayed reachable from
+      // the daemon-wide signal (MaxListenersExceededWarning, and memory that grew per fetch).
+      stream.destroy();
     }
   }
 }

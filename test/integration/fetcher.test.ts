@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { createServer } from 'node:net';
 import { after, before, test } from 'node:test';
 import { parseFeed } from '../../src/feeds/parse.js';
@@ -103,4 +104,15 @@ test('requests to one host are spaced by the politeness delay, other hosts go in
   assert.ok(ledger[1]! - ledger[0]! >= 290 && ledger[2]! - ledger[1]! >= 290, `gaps ${ledger[1]! - ledger[0]!}, ${ledger[2]! - ledger[1]!}`);
   const orbit = web.requests.slice(start).find((r) => r.site === 'orbit')!;
   assert.ok(orbit.at - started < 250, 'another host did not wait');
+});
+
+test('a finished request leaves no listener on the caller\'s signal (got keeps one until its stream is destroyed)', async () => {
+  const controller = new AbortController();
+  const quick = new Fetcher({ ...options, perHostDelay: 0 });
+  const site = web.site('ledger');
+  for (let i = 0; i < 120; i++) {
+    const result = await quick.fetch(`${site.url}articles/${i % 2 === 0 ? 'missing' : ''}`, {}, controller.signal);
+    assert.ok(result.status >= 200);
+  }
+  assert.equal(getEventListeners(controller.signal, 'abort').length, 0);
 });
