@@ -1,11 +1,12 @@
 import type { EncodedBody } from './codec.js';
+import type { NextCheck } from '../schedule/revisit.js';
 import type { Db } from './database.js';
 import type { ObjectDiff } from './diff.js';
 import type { NormalizedObject } from './normalize.js';
 import { insertSnapshot, type FetchedPage } from './snapshots.js';
 
 /**
- * Articles, their versions and the checks between them (DESIGN §6). An article is one feed item's
+ * Articles, their versions and the checks between them (docs/architecture.md §6). An article is one feed item's
  * object; a version is stored only when the normalized object's hash changes; every look at the
  * page is a check. Content is stored once per object hash in `contents`, which also feeds the
  * FTS5 index.
@@ -95,29 +96,6 @@ export interface CheckedPage {
   status: number | null;
   snapshotId: number | null;
   headers?: Record<string, string>;
-}
-
-export interface NextCheck {
-  step: number;
-  at: string | null;
-}
-
-/**
- * The revisit schedule: delay `after[step]` before the next check, one step further each time;
- * a check that found an edit repeats the delay it followed, so every edit extends the schedule
- * by a step. Returns null for `at` once the list has run out.
- */
-export function scheduleRevisit(step: number, edited: boolean, after: readonly number[], at: number): { step: number; at: number | null } {
-  const index = edited ? Math.max(0, step - 1) : step;
-  if (index >= after.length) return { step: index, at: null };
-  return { step: index + 1, at: at + after[index]! };
-}
-
-/** The next check after one at `at` (ISO), under the `revisit` settings. */
-export function nextCheck(revisit: { enabled: boolean; after: readonly number[] }, step: number, edited: boolean, at: string): NextCheck {
-  if (!revisit.enabled) return { step, at: null };
-  const next = scheduleRevisit(step, edited, revisit.after, Date.parse(at));
-  return { step: next.step, at: next.at === null ? null : new Date(next.at).toISOString() };
 }
 
 const VERSION_COLUMNS = `versions.*, contents.title, contents.byline, contents.published, contents.text, contents.html, contents.blocks`;
@@ -265,7 +243,8 @@ export function recordRevisitCapture(db: Db, article: ArticleRow, page: FetchedP
 }
 
 /** A feed item changed (updated date, title or summary): its article is checked at once. */
-export function revisitItemNow(db: Db, itemId: number, at: string): void {
+/** The article of an item is checked next at `at`. */
+export function revisitItemAt(db: Db, itemId: number, at: string): void {
   db.prepare('UPDATE articles SET next_check_at = ? WHERE item_id = ?').run(at, itemId);
 }
 
@@ -289,10 +268,21 @@ export interface ArticleSummary {
   nextCheck: string | null;
 }
 
+const ARTICLE_FILTER = `FROM articles JOIN feeds ON feeds.id = articles.feed_id JOIN items ON items.id = articles.item_id
+    WHERE (@feed IS NULL OR feeds.url = @feed OR feeds.subscribed_url = @feed) AND (@since IS NULL OR articles.first_captured >= @since)`;
+const ARTICLE_SUMMARY = `SELECT articles.id, feeds.url AS feed, items.guid, articles.url, articles.canonical_url AS canonicalUrl, articles.title, articles.versions,
+      articles.first_captured AS firstCaptured, articles.last_checked AS lastChecked, articles.next_check_at AS nextCheck ${ARTICLE_FILTER}`;
+
+/** Every article the filter selects, oldest first (the order of an export). */
 export function listArticles(db: Db, filter: ArticleFilter = {}): ArticleSummary[] {
-  return db.prepare(`SELECT articles.id, feeds.url AS feed, items.guid, articles.url, articles.canonical_url AS canonicalUrl, articles.title, articles.versions,
-      articles.first_captured AS firstCaptured, articles.last_checked AS lastChecked, articles.next_check_at AS nextCheck
-    FROM articles JOIN feeds ON feeds.id = articles.feed_id JOIN items ON items.id = articles.item_id
-    WHERE (@feed IS NULL OR feeds.url = @feed OR feeds.subscribed_url = @feed) AND (@since IS NULL OR articles.first_captured >= @since)
-    ORDER BY articles.first_captured, articles.id`).all({ feed: filter.feed ?? null, since: filter.since ?? null }) as ArticleSummary[];
+  return db.prepare(`${ARTICLE_SUMMARY} ORDER BY articles.first_captured, articles.id`).all({ feed: filter.feed ?? null, since: filter.since ?? null }) as ArticleSummary[];
+}
+
+/** One page of the articles the filter selects, newest first, and how many it selects in all. */
+export function pageOfArticles(db: Db, filter: ArticleFilter, page: { limit: number; offset: number }): { articles: ArticleSummary[]; total: number } {
+  const params = { feed: filter.feed ?? null, since: filter.since ?? null };
+  const articles = db.prepare(`${ARTICLE_SUMMARY} ORDER BY articles.first_captured DESC, articles.id DESC LIMIT @limit OFFSET @offset`)
+    .all({ ...params, limit: page.limit, offset: page.offset }) as ArticleSummary[];
+  const total = db.prepare(`SELECT COUNT(*) ${ARTICLE_FILTER}`).pluck().get(params) as number;
+  return { articles, total };
 }

@@ -1,5 +1,4 @@
 import type { FeedItem } from '../feeds/model.js';
-import { revisitItemNow } from './articles.js';
 import type { Db } from './database.js';
 
 export interface ItemRow {
@@ -23,13 +22,14 @@ export interface ItemRow {
 export interface UpsertReport {
   newItems: number;
   changedItems: number;
+  /** The items whose date, title or summary changed. */
+  changedIds: number[];
 }
 
 /**
  * Records the items of one poll: new ones are inserted (with their page pending capture, or
  * skipped when capture is off); known ones get last_seen, and are marked changed when their
- * updated date, title or summary differ, which also makes their article due for a revisit. Run
- * inside the poll's transaction.
+ * updated date, title or summary differ. Run inside the poll's transaction.
  */
 export function upsertItems(db: Db, feedId: number, items: FeedItem[], now: Date, capture: boolean): UpsertReport {
   const stamp = now.toISOString();
@@ -41,7 +41,7 @@ export function upsertItems(db: Db, feedId: number, items: FeedItem[], now: Date
   const seen = db.prepare('UPDATE items SET last_seen = ? WHERE id = ?');
   const changed = db.prepare(`UPDATE items SET last_seen = @stamp, title = @title, summary = @summary, content = @content,
       updated = @updated, link = COALESCE(@link, link), changed_at = @stamp, change_count = change_count + 1 WHERE id = @id`);
-  const report: UpsertReport = { newItems: 0, changedItems: 0 };
+  const report: UpsertReport = { newItems: 0, changedItems: 0, changedIds: [] };
   const inThisPoll = new Set<string>();
   for (const item of items) {
     // A feed that repeats a guid gets one item: the first occurrence, as readers show it.
@@ -58,8 +58,8 @@ export function upsertItems(db: Db, feedId: number, items: FeedItem[], now: Date
       report.newItems++;
     } else if (row.title !== item.title || row.summary !== item.summary || row.updated !== item.updated) {
       changed.run({ ...values, id: row.id });
-      revisitItemNow(db, row.id, stamp);
       report.changedItems++;
+      report.changedIds.push(row.id);
     } else {
       seen.run(stamp, row.id);
     }

@@ -2,6 +2,7 @@ import type { ParsedFeed } from '../feeds/model.js';
 import type { FetchResult } from '../net/fetcher.js';
 import type { Db } from './database.js';
 import type { FeedRow } from './feeds.js';
+import { revisitItemAt } from './articles.js';
 import { upsertItems, type UpsertReport } from './items.js';
 
 export interface PollSchedule {
@@ -23,6 +24,8 @@ export interface PollRecord {
   error: string | null;
   schedule: PollSchedule;
   capturePages: boolean;
+  /** When the articles of items this poll found changed are checked next (null: left as scheduled). */
+  revisitChangedItemsAt: Date | null;
   /** False for a failure that was Forest's own (a timeout while it was behind schedule). */
   countsAsFailure?: boolean;
 }
@@ -35,7 +38,8 @@ export interface PollRecord {
 export function recordPoll(db: Db, feed: FeedRow, poll: PollRecord): UpsertReport {
   return db.transaction(() => {
     const { fetch, parsed } = poll;
-    const report = parsed ? upsertItems(db, feed.id, parsed.items, poll.startedAt, poll.capturePages) : { newItems: 0, changedItems: 0 };
+    const report = parsed ? upsertItems(db, feed.id, parsed.items, poll.startedAt, poll.capturePages) : { newItems: 0, changedItems: 0, changedIds: [] };
+    if (poll.revisitChangedItemsAt) for (const itemId of report.changedIds) revisitItemAt(db, itemId, poll.revisitChangedItemsAt.toISOString());
     db.prepare(`INSERT INTO polls (feed_id, started_at, duration_ms, url, final_url, status, result, bytes, items_seen, new_items, changed_items, warnings, error)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(feed.id, poll.startedAt.toISOString(), poll.durationMs, feed.url, fetch?.finalUrl ?? null,
       fetch?.status ?? null, poll.result, fetch ? fetch.body.length : null, parsed?.items.length ?? 0, report.newItems, report.changedItems,

@@ -1,4 +1,5 @@
-import { nextCheck, recordCheck, recordIdenticalRevisit, recordRevisitCapture, type ArticleRow, type CheckedPage } from '../archive/articles.js';
+import { recordCheck, recordIdenticalRevisit, recordRevisitCapture, type ArticleRow, type CheckedPage } from '../archive/articles.js';
+import { nextCheck } from '../schedule/revisit.js';
 import type { Db } from '../archive/database.js';
 import type { FeedRow } from '../archive/feeds.js';
 import { knownGuids, type ItemRow } from '../archive/items.js';
@@ -101,6 +102,9 @@ export async function pollFeed(context: PipelineContext, feed: FeedRow, signal: 
       maxAgeSeconds: maxAge !== null ? Math.round(maxAge / 1000) : null,
     },
     capturePages: settings.capture.enabled,
+    // A feed item whose date, title or summary changed says its article was probably edited:
+    // look at the page now rather than at the next step of its revisit schedule.
+    revisitChangedItemsAt: settings.revisit.enabled ? startedAt : null,
   });
   const fields = {
     feed: feed.url, status: fetch?.status ?? null, result, items: parsed?.items.length ?? 0, new: report.newItems,

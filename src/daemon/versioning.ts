@@ -1,15 +1,16 @@
 import {
-  addVersion, articleOfItem, createArticle, nextCheck, recordCheck, type CheckedPage, type VersionContent,
+  addVersion, articleOfItem, createArticle, recordCheck, type CheckedPage, type VersionContent,
 } from '../archive/articles.js';
 import type { ObjectDiff } from '../archive/diff.js';
 import type { PendingSnapshot } from '../archive/extractions.js';
 import type { NormalizedObject } from '../archive/normalize.js';
 import type { ArticleObject } from '../extract/extract.js';
+import { nextCheck } from '../schedule/revisit.js';
 import type { PipelineContext } from './pipeline.js';
 import type { Comparison } from './tasks.js';
 
 /**
- * Change detection (DESIGN §6): each extraction of an item's page is compared with the article's
+ * Change detection (docs/architecture.md §6): each extraction of an item's page is compared with the article's
  * comparison key by the hash of its normalized object. Equal → an *unchanged* check; different →
  * a new version with its diff. The comparison itself (hash, diff, and re-extracting the key's
  * snapshot when a new wrapper changed how pages are extracted: a better wrapper is not an edit)

@@ -9,11 +9,12 @@ import { backlog, duePolls, dueRevisits } from '../../src/archive/queues.js';
 import { getBlob, putBlob } from '../../src/archive/blobs.js';
 import { exportWarc, SAME_OBJECT_PROFILE } from '../../src/archive/export.js';
 import { migrate, openDatabase, readMigrations } from '../../src/archive/database.js';
-import { syncSubscriptions } from '../../src/archive/feeds.js';
+import { feedById, syncSubscriptions } from '../../src/archive/feeds.js';
+import { recordPoll } from '../../src/archive/polls.js';
 import { upsertItems } from '../../src/archive/items.js';
 import { normalizeArticle, objectHash } from '../../src/archive/normalize.js';
 import { dropCaptureBody, latestPayloadDigest, recordCapture } from '../../src/archive/snapshots.js';
-import type { FeedItem } from '../../src/feeds/model.js';
+import type { FeedInfo, FeedItem } from '../../src/feeds/model.js';
 import type { FetchResult } from '../../src/net/fetcher.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -54,10 +55,10 @@ test('items: new ones are inserted pending capture; changed title, summary or up
   const db = openDatabase(':memory:');
   syncSubscriptions(db, [{ url: 'https://a.example/', tags: [], enabled: true }]);
   const now = new Date('2026-11-02T00:00:00Z');
-  assert.deepEqual(upsertItems(db, 1, [item('1'), item('2'), item('1')], now, true), { newItems: 2, changedItems: 0 });
-  assert.deepEqual(upsertItems(db, 1, [item('1'), item('2')], now, true), { newItems: 0, changedItems: 0 });
+  assert.deepEqual(upsertItems(db, 1, [item('1'), item('2'), item('1')], now, true), { newItems: 2, changedItems: 0, changedIds: [] });
+  assert.deepEqual(upsertItems(db, 1, [item('1'), item('2')], now, true), { newItems: 0, changedItems: 0, changedIds: [] });
   const later = new Date('2026-11-03T00:00:00Z');
-  assert.deepEqual(upsertItems(db, 1, [item('1', { title: 'New title' }), item('2', { updated: '2026-11-03T00:00:00.000Z' }), item('3')], later, true), { newItems: 1, changedItems: 2 });
+  assert.deepEqual(upsertItems(db, 1, [item('1', { title: 'New title' }), item('2', { updated: '2026-11-03T00:00:00.000Z' }), item('3')], later, true), { newItems: 1, changedItems: 2, changedIds: [1, 2] });
   const rows = db.prepare('SELECT guid, change_count, first_seen, last_seen, page_state FROM items ORDER BY guid').all() as Array<{ guid: string; change_count: number; first_seen: string; last_seen: string; page_state: string }>;
   assert.deepEqual(rows.map((r) => [r.guid, r.change_count, r.page_state]), [['1', 1, 'pending'], ['2', 1, 'pending'], ['3', 0, 'pending']]);
   assert.equal(rows[0]!.first_seen, now.toISOString());
@@ -79,7 +80,7 @@ test('blobs are stored once per sha256 and read back', () => {
   db.close();
 });
 
-test('a changed feed item makes its article due for a revisit at once', () => {
+test('a poll that finds a feed item changed makes its article due for a revisit at once', () => {
   const db = openDatabase(':memory:');
   syncSubscriptions(db, [{ url: 'https://a.example/', tags: [], enabled: true }]);
   const now = new Date('2026-11-02T00:00:00Z');
@@ -96,7 +97,13 @@ test('a changed feed item makes its article due for a revisit at once', () => {
       { at: now.toISOString(), status: 200, snapshotId }, { step: 1, at: '2026-11-02T01:00:00.000Z' });
   }
   const later = new Date('2026-11-02T00:30:00Z');
-  upsertItems(db, 1, [item('1', { title: 'Corrected title' }), item('2')], later, true);
+  const feed: FeedInfo = { title: 'A', link: null, description: null, language: null, updated: null, ttl: null, skipHours: [], skipDays: [], updatePeriod: null, updateFrequency: null, image: null, hub: null };
+  const report = recordPoll(db, feedById(db, 1)!, {
+    startedAt: later, durationMs: 5, result: 'ok', fetch: null, error: null, capturePages: true, revisitChangedItemsAt: later,
+    parsed: { format: 'rss2.0', warnings: [], feed, items: [item('1', { title: 'Corrected title' }), item('2')] },
+    schedule: { nextPollAt: later, reason: 'test', state: '{}', ratePerHour: null, window: null, maxAgeSeconds: null },
+  });
+  assert.deepEqual(report.changedIds, [1]);
   const due = dueRevisits(db, later, 10);
   assert.deepEqual(due.map((ref) => articleById(db, ref.id)!.item_id), [1], 'only the changed item, half an hour before its scheduled check');
   db.close();

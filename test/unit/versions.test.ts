@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { scheduleRevisit } from '../../src/archive/articles.js';
+import { scheduleRevisit } from '../../src/schedule/revisit.js';
 import { alignBlocks, diffObjects } from '../../src/archive/diff.js';
 import { normalizeArticle, normalizeText, normalizeUrl, objectHash, type NormalizedObject } from '../../src/archive/normalize.js';
 
