@@ -1,6 +1,6 @@
 /**
  * Extraction benchmark: Forest against Readability.js (on jsdom), same pages, same run, the
- * metric of DESIGN.md §4.
+ * metric of bench/extract/metric.ts.
  *
  *   npm run bench:extract [-- --datasets ../shared/datasets] [--only article|2005|2009] [--verbose]
  *

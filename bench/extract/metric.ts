@@ -1,6 +1,6 @@
 /**
- * The article-extraction benchmark's metric (DESIGN.md §4), exactly: tokens are runs of letters,
- * digits and `_` (Unicode); shingles are 4-token windows; per page tp/fp/fn over shingle
+ * The article-extraction benchmark's metric, exactly (the shared evaluation's definition): tokens
+ * are runs of letters, digits and `_` (Unicode); shingles are 4-token windows; per page tp/fp/fn over shingle
  * multisets; precision is the mean over pages with tp + fp > 0, recall the mean over pages with
  * tp + fn > 0 (a page with fp = fn = 0 scores 1); F1 is the harmonic mean of the two means.
  */

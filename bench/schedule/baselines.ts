@@ -1,8 +1,7 @@
 import type { ShownItem, SimPolicy, TraceFeed } from '../../src/schedule/simulate.js';
 
 /**
- * The schedulers Forest is measured against, implemented from DESIGN.md §5 as their projects
- * document them. Like every policy in the simulation they only see what each poll shows.
+ * The schedulers Forest is measured against, implemented as their projects document them. Like every policy in the simulation they only see what each poll shows.
  */
 
 const MINUTE = 60_000;

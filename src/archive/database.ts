@@ -55,6 +55,11 @@ export function openDatabase(path: string): Db {
   return db;
 }
 
+/** Moves the write-ahead log into the database file and empties it (a quiet moment, or before reporting the file's size). */
+export function checkpoint(db: Db): void {
+  db.pragma('wal_checkpoint(TRUNCATE)');
+}
+
 /**
  * Prepared statements are kept per SQL text: preparing is most of the cost of a small query, and
  * the daemon runs the same few dozen queries all day. (Every call site of a given text uses it

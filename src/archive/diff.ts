@@ -2,7 +2,7 @@ import { diffArrays, diffWords } from 'diff';
 import { wordCount, type Block, type NormalizedObject } from './normalize.js';
 
 /**
- * The structured diff between two versions of an article (DESIGN §6): blocks aligned by their
+ * The structured diff between two versions of an article (docs/architecture.md §6): blocks aligned by their
  * content, a word diff inside the blocks that were edited, and the kinds of change an archivist
  * filters on. Pure: both sides are normalized objects.
  */

@@ -1,4 +1,5 @@
-import { closeSync, openSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { STATUS_CODES } from 'node:http';
 import { WARCRecord, WARCSerializer } from 'warcio';
 import { checksOf, listArticles, versionsOf, type ArticleFilter, type ArticleSummary } from './articles.js';
@@ -21,7 +22,10 @@ export interface ExportReport {
 
 type Progress = (done: number, total: number) => void;
 
-/** Writes to `path` atomically: everything to a temporary file, then a rename. */
+/**
+ * Writes to `path` atomically: everything to a temporary file, then a rename; a failure removes
+ * the temporary file. Errors name the file the user asked for, never the temporary one.
+ */
 class AtomicFile {
   private readonly temp: string;
   private readonly fd: number;
@@ -29,7 +33,29 @@ class AtomicFile {
 
   constructor(private readonly path: string) {
     this.temp = `${path}.partial-${process.pid}`;
-    this.fd = openSync(this.temp, 'w');
+    try {
+      this.fd = openSync(this.temp, 'w');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const folder = dirname(path);
+      if (code === 'ENOENT') throw new Error(`cannot write ${path}: the folder ${folder} does not exist (create it first)`);
+      if (code === 'EACCES' || code === 'EPERM') throw new Error(`cannot write ${path}: no permission to write in ${folder}`);
+      if (code === 'ENOTDIR') throw new Error(`cannot write ${path}: part of ${folder} is a file, not a folder`);
+      throw new Error(`cannot write ${path}: ${(error as Error).message.replace(this.temp, path)}`);
+    }
+  }
+
+  /** Runs `work` on a new file at `path`; the file appears only if `work` succeeds. */
+  static async write<T>(path: string, work: (file: AtomicFile) => T | Promise<T>): Promise<T> {
+    const file = new AtomicFile(path);
+    try {
+      const result = await work(file);
+      file.commit();
+      return result;
+    } catch (error) {
+      file.discard();
+      throw error;
+    }
   }
 
   write(data: Uint8Array | string): void {
@@ -38,9 +64,18 @@ class AtomicFile {
     this.bytes += buffer.length;
   }
 
-  commit(): void {
+  private commit(): void {
     closeSync(this.fd);
     renameSync(this.temp, this.path);
+  }
+
+  private discard(): void {
+    try {
+      closeSync(this.fd);
+    } catch {
+      // already closed by a failed commit
+    }
+    rmSync(this.temp, { force: true });
   }
 }
 
@@ -56,18 +91,18 @@ function articleRecord(db: Db, article: ArticleSummary) {
   };
 }
 
-export function exportJsonl(db: Db, filter: ArticleFilter, path: string, progress?: Progress): ExportReport {
+export function exportJsonl(db: Db, filter: ArticleFilter, path: string, progress?: Progress): Promise<ExportReport> {
   const articles = listArticles(db, filter);
-  const file = new AtomicFile(path);
-  let versions = 0;
-  articles.forEach((article, index) => {
-    const record = articleRecord(db, article);
-    versions += record.versions.length;
-    file.write(`${JSON.stringify(record)}\n`);
-    progress?.(index + 1, articles.length);
+  return AtomicFile.write(path, (file) => {
+    let versions = 0;
+    articles.forEach((article, index) => {
+      const record = articleRecord(db, article);
+      versions += record.versions.length;
+      file.write(`${JSON.stringify(record)}\n`);
+      progress?.(index + 1, articles.length);
+    });
+    return { articles: articles.length, versions, records: { article: articles.length }, bytes: file.bytes };
   });
-  file.commit();
-  return { articles: articles.length, versions, records: { article: articles.length }, bytes: file.bytes };
 }
 
 interface CaptureRow {
@@ -111,7 +146,10 @@ function payloadHeaders(stored: Record<string, string>, length: number): Record<
 
 export async function exportWarc(db: Db, filter: ArticleFilter, path: string, options: { gzip: boolean; software: string; progress?: Progress }): Promise<ExportReport> {
   const articles = listArticles(db, filter);
-  const file = new AtomicFile(path);
+  return AtomicFile.write(path, (file) => writeWarc(db, articles, file, path, options));
+}
+
+async function writeWarc(db: Db, articles: ArticleSummary[], file: AtomicFile, path: string, options: { gzip: boolean; software: string; progress?: Progress }): Promise<ExportReport> {
   const counts: Record<string, number> = {};
   const write = async (record: WARCRecord) => {
     file.write(await WARCSerializer.serialize(record, { gzip: options.gzip }));
@@ -192,6 +230,5 @@ export async function exportWarc(db: Db, filter: ArticleFilter, path: string, op
     }
     options.progress?.(index + 1, articles.length);
   }
-  file.commit();
   return { articles: articles.length, versions, records: counts, bytes: file.bytes };
 }

@@ -3,7 +3,7 @@ import * as cheerio from 'cheerio';
 import { isTag, isText, type AnyNode, type Element } from 'domhandler';
 
 /**
- * The article object as change detection sees it (DESIGN §6): title, byline, published date,
+ * The article object as change detection sees it (docs/architecture.md §6): title, byline, published date,
  * content blocks and media URLs, each normalized so that only a change of the article itself
  * changes its hash — never whitespace, typographic quotes, tracking parameters, "updated 3
  * minutes ago" or a widget's counter that the extractor let through.

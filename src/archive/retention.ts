@@ -1,4 +1,4 @@
-import type { Db } from './database.js';
+import { checkpoint, type Db } from './database.js';
 
 /**
  * Retention of operational logs (migration 0006). Polls older than `pollsOlderThan`, and checks
@@ -64,7 +64,7 @@ export function applyRetention(db: Db, ages: { polls: number | null; checks: num
  * write lock while it does: run it when the daemon can wait (`forest vacuum --full`).
  */
 export function vacuum(db: Db): void {
-  db.pragma('wal_checkpoint(TRUNCATE)');
+  checkpoint(db);
   db.exec('VACUUM');
-  db.pragma('wal_checkpoint(TRUNCATE)');
+  checkpoint(db);
 }

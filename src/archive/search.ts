@@ -14,6 +14,8 @@ export interface SearchOptions {
   /** One hit per matching version instead of one per article. */
   allVersions?: boolean;
   limit?: number;
+  /** Results to skip (the next page). */
+  offset?: number;
 }
 
 export interface SearchHit {
@@ -60,8 +62,9 @@ export function search(db: Db, query: string, options: SearchOptions = {}): Sear
       WHERE version_search MATCH @query
         AND (@feed IS NULL OR feeds.url = @feed OR feeds.subscribed_url = @feed)
         AND (@since IS NULL OR versions.captured_at >= @since) AND (@until IS NULL OR versions.captured_at <= @until)
-      ORDER BY rank LIMIT @limit`).all({
-      query, feed: options.feed ?? null, since: options.since ?? null, until: options.until ?? null, limit: options.allVersions ? options.limit ?? 100 : 10_000,
+      ORDER BY rank LIMIT @limit OFFSET @offset`).all({
+      query, feed: options.feed ?? null, since: options.since ?? null, until: options.until ?? null,
+      limit: options.allVersions ? options.limit ?? 100 : 10_000, offset: options.allVersions ? options.offset ?? 0 : 0,
     }) as Row[];
   } catch (error) {
     if (error instanceof Database.SqliteError && /fts5|syntax|unterminated|no such column|unknown special query/i.test(error.message)) {
@@ -82,5 +85,6 @@ export function search(db: Db, query: string, options: SearchOptions = {}): Sear
     if (entry) entry.versions.push(row.n);
     else byArticle.set(row.article, { best: row, versions: [row.n] });
   }
-  return [...byArticle.values()].slice(0, options.limit ?? 100).map(({ best, versions }) => hit(best, versions.sort((a, b) => a - b)));
+  const offset = options.offset ?? 0;
+  return [...byArticle.values()].slice(offset, offset + (options.limit ?? 100)).map(({ best, versions }) => hit(best, versions.sort((a, b) => a - b)));
 }

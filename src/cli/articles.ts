@@ -1,8 +1,8 @@
 import { styleText } from 'node:util';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { createTwoFilesPatch } from 'diff';
 import {
-  articleById, checksOf, listArticles, sameArticleElsewhere, versionOf, versionsOf, type ArticleRow, type VersionRow,
+  articleById, checksOf, pageOfArticles, sameArticleElsewhere, versionOf, versionsOf, type ArticleRow, type VersionRow,
 } from '../archive/articles.js';
 import type { Db } from '../archive/database.js';
 import { diffObjects, type ObjectDiff, type WordPart } from '../archive/diff.js';
@@ -19,9 +19,15 @@ export function dateOption(value: string): string {
   return new Date(time).toISOString();
 }
 
-function positiveInt(value: string): number {
+export function positiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`not a positive whole number: ${value}`);
+  return n;
+}
+
+export function wholeNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`not a whole number: ${value}`);
   return n;
 }
 
@@ -40,23 +46,36 @@ function requireVersion(db: Db, article: ArticleRow, n: number): VersionRow {
 
 const colour = (): boolean => Boolean(process.stdout.isTTY) && !process.env['NO_COLOR'];
 
+/** The line under a page of results: where it sits in the whole, and how to see the next page. */
+export function pageFooter(shown: number, offset: number, total: number, what: string): string | null {
+  if (shown === 0 || (offset === 0 && shown >= total)) return null;
+  const next = offset + shown < total ? `; next page: --offset ${offset + shown}` : '';
+  return `${what} ${offset + 1}–${offset + shown} of ${total}${next}`;
+}
+
 export function articlesCommand(): Command {
   return new Command('articles')
     .option('--feed <url>', 'only this feed')
     .option('--since <date>', 'only articles first captured since (a date, or e.g. 7d)', dateOption)
-    .option('--json', 'one JSON object per article per line')
-    .description('list archived articles: id, feed, guid, url, title, versions, first captured, last checked')
-    .action(async (options: { feed?: string; since?: string; json?: boolean }, command: Command) => {
-      const rows = await withDatabase(settingsFor(command), (db) => listArticles(db, options));
+    .option('--limit <n>', 'at most this many articles', positiveInt, 50)
+    .option('--offset <n>', 'skip this many (the next page: --offset 50)', wholeNumber, 0)
+    .option('--json', 'JSON lines: one object per article (id, feed, guid, url, canonicalUrl, title, versions, firstCaptured, lastChecked, nextCheck)')
+    .description('list archived articles, newest first, a page at a time: id, title, url, guid, versions, first captured, last checked, feed')
+    .action(async (options: { feed?: string; since?: string; limit: number; offset: number; json?: boolean }, command: Command) => {
+      const { articles, total } = await withDatabase(settingsFor(command), (db) => pageOfArticles(db, options, options));
       if (options.json) {
-        for (const row of rows) printJson(row);
+        for (const row of articles) printJson(row);
         return;
       }
-      if (rows.length === 0) console.log('no articles archived yet');
-      for (const row of rows) {
+      if (total === 0) console.log('no articles archived yet');
+      else if (articles.length === 0) console.log(`no articles past --offset ${options.offset} (there are ${total})`);
+      for (const row of articles) {
         console.log(`${String(row.id).padStart(5)}  ${row.title ?? '(untitled)'}`);
-        console.log(`       ${row.url}\n       ${row.versions} version${row.versions === 1 ? '' : 's'} · first captured ${row.firstCaptured} · last checked ${row.lastChecked ?? '—'} · feed ${row.feed}`);
+        console.log(`       ${row.url}\n       guid ${row.guid}`);
+        console.log(`       ${row.versions} version${row.versions === 1 ? '' : 's'} · first captured ${row.firstCaptured} · last checked ${row.lastChecked ?? '—'} · feed ${row.feed}`);
       }
+      const footer = pageFooter(articles.length, options.offset, total, 'articles');
+      if (footer) console.log(`\n${footer}`);
     });
 }
 
@@ -71,16 +90,15 @@ function versionJson(article: ArticleRow, version: VersionRow) {
 export function showCommand(): Command {
   return new Command('show')
     .argument('<id>', 'article id (see `forest articles`)', positiveInt)
-    .option('--version <n>', 'this version (default: the latest)', positiveInt)
-    .option('--format <format>', 'text, html or json', 'text')
-    .option('--json', 'same as --format json')
+    .argument('[n]', 'this version (default: the latest; `forest history ID` lists them)', positiveInt)
+    .addOption(new Option('--format <format>', 'how to print it').choices(['text', 'html', 'json']).default('text'))
+    .option('--json', 'same as --format json: one JSON object')
     .description('print an article as archived: one version, as text, HTML or JSON')
-    .action(async (id: number, options: { version?: number; format: string; json?: boolean }, command: Command) => {
+    .action(async (id: number, n: number | undefined, options: { format: string; json?: boolean }, command: Command) => {
       const format = options.json ? 'json' : options.format;
-      if (!['text', 'html', 'json'].includes(format)) throw new InvalidArgumentError(`--format must be text, html or json, not ${format}`);
       await withDatabase(settingsFor(command), (db) => {
         const article = requireArticle(db, id);
-        const version = requireVersion(db, article, options.version ?? article.versions);
+        const version = requireVersion(db, article, n ?? article.versions);
         if (format === 'json') return printJson({ ...versionJson(article, version), alsoAt: sameArticleElsewhere(db, article).map((other) => other.id) });
         if (format === 'html') return void process.stdout.write(`${version.html}\n`);
         console.log(version.title ?? '(untitled)');
@@ -97,7 +115,7 @@ export function showCommand(): Command {
 export function historyCommand(): Command {
   return new Command('history')
     .argument('<id>', 'article id', positiveInt)
-    .option('--json', 'one JSON object')
+    .option('--json', 'one JSON object: the article, its versions (with what changed) and every check')
     .description('the versions of an article (when, how extracted, what changed) and every check between them')
     .action(async (id: number, options: { json?: boolean }, command: Command) => {
       await withDatabase(settingsFor(command), (db) => {
@@ -172,12 +190,11 @@ export function diffCommand(): Command {
     .argument('<id>', 'article id', positiveInt)
     .argument('[a]', 'the earlier version (default: the one before b)', positiveInt)
     .argument('[b]', 'the later version (default: the latest)', positiveInt)
-    .option('--format <format>', 'word, unified or json', 'word')
-    .option('--json', 'same as --format json')
+    .addOption(new Option('--format <format>', 'word (a word diff inside edited blocks), unified (diff -u of the text) or json').choices(['word', 'unified', 'json']).default('word'))
+    .option('--json', 'same as --format json: one JSON object')
     .description('what changed between two versions of an article: a word diff inside the edited blocks')
     .action(async (id: number, a: number | undefined, b: number | undefined, options: { format: string; json?: boolean }, command: Command) => {
       const format = options.json ? 'json' : options.format;
-      if (!['word', 'unified', 'json'].includes(format)) throw new InvalidArgumentError(`--format must be word, unified or json, not ${format}`);
       await withDatabase(settingsFor(command), (db) => {
         const article = requireArticle(db, id);
         if (article.versions < 2 && a === undefined) throw new Error(`article ${id} has a single version: nothing to compare`);

@@ -3,20 +3,25 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { stringify } from 'yaml';
-import { openDatabase, type Db } from '../archive/database.js';
+import { checkpoint, openDatabase, type Db } from '../archive/database.js';
+import { activeWrappers, articleVersionCounts, checkCounts, exampleCaptures, storedBodyBytes, versionsByMethod, type CheckCounts } from '../archive/summary.js';
 import { loadSettings } from '../config/settings.js';
 import { runDaemon } from '../daemon/service.js';
 import { feedStatuses } from '../daemon/status.js';
 import { backlog } from '../archive/queues.js';
-import { EDIT_KINDS, type ScriptedEdit } from '../synthetic/articles.js';
-import { DEFAULT_SITES } from '../synthetic/sites.js';
+import { scriptedEdits } from '../synthetic/sites.js';
 import { SyntheticWeb } from '../synthetic/server.js';
 import { createLogger } from '../util/logger.js';
+import { formatDuration } from '../util/units.js';
+import { wholeNumber } from './articles.js';
+import { progressLine } from './progress.js';
 import { durationOption } from './run.js';
 import { printJson, type GlobalOptions } from './context.js';
 
 interface Summary {
   database: string;
+  /** Where the daemon's log went while the demo ran. */
+  logFile: string;
   seconds: number;
   feeds: Array<{ url: string; title: string | null; items: number; pages: number; failedPages: number }>;
   items: number;
@@ -24,8 +29,8 @@ interface Summary {
   sites: number;
   snapshotsBytes: number;
   examples: Array<{ title: string | null; url: string | null; finalUrl: string; bytes: number }>;
-  /** Extracted article objects by method, and the wrappers learned. */
-  extracted: Record<string, number>;
+  /** Stored versions by how their article object was extracted, and the wrappers learned. */
+  versionsByMethod: Record<string, number>;
   wrappers: Array<{ feed: string; xpath: string; samples: number }>;
   /** The object-level archive: what revisits found, against what the synthetic web really did. */
   archive: VersionReport;
@@ -33,7 +38,7 @@ interface Summary {
 
 interface VersionReport {
   articles: number;
-  checks: { total: number; unchanged: number; changed: number; failed: number };
+  checks: CheckCounts;
   versions: number;
   /** Edits the synthetic web had made to pages by the end, and those a check has seen. */
   editsMade: number;
@@ -45,34 +50,18 @@ interface VersionReport {
   bytesPerArticle: number;
 }
 
-/**
- * The demo's edits: every few seconds one article of one site is corrected, extended, retitled
- * or loses its image, cycling through the sites and the kinds of edit.
- */
-export function demoEdits(count: number, everyMs: number): ScriptedEdit[] {
-  const sites = DEFAULT_SITES.length;
-  return Array.from({ length: count }, (_, i) => {
-    // Round-robin over the sites, then over the four newest articles of each; every later round
-    // gives an article the next kind of edit.
-    const turn = Math.floor(i / sites);
-    const round = Math.floor(turn / 4);
-    return {
-      site: DEFAULT_SITES[i % sites]!.slug,
-      index: 7 - (turn % 4),
-      after: (i + 1) * everyMs,
-      kind: EDIT_KINDS[((i % sites) + (turn % 4) + round) % EDIT_KINDS.length]!,
-    };
-  });
-}
+/** The demo's revisit delays: seconds instead of the hours and days of a real archive. */
+const DEMO_REVISITS = ['2s', '3s', '5s', '8s', '13s', '21s', '34s', '55s', '89s'];
 
 /** Compares the archive's versions with the revisions the synthetic web served for each page. */
 function versionReport(db: Db, web: SyntheticWeb, databaseBytes: number): VersionReport {
   const served = web.servedRevisions();
   const siteOf = new Map([...web.sites.values()].map((site) => [new URL(site.url).host, site.definition.slug]));
-  const articles = db.prepare('SELECT id, url, versions FROM articles').all() as Array<{ id: number; url: string; versions: number }>;
+  const articles = articleVersionCounts(db);
   let falseVersions = 0;
   let missedEdits = 0;
   let editsSeen = 0;
+  let versions = 0;
   for (const article of articles) {
     const url = new URL(article.url);
     const revisions = served.get(`${siteOf.get(url.host)}${url.pathname.replace(/^\/r\//, '/articles/')}`) ?? [];
@@ -80,49 +69,64 @@ function versionReport(db: Db, web: SyntheticWeb, databaseBytes: number): Versio
     editsSeen += Math.max(0, shown - 1);
     falseVersions += Math.max(0, article.versions - shown);
     missedEdits += Math.max(0, shown - article.versions);
+    versions += article.versions;
   }
-  const checks = db.prepare(`SELECT COUNT(*) AS total, COALESCE(SUM(result = 'unchanged'), 0) AS unchanged, COALESCE(SUM(result = 'changed'), 0) AS changed,
-    COALESCE(SUM(result = 'failed'), 0) AS failed FROM checks`).get() as VersionReport['checks'];
-  const editsMade = web.editsMade().length;
   return {
-    articles: articles.length, checks, versions: db.prepare('SELECT COUNT(*) FROM versions').pluck().get() as number,
-    editsMade, editsSeen, falseVersions, missedEdits, databaseBytes, bytesPerArticle: articles.length ? Math.round(databaseBytes / articles.length) : 0,
+    articles: articles.length, checks: checkCounts(db), versions,
+    editsMade: web.editsMade().length, editsSeen, falseVersions, missedEdits, databaseBytes, bytesPerArticle: articles.length ? Math.round(databaseBytes / articles.length) : 0,
   };
 }
 
-function summarize(db: Db, web: SyntheticWeb, database: string, seconds: number): Summary {
+function summarize(db: Db, web: SyntheticWeb, database: string, logFile: string, seconds: number): Summary {
   const feeds = feedStatuses(db).map((feed) => ({ url: feed.url, title: feed.title, items: feed.items, pages: feed.pages, failedPages: feed.failedPages }));
-  const examples = db.prepare(`SELECT items.title, items.link AS url, snapshots.final_url AS finalUrl, blobs.size AS bytes FROM snapshots
-      JOIN items ON items.id = snapshots.item_id JOIN blobs ON blobs.sha256 = snapshots.sha256 GROUP BY items.feed_id ORDER BY snapshots.id`).all() as Summary['examples'];
   return {
     database,
+    logFile,
     seconds,
     feeds,
     items: feeds.reduce((sum, feed) => sum + feed.items, 0),
     pages: feeds.reduce((sum, feed) => sum + feed.pages, 0),
     sites: feeds.filter((feed) => feed.pages > 0).length,
-    snapshotsBytes: db.prepare('SELECT COALESCE(SUM(LENGTH(data)), 0) FROM blobs').pluck().get() as number,
-    examples,
-    extracted: Object.fromEntries((db.prepare('SELECT method, COUNT(*) AS n FROM extractions GROUP BY method').all() as Array<{ method: string; n: number }>).map((row) => [row.method, row.n])),
-    wrappers: db.prepare(`SELECT COALESCE(feeds.title, feeds.url) AS feed, wrappers.xpath, wrappers.samples FROM wrappers JOIN feeds ON feeds.id = wrappers.feed_id
-      WHERE wrappers.active = 1 ORDER BY feeds.id`).all() as Summary['wrappers'],
+    snapshotsBytes: storedBodyBytes(db),
+    examples: exampleCaptures(db),
+    versionsByMethod: versionsByMethod(db),
+    wrappers: activeWrappers(db),
     archive: versionReport(db, web, statSync(database).size),
   };
+}
+
+const METHOD_NAMES: Record<string, string> = { forest: 'with a FOREST wrapper', sigfeed: 'from the single page (SIGFEED)' };
+
+function printSummary(result: Summary): void {
+  console.log(`Archived ${result.items} items and ${result.pages} pages from ${result.sites} sites in ${result.seconds.toFixed(1)} s (${(result.snapshotsBytes / 1024).toFixed(0)} KB of compressed captures).`);
+  for (const feed of result.feeds) console.log(`  ${(feed.title ?? feed.url).padEnd(20)} ${String(feed.items).padStart(3)} items  ${String(feed.pages).padStart(3)} pages${feed.failedPages ? `  ${feed.failedPages} failed` : ''}`);
+  const { archive } = result;
+  const { checks } = archive;
+  console.log(`\nChecks: ${checks.firstCaptures} first captures, then ${checks.revisits} revisits: ${checks.unchanged} unchanged, ${checks.changed} changed, ${checks.failed} failed.`);
+  console.log('  Every page looked different on every request (counters, ads, timestamps); "unchanged" means the article itself had not changed.');
+  console.log(`Versions: ${archive.versions} (one per article, plus one per edit found) — the synthetic web made ${archive.editsMade} edits, the revisits saw ${archive.editsSeen}; false versions: ${archive.falseVersions}, seen edits without a version: ${archive.missedEdits}.`);
+  console.log(`  Extracted ${Object.entries(result.versionsByMethod).map(([method, n]) => `${n} ${METHOD_NAMES[method] ?? `by ${method}`}`).join(', ')}.`);
+  for (const wrapper of result.wrappers) console.log(`  ${wrapper.feed}: wrapper ${wrapper.xpath} (learned from ${wrapper.samples} pages)`);
+  console.log(`Database: ${(archive.databaseBytes / 1024).toFixed(0)} KB, ${(archive.bytesPerArticle / 1024).toFixed(1)} KB per article.`);
+  console.log('\nFor example:');
+  for (const example of result.examples) console.log(`  “${example.title}”\n     ${example.finalUrl} (${example.bytes} bytes)`);
+  console.log(`\nThe archive is in ${result.database} (the daemon's log in ${result.logFile}); try \`npx forest articles --db ${result.database}\`, then \`history ID\`, \`diff ID\` and \`search WORDS\`.`);
 }
 
 export function demoCommand(): Command {
   return new Command('demo')
     .option('--duration <duration>', 'run this long (e.g. 3m) instead of stopping once everything is archived and every edit found', durationOption)
-    .option('--edits <n>', 'scripted edits the synthetic web makes, one every --edit-every', (value) => Number(value), 8)
+    .option('--edits <n>', 'scripted edits the synthetic web makes, one every --edit-every', wholeNumber, 8)
     .option('--edit-every <duration>', 'time between two scripted edits', durationOption, 2000)
     .option('--timeout <duration>', 'give up after this long (without --duration)', durationOption, 90_000)
-    .option('--json', 'print the summary as JSON')
-    .description('start a local synthetic web (no internet needed) whose pages change on every request and whose articles get edited, run the archiver against it, and show what was archived')
+    .option('--json', 'one JSON object: the summary (the progress line and the header are left out)')
+    .description('start a local synthetic web (no internet needed) whose pages change on every request and whose articles get edited, run the archiver against it, and show what was archived (the daemon\'s log goes to a file next to the database)')
     .action(async (options: { duration?: number; edits: number; editEvery: number; timeout: number; json?: boolean }, command: Command) => {
       const globals = command.optsWithGlobals<GlobalOptions>();
-      const web = await new SyntheticWeb({ edits: demoEdits(options.edits, options.editEvery), holdEdits: true }).start();
+      const web = await new SyntheticWeb({ edits: scriptedEdits(options.edits, options.editEvery), holdEdits: true }).start();
       const work = mkdtempSync(join(tmpdir(), 'forest-demo-'));
       const database = resolve(globals.db ?? 'data/demo.db');
+      const logFile = database.replace(/(\.db)?$/, '.log');
       if (!globals.db) for (const suffix of ['', '-wal', '-shm']) rmSync(`${database}${suffix}`, { force: true });
       const feedsFile = join(work, 'feeds.yaml');
       writeFileSync(feedsFile, stringify([...web.sites.values()].map((site) => ({ url: site.feedUrl, title: site.definition.name, tags: ['demo'] }))));
@@ -132,13 +136,19 @@ export function demoCommand(): Command {
       const base = loadSettings({ configFile: globals.config });
       writeFileSync(configFile, stringify({
         subscriptions: feedsFile, database: { path: database }, http: { perHostDelay: '100ms' }, log: { level: base.log.level },
-        revisit: { after: ['2s', '3s', '5s', '8s', '13s', '21s', '34s', '55s', '89s'] },
+        revisit: { after: DEMO_REVISITS },
       }));
       const settings = loadSettings({ configFile, databasePath: database });
-      const log = createLogger({ level: options.json ? 'warn' : settings.log.level, pretty: settings.log.pretty }, 2);
+      // The daemon logs a few hundred lines in a demo: they go to a file, and the terminal gets
+      // one progress line instead.
+      const log = createLogger({ level: settings.log.level, pretty: false }, logFile);
+      const progress = progressLine(Boolean(process.stderr.isTTY) && !options.json);
       if (!options.json) {
+        let elapsed = 0;
+        const checkTimes = settings.revisit.after.slice(0, 4).map((gap) => formatDuration((elapsed += gap)));
         console.log(`Synthetic web on loopback: ${[...web.sites.values()].map((site) => `${site.definition.name} <${site.feedUrl}>`).join(', ')}`);
-        console.log(`It edits ${options.edits} articles, one every ${options.editEvery / 1000} s; Forest revisits each article 2 s, 5 s, 10 s, … after its capture.`);
+        console.log(`It edits ${options.edits} articles, one every ${formatDuration(options.editEvery)}; Forest revisits each article ${checkTimes.join(', ')}, … after its capture.`);
+        console.log(`The daemon's log goes to ${logFile}.\n`);
       }
       const started = performance.now();
       let summary: Summary | null = null;
@@ -158,10 +168,14 @@ export function demoCommand(): Command {
               const statuses = feedStatuses(db);
               const settled = statuses.every((feed) => feed.lastPoll !== null && feed.pendingPages === 0) && backlog(db, new Date()).queuedExtractions === 0;
               if (settled) web.releaseEdits();
+              const report = versionReport(db, web, 0);
+              const pages = statuses.reduce((sum, feed) => sum + feed.pages, 0);
+              const items = statuses.reduce((sum, feed) => sum + feed.items, 0);
+              progress.update(`${((performance.now() - started) / 1000).toFixed(0)} s · ${pages}/${items} pages captured · ${report.checks.revisits} revisits · `
+                + `${report.versions} versions · edits made ${report.editsMade}/${web.edits.length}, found ${report.editsSeen - report.missedEdits}`);
               if (options.duration !== undefined) return;
               // Every edit shown to a revisit, and every such revisit extracted and compared (a
               // page still in flight when the server has answered is not done yet).
-              const report = versionReport(db, web, 0);
               const lastEdit = Math.max(0, ...web.edits.map((edit) => web.editTime(edit) ?? Infinity));
               const editsDone = web.clock.now() > lastEdit && report.editsSeen >= web.edits.length && report.missedEdits === 0;
               if (settled && editsDone) {
@@ -172,26 +186,17 @@ export function demoCommand(): Command {
           },
         });
         clearInterval(watcher);
+        progress.done();
         const db = openDatabase(database);
-        db.pragma('wal_checkpoint(TRUNCATE)');
-        summary = summarize(db, web, database, (performance.now() - started) / 1000);
+        checkpoint(db);
+        summary = summarize(db, web, database, logFile, (performance.now() - started) / 1000);
         db.close();
       } finally {
+        progress.done();
         await web.stop();
         rmSync(work, { recursive: true, force: true });
       }
-      const result: Summary = summary;
-      if (options.json) return printJson(result);
-      console.log(`\nArchived ${result.items} items and ${result.pages} pages from ${result.sites} sites in ${result.seconds.toFixed(1)} s (${(result.snapshotsBytes / 1024).toFixed(0)} KB of compressed captures).`);
-      for (const feed of result.feeds) console.log(`  ${(feed.title ?? feed.url).padEnd(20)} ${String(feed.items).padStart(3)} items  ${String(feed.pages).padStart(3)} pages${feed.failedPages ? `  ${feed.failedPages} failed` : ''}`);
-      console.log(`\nArticle objects extracted: ${Object.entries(result.extracted).map(([method, n]) => `${n} by ${method}`).join(', ')}.`);
-      for (const wrapper of result.wrappers) console.log(`  ${wrapper.feed}: wrapper ${wrapper.xpath} (learned from ${wrapper.samples} pages)`);
-      const { archive } = result;
-      console.log(`\nRevisits: ${archive.checks.total} checks of ${archive.articles} articles (${archive.checks.unchanged} unchanged, ${archive.checks.changed} changed, ${archive.checks.failed} failed); every page looked different on every request.`);
-      console.log(`Versions: ${archive.versions} — the synthetic web made ${archive.editsMade} edits, Forest's checks saw ${archive.editsSeen}; false versions: ${archive.falseVersions}, seen edits without a version: ${archive.missedEdits}.`);
-      console.log(`Database: ${(archive.databaseBytes / 1024).toFixed(0)} KB, ${(archive.bytesPerArticle / 1024).toFixed(1)} KB per article.`);
-      console.log('\nFor example:');
-      for (const example of result.examples) console.log(`  “${example.title}”\n     ${example.finalUrl} (${example.bytes} bytes)`);
-      console.log(`\nThe archive is in ${result.database}; try \`npx forest articles --db ${result.database}\`, then \`history ID\`, \`diff ID\` and \`search WORDS\`.`);
+      if (options.json) return printJson(summary);
+      printSummary(summary);
     });
 }

@@ -59,8 +59,8 @@ export function extractCommand(): Command {
     .option('--url <url>', 'the page\'s URL (links and images are made absolute against it)')
     .option('--feed-title <title>', 'the feed item\'s title, as signifiers')
     .option('--feed-summary <summary>', 'the feed item\'s description, as signifiers')
-    .option('--batch <manifest>', 'extract every page of a manifest (DESIGN.md §7); one JSON line per applied page')
-    .option('--json', 'print the article object as JSON')
+    .option('--batch <manifest>', 'extract every page of a manifest (docs/architecture.md); JSON lines: one object per applied page')
+    .option('--json', 'one JSON object: the article object')
     .description('extract the article object (title, byline, dates, content) of a page')
     .action(async (file: string | undefined, options: { url?: string; feedTitle?: string; feedSummary?: string; batch?: string; json?: boolean }) => {
       if (options.batch) return runBatch(options.batch);
@@ -81,7 +81,7 @@ export function extractCommand(): Command {
 export function learnCommand(): Command {
   return new Command('learn')
     .argument('<files...>', 'sample pages of one template (2 or more; 8–10 is best)')
-    .option('--json', 'print the wrapper and the ranked patterns as JSON')
+    .option('--json', 'one JSON object: the wrapper and the ranked patterns')
     .option('--top <n>', 'how many ranked patterns to show', Number, 10)
     .description('learn a FOREST wrapper from sample pages and explain it: the XPath and the ranked structural patterns with J, U, I and R')
     .action(async (files: string[], options: { json?: boolean; top: number }) => {

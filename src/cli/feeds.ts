@@ -4,8 +4,9 @@ import { isMap } from 'yaml';
 import { feedCounts, listFeeds, type FeedRow } from '../archive/feeds.js';
 import { ConfigError } from '../config/errors.js';
 import { readOpml, toOpml } from '../config/opml.js';
-import { cronExpression, editSubscriptions, feedUrl, indexOfUrl, readSubscriptions } from '../config/subscriptions.js';
+import { cronExpression, editSubscriptions, feedUrl, indexOfUrl, readSubscriptions, urlsOf } from '../config/subscriptions.js';
 import { printJson, settingsFor, syncFromList, withDatabase } from './context.js';
+import { progressLine } from './progress.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -53,7 +54,7 @@ export function feedsCommand(): Command {
         if (options.disabled) entry['enabled'] = false;
         list.add(document.createNode(entry));
       });
-      await withDatabase(settings, (db) => syncFromList(db, settings));
+      await withDatabase(settings, (db) => syncFromList(db, settings), { create: true });
       console.log(`subscribed to ${feed}`);
     });
 
@@ -67,7 +68,7 @@ export function feedsCommand(): Command {
         if (index < 0) throw new ConfigError(settings.subscriptions, null, 'url', `not subscribed: ${url}`);
         list.delete(index);
       });
-      await withDatabase(settings, (db) => syncFromList(db, settings));
+      await withDatabase(settings, (db) => syncFromList(db, settings), { create: true });
       console.log(`unsubscribed from ${url}`);
     });
 
@@ -83,13 +84,13 @@ export function feedsCommand(): Command {
           if (index < 0 || !isMap(entry)) throw new ConfigError(settings.subscriptions, null, 'url', `not subscribed: ${url}`);
           entry.set('enabled', enabled);
         });
-        await withDatabase(settings, (db) => syncFromList(db, settings));
+        await withDatabase(settings, (db) => syncFromList(db, settings), { create: true });
         console.log(`${enabled ? 'enabled' : 'disabled'} ${url}`);
       });
   }
 
   feeds.command('list')
-    .option('--json', 'one JSON object per line')
+    .option('--json', 'JSON lines: one object per feed (id, url, fetchUrl, title, siteUrl, tags, schedule, enabled, format, items)')
     .description('list subscribed feeds')
     .action(async (options: { json?: boolean }, command: Command) => {
       const settings = settingsFor(command);
@@ -103,7 +104,7 @@ export function feedsCommand(): Command {
           const flags = [row.enabled ? null : 'disabled', row.schedule ? `cron ${row.schedule}` : null, row.tags.length ? `tags ${row.tags.join(',')}` : null].filter(Boolean);
           console.log(`${String(row.id).padStart(3)}  ${row.url}${row.title ? `  “${row.title}”` : ''}  ${row.items} items${flags.length ? `  [${flags.join('; ')}]` : ''}`);
         }
-      });
+      }, { create: true });
     });
 
   feeds.command('import')
@@ -111,20 +112,27 @@ export function feedsCommand(): Command {
     .description('subscribe to every feed of an OPML file (feeds already subscribed are left as they are)')
     .action(async (file: string, _options: unknown, command: Command) => {
       const settings = settingsFor(command);
+      const line = progressLine();
+      line.update(`reading ${file}…`);
       const incoming = readOpml(file); // a bad file stops here: nothing written
+      line.update(`${incoming.length} feeds in ${file}; adding the new ones to ${settings.subscriptions}…`);
       let added = 0;
       editSubscriptions(settings.subscriptions, (list, document) => {
+        const subscribed = urlsOf(list);
         for (const subscription of incoming) {
-          if (indexOfUrl(list, subscription.url) >= 0) continue;
+          if (subscribed.has(subscription.url)) continue;
           const entry: Record<string, unknown> = { url: subscription.url };
           if (subscription.title) entry['title'] = subscription.title;
           if (subscription.siteUrl) entry['siteUrl'] = subscription.siteUrl;
           if (subscription.tags.length) entry['tags'] = subscription.tags;
+          if (subscription.schedule) entry['schedule'] = subscription.schedule;
+          if (!subscription.enabled) entry['enabled'] = false;
           list.add(document.createNode(entry));
           added++;
         }
       });
-      await withDatabase(settings, (db) => syncFromList(db, settings));
+      line.update(`${added} new feeds; updating the database…`);
+      await withDatabase(settings, (db) => syncFromList(db, settings), { create: true }).finally(() => line.done());
       console.log(`imported ${added} new feed${added === 1 ? '' : 's'} (${incoming.length - added} already subscribed) from ${file}`);
     });
 
@@ -134,7 +142,7 @@ export function feedsCommand(): Command {
     .action(async (file: string | undefined, _options: unknown, command: Command) => {
       const settings = settingsFor(command);
       const subscriptions = readSubscriptions(settings.subscriptions);
-      const known = await withDatabase(settings, (db) => new Map(listFeeds(db).map((row) => [row.subscribed_url, row])));
+      const known = await withDatabase(settings, (db) => new Map(listFeeds(db).map((row) => [row.subscribed_url, row])), { create: true });
       const opml = toOpml(subscriptions.map((subscription) => ({
         ...subscription,
         siteUrl: subscription.siteUrl ?? known.get(subscription.url)?.site_url ?? null,

@@ -9,8 +9,8 @@ export function parseFeedCommand(): Command {
   return new Command('parse-feed')
     .argument('[file]', 'feed document (RSS, Atom or JSON Feed)')
     .option('--url <url>', 'the URL the document was fetched from (relative links resolve against it)')
-    .option('--batch <list>', 'parse every file named in LIST (one path per line); one JSON line per file')
-    .description('parse a feed document and print it as JSON (the Feed/Item model)')
+    .option('--batch <list>', 'parse every file named in LIST (one path per line); JSON lines: one object per file')
+    .description('parse a feed document and print it as one JSON object (the Feed/Item model)')
     .action(async (file: string | undefined, options: { url?: string; batch?: string }) => {
       if (options.batch) {
         const paths = (await readFile(options.batch, 'utf8')).split('\n').map((line) => line.trim()).filter((line) => line !== '');

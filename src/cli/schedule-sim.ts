@@ -6,9 +6,9 @@ import { printJson, settingsFor } from './context.js';
 
 export function scheduleSimCommand(): Command {
   return new Command('schedule-sim')
-    .requiredOption('--trace <file>', 'trace JSON: feeds with the publication times of their items (DESIGN.md §7)')
+    .requiredOption('--trace <file>', 'trace JSON: feeds with the publication times of their items (docs/architecture.md §8)')
     .option('--summary', 'print totals (polls, captured, missed, delays) instead of the per-feed JSON')
-    .description('run the real scheduling policy against a trace on a virtual clock and print its metrics')
+    .description('run the real scheduling policy against a trace on a virtual clock and print its metrics as one JSON object')
     .action(async (options: { trace: string; summary?: boolean }, command: Command) => {
       const settings = settingsFor(command);
       let raw: unknown;

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { search, SearchQueryError } from '../archive/search.js';
-import { dateOption } from './articles.js';
+import { dateOption, positiveInt, wholeNumber } from './articles.js';
 import { printJson, settingsFor, UsageError, withDatabase } from './context.js';
 
 const versionList = (versions: number[]) => versions.map((n) => `v${n}`).join(', ');
@@ -12,10 +12,11 @@ export function searchCommand(): Command {
     .option('--since <date>', 'only versions captured since (a date, or e.g. 7d)', dateOption)
     .option('--until <date>', 'only versions captured until', dateOption)
     .option('--all-versions', 'one result per matching version instead of one per article')
-    .option('--limit <n>', 'at most this many results', (value) => Number(value), 20)
-    .option('--json', 'one JSON object per result per line')
+    .option('--limit <n>', 'at most this many results', positiveInt, 20)
+    .option('--offset <n>', 'skip this many results (the next page: --offset 20)', wholeNumber, 0)
+    .option('--json', 'JSON lines: one object per result (article, feed, url, title, versions, latest, inLatest, capturedAt, rank, snippet)')
     .description('full-text search over the title and text of every version, ranked, with snippets; finds text an edit has since removed')
-    .action(async (query: string, options: { feed?: string; since?: string; until?: string; allVersions?: boolean; limit: number; json?: boolean }, command: Command) => {
+    .action(async (query: string, options: { feed?: string; since?: string; until?: string; allVersions?: boolean; limit: number; offset: number; json?: boolean }, command: Command) => {
       const hits = await withDatabase(settingsFor(command), (db) => {
         try {
           return search(db, query, options);
@@ -28,7 +29,7 @@ export function searchCommand(): Command {
         for (const hit of hits) printJson(hit);
         return;
       }
-      if (hits.length === 0) console.log('no match');
+      if (hits.length === 0) console.log(options.offset > 0 ? `no more matches past --offset ${options.offset}` : 'no match');
       for (const hit of hits) {
         const where = hit.inLatest
           ? `in ${versionList(hit.versions)} of ${hit.latest}`
@@ -36,5 +37,7 @@ export function searchCommand(): Command {
         console.log(`${String(hit.article).padStart(5)}  ${hit.title ?? '(untitled)'}  [${where}]`);
         console.log(`       ${hit.url}\n       ${hit.snippet.replace(/\s+/g, ' ')}`);
       }
+      // Ranked results have no cheap total: a full page says there may be more.
+      if (hits.length === options.limit) console.log(`\nresults ${options.offset + 1}–${options.offset + hits.length}; more may follow: --offset ${options.offset + hits.length}`);
     });
 }

@@ -51,15 +51,46 @@ export function printStatus(statuses: FeedStatus[], now = Date.now()): void {
   }
 }
 
+/**
+ * More feeds than this are summarised (`--all` lists them all): a status that scrolls past a
+ * screen hides the few feeds that need attention among those that are fine.
+ */
+export const FEEDS_LISTED_IN_FULL = 12;
+/** Feeds needing attention listed in a summary. */
+const ATTENTION_LISTED = 10;
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** Totals over every feed, then only the feeds that need attention (failing first). */
+export function printSummary(statuses: FeedStatus[], now = Date.now()): void {
+  const enabled = statuses.filter((feed) => feed.enabled);
+  const failing = enabled.filter((feed) => feed.result === 'error').sort((a, b) => b.consecutiveErrors - a.consecutiveErrors);
+  const unpolled = enabled.filter((feed) => feed.lastPoll === null).length;
+  const sum = (field: 'items' | 'pages' | 'pendingPages' | 'failedPages' | 'articles' | 'versions' | 'checks') => statuses.reduce((total, feed) => total + feed[field], 0);
+  const nextPoll = enabled.map((feed) => feed.nextPoll).filter((at): at is string => at !== null).sort()[0] ?? null;
+  console.log(`${plural(statuses.length, 'feed')}: ${enabled.length - failing.length - unpolled} fine · ${failing.length} failing · ${unpolled} not polled yet · ${statuses.length - enabled.length} disabled · next poll ${relative(nextPoll, now)}`);
+  console.log(`${plural(sum('items'), 'item')} · ${plural(sum('pages'), 'page')} captured · ${sum('pendingPages')} pending · ${sum('failedPages')} failed`);
+  console.log(`${plural(sum('articles'), 'article')} · ${plural(sum('versions'), 'version')} · ${plural(sum('checks'), 'check')}`);
+  if (failing.length > 0) {
+    console.log(`\nfailing${failing.length > ATTENTION_LISTED ? ` (the ${ATTENTION_LISTED} with the longest streaks)` : ''}:`);
+    for (const feed of failing.slice(0, ATTENTION_LISTED)) {
+      console.log(`  ${feed.url}: ${feed.consecutiveErrors} in a row, last ${relative(feed.lastPoll, now)}: ${feed.lastError ?? `HTTP ${feed.httpStatus ?? '?'}`}`);
+    }
+  }
+  console.log(`\n\`forest status --all\` lists every feed; \`--json\` gives every feed as JSON lines.`);
+}
+
 export function statusCommand(): Command {
   return new Command('status')
-    .option('--json', 'one JSON object per feed per line')
-    .description('per feed: last poll and its result, next poll, items, pages, errors, articles, versions and the next revisit')
-    .action(async (options: { json?: boolean }, command: Command) => {
+    .option('--all', `list every feed in full (by default, more than ${FEEDS_LISTED_IN_FULL} feeds are summarised: totals and the failing feeds)`)
+    .option('--json', 'JSON lines: one object per feed (every feed, whatever --all says)')
+    .description('the daemon (running? its last minute), then per feed: last poll and its result, next poll and why, items, pages, errors, articles, versions and the next revisit')
+    .action(async (options: { all?: boolean; json?: boolean }, command: Command) => {
       const settings = settingsFor(command);
       const { statuses, daemon } = await withDatabase(settings, (db) => ({ statuses: feedStatuses(db), daemon: daemonStatus(db) }));
       if (options.json) return statuses.forEach(printJson);
       printDaemon(daemon, Date.now());
-      printStatus(statuses);
+      if (statuses.length > FEEDS_LISTED_IN_FULL && !options.all) printSummary(statuses);
+      else printStatus(statuses);
     });
 }

@@ -1,4 +1,5 @@
-import { existsSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { isSeq, parseDocument, YAMLSeq, type Document } from 'yaml';
 import { z } from 'zod';
 import type { Subscription } from '../archive/feeds.js';
@@ -64,9 +65,27 @@ export function editSubscriptions(file: string, edit: (list: YAMLSeq, document: 
   // Validate what we are about to write, so an edit can never leave an unreadable list.
   const text = document.toString();
   validateYaml(parseYaml(file, text), listSchema);
+  // The list's folder is made on the first subscription (config/ may not exist where forest is
+  // run); errors name the list, not the temporary file.
   const temporary = `${file}.tmp-${process.pid}`;
-  writeFileSync(temporary, text);
-  renameSync(temporary, file);
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(temporary, text);
+    renameSync(temporary, file);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw new ConfigError(file, null, null, `cannot write the subscription list: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+/** The URLs the list subscribes to. */
+export function urlsOf(list: YAMLSeq): Set<string> {
+  const urls = new Set<string>();
+  for (const item of list.items) {
+    const value = (item as { get?: (key: string) => unknown }).get?.('url');
+    if (typeof value === 'string') urls.add(value);
+  }
+  return urls;
 }
 
 export function indexOfUrl(list: YAMLSeq, url: string): number {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { isCollection, isNode, LineCounter, parseDocument, type Document } from 'yaml';
+import { isCollection, isNode, isScalar, LineCounter, parseDocument, visit, type Document, type YAMLError } from 'yaml';
 import type { z } from 'zod';
 import { ConfigError, fieldName } from './errors.js';
 
@@ -26,10 +26,34 @@ export function parseYaml(file: string, text: string): YamlFile {
   const document = parseDocument(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
   const [first] = document.errors;
   if (first) {
-    const line = first.linePos?.[0].line ?? null;
-    throw new ConfigError(file, line, null, `invalid YAML: ${first.message.split('\n')[0]}`);
+    // yaml's message repeats the position and ends with a colon before a source excerpt; the
+    // ConfigError already carries the line.
+    const message = first.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    const opened = unclosedAt(document, first);
+    if (opened !== null) {
+      const noticed = lines.linePos(first.pos[0]).line;
+      throw new ConfigError(file, lines.linePos(opened).line, null, `invalid YAML: ${message} (it opens on this line and is still open on line ${noticed})`);
+    }
+    throw new ConfigError(file, first.linePos?.[0].line ?? null, null, `invalid YAML: ${message}`);
   }
   return { file, document, lines, data: document.toJS() };
+}
+
+/**
+ * Where an unclosed `[`, `{` or quote begins. yaml reports such an error where it noticed it —
+ * the next line, or past the end of the file — but the line to fix is the one that opened it:
+ * the innermost flow collection or quoted scalar that runs up to the error.
+ */
+function unclosedAt(document: Document, error: YAMLError): number | null {
+  if (error.code !== 'BAD_INDENT' && error.code !== 'MISSING_CHAR') return null;
+  const at = error.pos[0];
+  let start: number | null = null;
+  visit(document, (_key, node) => {
+    const open = (isCollection(node) && node.flow) || (isScalar(node) && (node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE'));
+    const range = isNode(node) ? node.range : null;
+    if (open && range && range[0] < at && range[2] >= at && (start === null || range[0] > start)) start = range[0];
+  });
+  return start;
 }
 
 /**

@@ -5,7 +5,7 @@ import { decodeBody } from '../net/charset.js';
 import { words } from './terms.js';
 
 /**
- * Page preparation (DESIGN.md §4, FOREST §3.1 "From HTML pages to XML trees"): parse the tag
+ * Page preparation (docs/architecture.md §5, FOREST §3.1 "From HTML pages to XML trees"): parse the tag
  * soup the way browsers do (parse5, the WHATWG algorithm — old pages with paragraphs inside
  * spans and tables inside paragraphs come out as readers saw them), into htmlparser2's tree
  * (domhandler) for fast walking; drop what is never content — scripts, styles, noscript, templates,

@@ -11,7 +11,7 @@ import { feedSignifiers, metadataSignifiers, type Signifiers } from './signifier
 import { sigfeed } from './sigfeed.js';
 import { elementType, matchWrapper, typeAttributes, type Wrapper } from './wrapper.js';
 
-/** The article object of a page (DESIGN.md §4 "Output object"). */
+/** The article object of a page (docs/architecture.md §5, "The article object"). */
 export interface ArticleObject {
   title: string | null;
   byline: string | null;

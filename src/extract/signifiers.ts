@@ -4,7 +4,7 @@ import type { PreparedPage } from './dom.js';
 import { terms, words } from './terms.js';
 
 /**
- * Signifiers: the words that point at the article (DESIGN.md §4; thesis ch. 2 §4, FOREST §3.1).
+ * Signifiers: the words that point at the article (docs/architecture.md §5; thesis ch. 2 §4, FOREST §3.1).
  * Word 3-grams are precise (they come from the title and the first lines, as written); stemmed
  * keywords are the fallback when no 3-gram matches.
  */

@@ -1,4 +1,4 @@
-/** The Feed / Item model every feed format is read into (DESIGN.md §7, `forest parse-feed`). */
+/** The Feed / Item model every feed format is read into (docs/architecture.md §8, `forest parse-feed`). */
 
 export type FeedFormat = 'rss2.0' | 'rss1.0' | 'rss0.9x' | 'atom1.0' | 'atom0.3' | 'jsonfeed1.0' | 'jsonfeed1.1';
 

@@ -46,7 +46,7 @@ export function rateUpperBound(count: number, exposure: number): number {
 }
 
 /**
- * Cho & Garcia-Molina's bias-reduced estimator from poll outcomes alone (DESIGN.md §5): of n
+ * Cho & Garcia-Molina's bias-reduced estimator from poll outcomes alone (docs/architecture.md §7): of n
  * polls at mean interval I, X found something new; λ = −ln((n − X + ½)/(n + ½)) / I. It never
  * diverges (X = n gives a finite value), which matters for feeds whose every poll is new.
  */

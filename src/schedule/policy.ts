@@ -10,7 +10,7 @@ import { RATE_HALF_LIFE, type ScheduleState } from './state.js';
  * latest poll was observed), the publisher's hints, and the settings. The daemon and
  * `forest schedule-sim` both call exactly this.
  *
- * The rule (issue #4, DESIGN.md §5): a feed document shows its W newest items, so an item is
+ * The rule (issue #4, docs/architecture.md §7): a feed document shows its W newest items, so an item is
  * lost only if more than W arrive between two polls. With arrivals Poisson at rate λ(t), the
  * next poll is the latest instant at which P(N > W − 1) ≤ ε (one item of margin), and no later
  * than the square-root rule for polls vs. delay allows: minimising (polls per hour) + c·(hours

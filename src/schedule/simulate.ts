@@ -4,8 +4,8 @@ import { NO_HINTS, nextPoll, type PublisherHints, type ScheduleSettings } from '
 import { emptyState, observePoll, type ScheduleState } from './state.js';
 
 /**
- * `forest schedule-sim`: runs a scheduling policy against a trace on a virtual clock (DESIGN.md
- * §7). At any instant a feed document shows the `window` most recent items with `at` ≤ now; an
+ * `forest schedule-sim`: runs a scheduling policy against a trace on a virtual clock (the trace
+ * format: docs/architecture.md §8). At any instant a feed document shows the `window` most recent items with `at` ≤ now; an
  * item is captured at the first poll that shows it, missed if none does. Every feed is polled at
  * `start` and, whatever its policy, once more at `end`: so that items published after a
  * policy's last poll are not counted as lost, which would penalise long intervals for an

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,3 +17,9 @@ function findRoot(): string {
 }
 
 export const PROJECT_ROOT = findRoot();
+
+/** Forest's version, from its package.json. */
+export const FOREST_VERSION: string = (() => {
+  const manifest = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as unknown;
+  return typeof manifest === 'object' && manifest !== null && 'version' in manifest && typeof manifest.version === 'string' ? manifest.version : 'unknown';
+})();

@@ -45,6 +45,19 @@ test('invalid YAML is reported with its line', () => {
   assert.throws(() => loadSettings({ configFile: file, env: {} }), (error: unknown) => error instanceof ConfigError && error.line !== null && /invalid YAML/.test(error.message));
 });
 
+test('an unclosed [ or quote is reported on the line that opens it, without a dangling colon', () => {
+  const bracket = writeFile(dir, 'bracket.yaml', 'database:\n  path: x.db\nhttp: [a, b\nlog:\n  level: info\n');
+  assert.throws(() => loadSettings({ configFile: bracket, env: {} }), (error: unknown) => {
+    assert.ok(error instanceof ConfigError);
+    assert.equal(error.line, 3);
+    assert.match(error.message, /bracket\.yaml:3: invalid YAML: .*\]/);
+    assert.doesNotMatch(error.message, /:$|column/);
+    return true;
+  });
+  const quote = writeFile(dir, 'quote.yaml', 'log:\n  level: "info\nhttp:\n  timeout: 5s\n');
+  assert.throws(() => loadSettings({ configFile: quote, env: {} }), (error: unknown) => error instanceof ConfigError && error.line === 2 && /quote/.test(error.message));
+});
+
 test('a bad environment variable is named', () => {
   assert.throws(() => loadSettings({ env: { FOREST_LOG_LEVEL: 'loud' } }), (error: unknown) => error instanceof ConfigError && /FOREST_LOG_LEVEL/.test(error.message) && error.field === 'log.level');
 });

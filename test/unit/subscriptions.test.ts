@@ -79,16 +79,27 @@ const OPML = `<?xml version="1.0"?>
 test('OPML import keeps titles, site URLs, categories and folders as tags', () => {
   const list = parseOpml('mine.opml', OPML);
   assert.deepEqual(list, [
-    { url: 'https://ledger.example/feed.xml', title: 'The Ledger', siteUrl: 'https://ledger.example/', tags: ['News', 'local', 'politics'], enabled: true },
-    { url: 'https://orbit.example/atom.xml', title: 'Orbit & Co', siteUrl: null, tags: ['News'], enabled: true },
-    { url: 'https://loose.example/rss', title: 'Loose', siteUrl: null, tags: [], enabled: true },
+    { url: 'https://ledger.example/feed.xml', title: 'The Ledger', siteUrl: 'https://ledger.example/', tags: ['News', 'local', 'politics'], schedule: null, enabled: true },
+    { url: 'https://orbit.example/atom.xml', title: 'Orbit & Co', siteUrl: null, tags: ['News'], schedule: null, enabled: true },
+    { url: 'https://loose.example/rss', title: 'Loose', siteUrl: null, tags: [], schedule: null, enabled: true },
   ]);
 });
 
-test('OPML export and import round-trip', () => {
+test('OPML export and import round-trip, including a disabled feed and a cron schedule', () => {
   const list = parseOpml('mine.opml', OPML);
-  const again = parseOpml('export.opml', toOpml(list));
+  list[1] = { ...list[1]!, enabled: false };
+  list[2] = { ...list[2]!, schedule: '*/30 * * * *' };
+  const exported = toOpml(list);
+  assert.match(exported, /forest:disabled="true"/);
+  const again = parseOpml('export.opml', exported);
   assert.deepEqual(again, list);
+});
+
+test('a broken OPML says in words which element is not closed, on the line that opens it', () => {
+  const unclosed = () => parseOpml('x.opml', '<opml version="2.0">\n<body>\n<outline text="a" xmlUrl="https://a.example/feed"/>\n');
+  assert.throws(unclosed, (error: unknown) => error instanceof ConfigError && error.line === 2 && /<body> is opened here and never closed \(inside <opml>\)/.test(error.message) && !/\[/.test(error.message));
+  const mismatched = () => parseOpml('x.opml', '<opml version="2.0">\n<body>\n<outline text="a">\n</body></opml>');
+  assert.throws(mismatched, (error: unknown) => error instanceof ConfigError && error.line === 3 && /<outline> is opened here and not closed before <\/body> on line 4/.test(error.message));
 });
 
 test('a broken OPML names the line', () => {
