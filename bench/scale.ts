@@ -83,7 +83,7 @@ async function main(): Promise<void> {
   writeFileSync(join(work, 'feeds.yaml'), stringify(web.info.feeds.map((url) => ({ url }))));
   writeFileSync(join(work, 'settings.yaml'), stringify({
     subscriptions: join(work, 'feeds.yaml'), database: { path: database },
-    http: { perHostDelay: '1s' }, schedule: { defaultInterval: '10m', minInterval: '1m' }, revisit: { after: ['3m', '6m'] },
+    http: { perHostDelay: '1s', allowPrivateNetworks: ['127.0.0.0/8'] }, schedule: { defaultInterval: '10m', minInterval: '1m' }, revisit: { after: ['3m', '6m'] },
     log: { level: 'info', pretty: false },
   }));
   const started = Date.now();

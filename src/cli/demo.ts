@@ -130,12 +130,12 @@ export function demoCommand(): Command {
       if (!globals.db) for (const suffix of ['', '-wal', '-shm']) rmSync(`${database}${suffix}`, { force: true });
       const feedsFile = join(work, 'feeds.yaml');
       writeFileSync(feedsFile, stringify([...web.sites.values()].map((site) => ({ url: site.feedUrl, title: site.definition.name, tags: ['demo'] }))));
-      // The demo's own settings on top of the user's: its list, a short politeness delay for
-      // loopback, and revisits in seconds instead of hours so that edits show up while you watch.
+      // The demo's own settings on top of the user's: its list, loopback allowed (Forest refuses
+      // private addresses by default) with a short politeness delay, and revisits in seconds instead of hours so that edits show up while you watch.
       const configFile = join(work, 'settings.yaml');
       const base = loadSettings({ configFile: globals.config });
       writeFileSync(configFile, stringify({
-        subscriptions: feedsFile, database: { path: database }, http: { perHostDelay: '100ms' }, log: { level: base.log.level },
+        subscriptions: feedsFile, database: { path: database }, http: { perHostDelay: '100ms', allowPrivateNetworks: ['127.0.0.0/8'] }, log: { level: base.log.level },
         revisit: { after: DEMO_REVISITS },
       }));
       const settings = loadSettings({ configFile, databasePath: database });

@@ -16,6 +16,7 @@ export function serveSyntheticCommand(): Command {
     .action(async (options: { speed: number; edits: number; editEvery: number }) => {
       const web = await new SyntheticWeb({ clock: new SyntheticClock(Date.now(), options.speed), edits: scriptedEdits(options.edits, options.editEvery) }).start();
       for (const site of web.sites.values()) console.log(`${site.definition.name.padEnd(18)} ${site.url}  feed: ${site.feedUrl}`);
+      console.log('\nThese sites are on loopback, which Forest refuses by default: allow it in your settings with\n  http:\n    allowPrivateNetworks: [127.0.0.0/8]');
       if (options.edits > 0) {
         console.log(`\nEditing ${options.edits} article${options.edits === 1 ? '' : 's'}, one every ${formatDuration(options.editEvery)} (the first in ${formatDuration(options.editEvery)}).`);
         console.log('Revisits find an edit only after it is made: set revisit.after in your settings to minutes, e.g. [1m, 2m, 5m, 10m].');

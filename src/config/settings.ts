@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import { parse as parseYamlScalar } from 'yaml';
 import { z } from 'zod';
+import { isAddressOrRange } from '../net/address-policy.js';
 import { PROJECT_ROOT } from '../util/project-root.js';
 import { parseDuration, parseSize } from '../util/units.js';
 import { ConfigError, fieldName } from './errors.js';
@@ -38,6 +39,14 @@ const settingsSchema = z.strictObject({
     maxRedirects: z.number().int().min(0).max(50),
     concurrency: z.number().int().min(1).max(256),
     perHostDelay: duration,
+    allowPrivateNetworks: z.union([
+      z.boolean(),
+      z.array(
+        z.string().superRefine((value, ctx) => {
+          if (!isAddressOrRange(value)) ctx.addIssue({ code: 'custom', message: `not an address or CIDR range: ${JSON.stringify(value)} (use e.g. 127.0.0.1 or 10.1.0.0/16)` });
+        }),
+      ),
+    ]),
   }),
   schedule: z.strictObject({
     defaultInterval: duration,

@@ -1,6 +1,28 @@
 import got, { RequestError, type Headers } from 'got';
+import type { LookupFunction } from 'node:net';
+import { AddressPolicy, type PrivateNetworksSetting } from './address-policy.js';
+import { BlockedAddressError, guardedLookup, literalRefusal } from './guarded-lookup.js';
 import { HostQueue } from './host-queue.js';
 import { retryAfterMs } from './retry-after.js';
+
+/**
+ * Caps that protect the process from one host. Node's own header limit (16 KB) is the right
+ * size: real responses stay far below it and a 1 MB header is refused before it is buffered.
+ */
+export const MAX_HEADER_BYTES = 16 * 1024;
+/**
+ * A host that answers 429 or 503 is paused as a whole (every feed and page on it), for its
+ * Retry-After when it sends one, else for a pause that doubles with each answer in a row —
+ * RFC 9110 §15.6.4 lets a server ask for time, and asking again means it still needs it.
+ */
+export const HOST_PAUSE_FIRST_MS = 60_000;
+export const HOST_PAUSE_MAX_MS = 6 * 3_600_000;
+
+/** How long a host is paused after its `inRow`-th 429/503 in a row. */
+export function hostPauseMs(inRow: number, retryAfterMs: number | null): number {
+  const pause = retryAfterMs ?? HOST_PAUSE_FIRST_MS * 2 ** Math.min(Math.max(inRow - 1, 0), 20);
+  return Math.min(pause, HOST_PAUSE_MAX_MS);
+}
 
 export interface FetcherOptions {
   userAgent: string;
@@ -10,6 +32,10 @@ export interface FetcherOptions {
   maxRedirects: number;
   concurrency: number;
   perHostDelay: number;
+  /** Which non-public addresses may be connected to (see AddressPolicy). */
+  allowPrivateNetworks: PrivateNetworksSetting;
+  /** The DNS resolver whose answers are checked (the system's by default; tests give their own). */
+  resolve?: LookupFunction;
 }
 
 export interface ConditionalHeaders {
@@ -41,7 +67,7 @@ export interface FetchResult {
   durationMs: number;
 }
 
-export type FetchErrorKind = 'timeout' | 'dns' | 'connection' | 'too-large' | 'redirects' | 'aborted' | 'invalid-url' | 'other';
+export type FetchErrorKind = 'timeout' | 'dns' | 'connection' | 'too-large' | 'redirects' | 'aborted' | 'invalid-url' | 'blocked' | 'other';
 
 /** A request that produced no HTTP response worth keeping. HTTP error statuses are results, not FetchErrors. */
 export class FetchError extends Error {
@@ -68,6 +94,11 @@ function classify(error: unknown, url: string, durationMs: number, maxBodySize: 
   if (error instanceof FetchError) return error;
   if (error instanceof RequestError) {
     const code = error.code;
+    if (code === 'EBLOCKED') return new FetchError('blocked', error.message, url, durationMs);
+    if (code === 'ERR_UNSUPPORTED_PROTOCOL') {
+      return new FetchError('blocked', `blocked: unsupported scheme ${error.message.replace(/^Unsupported protocol: /, '')} (only http and https are fetched)`, url, durationMs);
+    }
+    if (code === 'HPE_HEADER_OVERFLOW') return new FetchError('too-large', `response headers larger than the ${MAX_HEADER_BYTES}-byte limit`, url, durationMs);
     if (code === 'ETIMEDOUT' || error.name === 'TimeoutError') return new FetchError('timeout', `timed out (${error.message})`, url, durationMs);
     if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new FetchError('dns', `host not found: ${new URL(url).host}`, url, durationMs);
     if (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'EPIPE') {
@@ -78,6 +109,7 @@ function classify(error: unknown, url: string, durationMs: number, maxBodySize: 
     if (code === 'ERR_ABORTED' || error.name === 'AbortError') return new FetchError('aborted', 'aborted', url, durationMs);
     return new FetchError('other', `${code ? `${code}: ` : ''}${error.message}`, url, durationMs);
   }
+  if (error instanceof BlockedAddressError) return new FetchError('blocked', error.message, url, durationMs);
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof Error && error.name === 'AbortError') return new FetchError('aborted', 'aborted', url, durationMs);
   return new FetchError('other', message, url, durationMs);
@@ -86,13 +118,20 @@ function classify(error: unknown, url: string, durationMs: number, maxBodySize: 
 /**
  * The one HTTP client of Forest (on got): conditional GET, gzip/deflate/brotli, redirects with
  * their statuses recorded, connect and total timeouts, a cap on the decompressed body (a gzip
- * bomb stops at the cap, not at the end of memory), and per-host politeness.
+ * bomb stops at the cap, not at the end of memory), per-host politeness, a host-wide pause on
+ * 429/503, and the address policy checked on every connection and every redirect hop.
  */
 export class Fetcher {
   private readonly queue: HostQueue;
+  private readonly policy: AddressPolicy;
+  private readonly lookup: LookupFunction;
+  /** 429/503 answers in a row, per host (an entry lives only while a host keeps refusing). */
+  private readonly refusalsInRow = new Map<string, number>();
 
   constructor(private readonly options: FetcherOptions) {
     this.queue = new HostQueue(options.concurrency, options.perHostDelay);
+    this.policy = AddressPolicy.from(options.allowPrivateNetworks);
+    this.lookup = guardedLookup(this.policy, options.resolve);
   }
 
   /** When `host` may take its next request (see HostQueue.readyAt). */
@@ -119,11 +158,32 @@ export class Fetcher {
     } catch (error) {
       throw new FetchError('invalid-url', `invalid URL: ${(error as Error).message}`, url, 0);
     }
+    const refusal = literalRefusal(this.policy, new URL(url));
+    if (refusal !== null) throw new FetchError('blocked', `blocked: ${refusal}`, url, 0);
     try {
-      return await this.queue.run(host, () => this.request(url, conditional, signal), signal);
+      return await this.queue.run(
+        host,
+        async () => {
+          const result = await this.request(url, conditional, signal);
+          this.pauseHostIfAsked(host, result);
+          return result;
+        },
+        signal,
+      );
     } catch (error) {
       throw classify(error, url, 0, this.options.maxBodySize);
     }
+  }
+
+  /** 429/503 pause the whole host; any other answer ends a pause streak. */
+  private pauseHostIfAsked(host: string, result: FetchResult): void {
+    if (result.status !== 429 && result.status !== 503) {
+      this.refusalsInRow.delete(host);
+      return;
+    }
+    const inRow = (this.refusalsInRow.get(host) ?? 0) + 1;
+    this.refusalsInRow.set(host, inRow);
+    this.queue.deferHost(host, Date.now() + hostPauseMs(inRow, result.retryAfterMs));
   }
 
   private async request(url: string, conditional: ConditionalHeaders, signal?: AbortSignal): Promise<FetchResult> {
@@ -145,10 +205,15 @@ export class Fetcher {
       throwHttpErrors: false,
       retry: { limit: 0 },
       timeout: { connect: this.options.connectTimeout, request: this.options.timeout },
+      dnsLookup: this.lookup,
+      maxHeaderSize: MAX_HEADER_BYTES,
       signal,
       hooks: {
         beforeRedirect: [
           (options, response) => {
+            // got itself refuses a redirect to a scheme other than http(s) (classified below).
+            const refusal = literalRefusal(this.policy, new URL(String(options.url)));
+            if (refusal !== null) throw new BlockedAddressError(`redirect to ${refusal}`);
             redirects.push({ status: response.statusCode, from: response.url ?? url, to: String(options.url) });
           },
         ],

@@ -9,7 +9,7 @@
  */
 export class HostQueue {
   private running = 0;
-  private readonly hosts = new Map<string, { busy: boolean; freeAt: number }>();
+  private readonly hosts = new Map<string, { busy: boolean; freeAt: number; deferredTo: number }>();
   private readonly waiting: Array<{ host: string; start: () => void; cancel: () => void }> = [];
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
@@ -92,16 +92,21 @@ export class HostQueue {
     return state.freeAt <= this.now() ? 0 : state.freeAt;
   }
 
-  /** Makes a host wait until `until` (ms since the epoch) before its next request. */
+  /**
+   * Makes a host wait until `until` (ms since the epoch) before its next request. Asked while
+   * the host's request is in flight (the answer said "later"), it holds after the release too.
+   */
   deferHost(host: string, until: number): void {
     const state = this.hosts.get(host);
-    if (state) state.freeAt = Math.max(state.freeAt, until);
-    else this.hosts.set(host, { busy: false, freeAt: until });
+    if (!state) this.hosts.set(host, { busy: false, freeAt: until, deferredTo: 0 });
+    else if (state.busy) state.deferredTo = Math.max(state.deferredTo, until);
+    else state.freeAt = Math.max(state.freeAt, until);
   }
 
   private release(host: string): void {
     this.running--;
-    this.hosts.set(host, { busy: false, freeAt: this.now() + this.perHostDelay });
+    const deferredTo = this.hosts.get(host)?.deferredTo ?? 0;
+    this.hosts.set(host, { busy: false, freeAt: Math.max(this.now() + this.perHostDelay, deferredTo), deferredTo: 0 });
     this.pump();
     this.forgetIdleHosts();
   }
@@ -134,7 +139,7 @@ export class HostQueue {
       }
       this.waiting.splice(i, 1);
       this.running++;
-      this.hosts.set(entry.host, { busy: true, freeAt: Infinity });
+      this.hosts.set(entry.host, { busy: true, freeAt: Infinity, deferredTo: 0 });
       entry.start();
     }
     if (soonest !== Infinity && this.running < this.concurrency) {

@@ -298,11 +298,15 @@ export class SyntheticWeb {
   }
 }
 
-/** A well-formed feed whose items point at pages no archiver should swallow, and one that is gone. */
+/**
+ * A well-formed feed whose items point at pages no archiver should swallow (one of them the
+ * cloud metadata address, which must never be fetched), one that is gone, and one good page.
+ */
 function hostileFeed(site: RunningSite): string {
-  const item = (guid: string, path: string) => `<item><title>${guid}</title><link>${site.url}${path}</link><guid>${guid}</guid></item>`;
+  const item = (guid: string, url: string) => `<item><title>${guid}</title><link>${url}</link><guid>${guid}</guid></item>`;
   return `<?xml version="1.0"?><rss version="2.0"><channel><title>Hostile</title><link>${site.url}</link>
-${item('bomb', '_test/gzip-bomb')}${item('huge', '_test/huge-page')}${item('gone', '_test/status/404')}${item('fine', `articles/${makeArticle(site.definition.slug, 0, 0).slug}`)}
+${item('bomb', `${site.url}_test/gzip-bomb`)}${item('huge', `${site.url}_test/huge-page`)}${item('gone', `${site.url}_test/status/404`)}
+${item('metadata', 'http://169.254.169.254/latest/meta-data/')}${item('fine', `${site.url}articles/${makeArticle(site.definition.slug, 0, 0).slug}`)}
 </channel></rss>`;
 }
 

@@ -16,14 +16,16 @@ export function workspace(subscriptions: Array<Record<string, unknown>> = [], ov
   const dir = tempDir();
   const feeds = writeFile(dir, 'feeds.yaml', subscriptions.length ? stringify(subscriptions) : '[]\n');
   const db = join(dir, 'forest.db');
+  const { http, ...rest } = overrides;
   const settings = {
     subscriptions: feeds,
     database: { path: db },
-    http: { perHostDelay: '20ms', timeout: '5s', connectTimeout: '2s' },
+    // Test servers listen on loopback, which Forest refuses unless told (http.allowPrivateNetworks).
+    http: { perHostDelay: '20ms', timeout: '5s', connectTimeout: '2s', allowPrivateNetworks: ['127.0.0.0/8'], ...(http as Record<string, unknown> | undefined) },
     schedule: { defaultInterval: '2s', minInterval: '1s', maxInterval: '2s', jitter: 0 },
     capture: { retryDelay: '1s' },
     shutdown: { deadline: '5s' },
-    ...overrides,
+    ...rest,
   };
   const config = writeFile(dir, 'settings.yaml', stringify(settings));
   return { dir, config, feeds, db, args: ['--config', config] };

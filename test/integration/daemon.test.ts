@@ -288,7 +288,7 @@ test('every captured page is extracted; wrappers are learned per feed and templa
   assert.match(redesignWrapper ?? '', /post-/, 'a wrapper learned for the new layout');
 });
 
-test('a gzip bomb, a 50 MB page and a dead link are recorded against their items; the good page is archived', async () => {
+test('a gzip bomb, a 50 MB page, a dead link and a link to the cloud metadata address are recorded against their items; the good page is archived', async () => {
   const site = web.site('parish');
   const ws = workspace([{ url: `${site.url}_test/hostile-feed.xml` }], { http: { perHostDelay: '10ms', maxBodySize: '5MB' }, capture: { retryDelay: '1s', maxAttempts: 2 } });
   const result = await forest([...ws.args, 'run', '--exit-after', '8s']);
@@ -297,7 +297,8 @@ test('a gzip bomb, a 50 MB page and a dead link are recorded against their items
   assert.match(items.get('bomb')!.page_error ?? '', /larger than the \d+-byte limit once decompressed/);
   assert.match(items.get('huge')!.page_error ?? '', /larger than/);
   assert.match(items.get('gone')!.page_error ?? '', /HTTP 404/);
-  for (const guid of ['bomb', 'huge', 'gone']) {
+  assert.equal(items.get('metadata')!.page_error, 'blocked: 169.254.169.254 is a link-local address');
+  for (const guid of ['bomb', 'huge', 'gone', 'metadata']) {
     assert.equal(items.get(guid)!.page_state, 'failed', `${guid} given up after its attempts`);
     assert.equal(items.get(guid)!.page_attempts, 2);
   }
@@ -305,7 +306,23 @@ test('a gzip bomb, a 50 MB page and a dead link are recorded against their items
   assert.equal(count(ws.db, 'SELECT COUNT(*) FROM blobs WHERE size > 5 * 1024 * 1024'), 0, 'nothing over the cap was stored');
   const status = await forest([...ws.args, 'status', '--json']);
   const row = JSON.parse(status.stdout.trim()) as { failedPages: number; pages: number; lastPageError: string };
-  assert.equal(row.failedPages, 3);
+  assert.equal(row.failedPages, 4);
   assert.equal(row.pages, 1);
   assert.ok(row.lastPageError);
+});
+
+test('by default a feed on a private address is refused: recorded on the feed, shown in status, backed off like a failure, never fetched', async () => {
+  const site = web.site('fieldnotes');
+  const ws = workspace([{ url: site.feedUrl }], { http: { allowPrivateNetworks: false } });
+  const before = web.requests.filter((request) => request.site === 'fieldnotes').length;
+  const result = await forest([...ws.args, 'run', '--exit-after', '4s']);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(web.requests.filter((request) => request.site === 'fieldnotes').length, before, 'the host was never asked');
+  const host = new URL(site.feedUrl).hostname;
+  const polls = query<{ result: string; error: string }>(ws.db, 'SELECT result, error FROM polls');
+  assert.ok(polls.length >= 1 && polls.every((poll) => poll.result === 'error' && poll.error === `blocked: ${host} is a loopback address`), JSON.stringify(polls));
+  // minInterval is 1 s in tests: a refused feed is backed off like any failure, not polled every second.
+  assert.ok(polls.length <= 3, `${polls.length} polls in 4 s`);
+  const status = await forest([...ws.args, 'status']);
+  assert.match(status.stdout, new RegExp(`last error: blocked: ${host.replace(/\./g, '\\.')} is a loopback address`));
 });

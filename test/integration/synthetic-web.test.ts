@@ -7,7 +7,7 @@ import { SyntheticClock } from '../../src/synthetic/clock.js';
 import { SyntheticWeb } from '../../src/synthetic/server.js';
 
 const web = new SyntheticWeb({ clock: new SyntheticClock(Date.UTC(2026, 10, 2, 12), 1), startVisible: 3 });
-const fetcher = new Fetcher({ userAgent: 't', connectTimeout: 2000, timeout: 5000, maxBodySize: 5e6, maxRedirects: 5, concurrency: 4, perHostDelay: 0 });
+const fetcher = new Fetcher({ userAgent: 't', connectTimeout: 2000, timeout: 5000, maxBodySize: 5e6, maxRedirects: 5, concurrency: 4, perHostDelay: 0, allowPrivateNetworks: true });
 before(() => web.start());
 after(() => web.stop());
 

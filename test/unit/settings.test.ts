@@ -61,3 +61,17 @@ test('an unclosed [ or quote is reported on the line that opens it, without a da
 test('a bad environment variable is named', () => {
   assert.throws(() => loadSettings({ env: { FOREST_LOG_LEVEL: 'loud' } }), (error: unknown) => error instanceof ConfigError && /FOREST_LOG_LEVEL/.test(error.message) && error.field === 'log.level');
 });
+
+test('http.allowPrivateNetworks: false by default; a list must hold addresses or CIDR ranges', () => {
+  assert.equal(loadSettings({ env: {} }).http.allowPrivateNetworks, false);
+  const good = writeFile(dir, 'private-ok.yaml', 'http:\n  allowPrivateNetworks: [127.0.0.1/32, 10.0.0.0/8]\n');
+  assert.deepEqual(loadSettings({ configFile: good, env: {} }).http.allowPrivateNetworks, ['127.0.0.1/32', '10.0.0.0/8']);
+  const bad = writeFile(dir, 'private-bad.yaml', 'http:\n  allowPrivateNetworks:\n    - 127.0.0.1/32\n    - intranet\n');
+  assert.throws(() => loadSettings({ configFile: bad, env: {} }), (error: unknown) => {
+    assert.ok(error instanceof ConfigError);
+    assert.equal(error.line, 4);
+    assert.match(error.field ?? '', /^http\.allowPrivateNetworks/);
+    assert.match(error.message, /not an address or CIDR range: "intranet"/);
+    return true;
+  });
+});

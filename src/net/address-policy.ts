@@ -1,0 +1,121 @@
+import ipaddr from 'ipaddr.js';
+
+/**
+ * Which addresses Forest may connect to. A feed is third-party input: anyone who can get an item
+ * into a subscribed feed can point the archiver at any URL, so by default it refuses every
+ * address that is not public unicast — loopback, RFC 1918, link-local (cloud metadata lives at
+ * 169.254.169.254), carrier-grade NAT, multicast, reserved, unique-local IPv6 — and the IPv6
+ * forms that embed one of those (IPv4-mapped, IPv4-translated, NAT64, 6to4). Miniflux, CommaFeed
+ * and Tiny Tiny RSS refuse the same by default after advisories of their own.
+ *
+ * Range tables come from ipaddr.js (maintained against the IANA special-purpose registries)
+ * rather than our own bit twiddling; this module only names the ranges for people and unwraps
+ * the IPv6 forms that carry an IPv4 address.
+ */
+
+/** `http.allowPrivateNetworks`: false (public only), true (anything), or the ranges also allowed. */
+export type PrivateNetworksSetting = boolean | readonly string[];
+
+type Address = ipaddr.IPv4 | ipaddr.IPv6;
+
+const RANGE_WORDS: Record<string, string> = {
+  unspecified: 'an unspecified address',
+  broadcast: 'a broadcast address',
+  multicast: 'a multicast address',
+  linkLocal: 'a link-local address',
+  loopback: 'a loopback address',
+  carrierGradeNat: 'a carrier-grade NAT address',
+  private: 'a private address',
+  uniqueLocal: 'a unique-local address',
+  deprecatedSiteLocal: 'a site-local address',
+  teredo: 'a Teredo tunnel address',
+};
+
+/** True when `text` is an address or a CIDR range ipaddr.js understands (for settings validation). */
+export function isAddressOrRange(text: string): boolean {
+  return ipaddr.isValid(text) || ipaddr.isValidCIDR(text);
+}
+
+function parseRange(text: string): [Address, number] {
+  if (ipaddr.isValidCIDR(text)) return ipaddr.parseCIDR(text);
+  const address = ipaddr.parse(text);
+  return [address, address.kind() === 'ipv4' ? 32 : 128];
+}
+
+/** The IPv4 address inside an IPv6 form that carries one (RFC 4291 §2.5.5, RFC 6052 §2.2, RFC 3056 §2), or null. */
+function embeddedIPv4(address: ipaddr.IPv6, range: string): ipaddr.IPv4 | null {
+  const parts = address.parts;
+  const fromWords = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+  switch (range) {
+    case 'ipv4Mapped':
+    case 'rfc6145':
+      return fromWords(parts[6]!, parts[7]!);
+    case 'rfc6052':
+      // Only the well-known prefix 64:ff9b::/96 puts the address in the last 32 bits; the
+      // local-use prefix (RFC 8215) is a private network's own translator.
+      return parts[1] === 0xff9b && parts[2] === 0 ? fromWords(parts[6]!, parts[7]!) : null;
+    case '6to4':
+      return fromWords(parts[1]!, parts[2]!);
+    default:
+      return null;
+  }
+}
+
+export class AddressPolicy {
+  private constructor(
+    private readonly allowEverything: boolean,
+    private readonly allowed: ReadonlyArray<[Address, number]>,
+  ) {}
+
+  static from(setting: PrivateNetworksSetting): AddressPolicy {
+    if (setting === true) return new AddressPolicy(true, []);
+    if (setting === false) return new AddressPolicy(false, []);
+    return new AddressPolicy(false, setting.map(parseRange));
+  }
+
+  /** Every address is allowed (so no lookup needs checking). */
+  get open(): boolean {
+    return this.allowEverything;
+  }
+
+  /**
+   * Why a connection to `ip` is refused, in words (`10.0.0.5 is a private address`), or null
+   * when it is allowed. Text that is not an IP address is refused: only resolved addresses and
+   * address literals come here.
+   */
+  refusal(ip: string): string | null {
+    const problem = this.problem(ip);
+    return problem === null ? null : `${ip} is ${problem}`;
+  }
+
+  /** What kind of refused address `ip` is (`a private address`), or null when it is allowed. */
+  problem(ip: string): string | null {
+    if (this.allowEverything) return null;
+    if (!ipaddr.isValid(ip)) return 'not an IP address';
+    const address = ipaddr.parse(ip);
+    return this.isListed(address) ? null : this.problemOf(address);
+  }
+
+  private isListed(address: Address): boolean {
+    const candidates: Address[] = [address];
+    if (address.kind() === 'ipv6') {
+      const inner = embeddedIPv4(address as ipaddr.IPv6, address.range());
+      if (inner) candidates.push(inner);
+    }
+    return candidates.some((candidate) => this.allowed.some(([base, bits]) => base.kind() === candidate.kind() && candidate.match(base, bits)));
+  }
+
+  /** What kind of non-public address this is, or null for public unicast. */
+  private problemOf(address: Address): string | null {
+    const range = address.range();
+    if (range === 'unicast') return null;
+    if (address.kind() === 'ipv6') {
+      const inner = embeddedIPv4(address as ipaddr.IPv6, range);
+      if (inner) {
+        const innerProblem = this.isListed(inner) ? null : this.problemOf(inner);
+        return innerProblem === null ? null : `${innerProblem} (as ${inner.toString()} inside an IPv6 address)`;
+      }
+    }
+    return RANGE_WORDS[range] ?? `a reserved address (${range})`;
+  }
+}
