@@ -32,6 +32,8 @@ export interface ArticleRow {
   compare_wrapper_id: number | null;
   compare_snapshot_id: number | null;
   compare_object: string | null;
+  /** Since when the page answers 404/410 (null while it is there). */
+  gone_since: string | null;
 }
 
 /** The object a new capture of an article is compared with (see migration 0005). */
@@ -64,12 +66,15 @@ export interface VersionRow {
   blocks: string;
 }
 
+/** What one look at an article's page found (migrations 0004 and 0008). */
+export type CheckResult = 'unchanged' | 'changed' | 'failed' | 'gone' | 'unavailable';
+
 export interface CheckRow {
   id: number;
   article_id: number;
   at: string;
   status: number | null;
-  result: 'unchanged' | 'changed' | 'failed';
+  result: CheckResult;
   snapshot_id: number | null;
   version_n: number | null;
   reason: string | null;
@@ -202,17 +207,68 @@ export function addVersion(db: Db, article: ArticleRow, content: VersionContent,
   const n = article.versions + 1;
   insertVersion(db, article.id, n, content, diff);
   db.prepare('UPDATE articles SET versions = ? WHERE id = ?').run(n, article.id);
-  insertCheck(db, article.id, page, 'changed', n, reason);
+  insertCheck(db, article.id, page, 'changed', n, noteComeBack(db, article, reason));
   updateSchedule(db, article.id, page, next, content.title);
   return n;
 }
 
-/** A check that found the same object, or none at all (`failed`). */
-export function recordCheck(db: Db, article: ArticleRow, page: CheckedPage, result: 'unchanged' | 'failed', next: NextCheck, reason: string | null): void {
+/**
+ * A check that found the page again after it was gone: the article is no longer marked gone, and
+ * the check says since when it had been.
+ */
+function noteComeBack(db: Db, article: ArticleRow, reason: string | null): string | null {
+  if (article.gone_since === null) return reason;
+  db.prepare('UPDATE articles SET gone_since = NULL WHERE id = ?').run(article.id);
+  return `back (gone since ${article.gone_since})${reason ? `; ${reason}` : ''}`;
+}
+
+/**
+ * A check that found the same object (`unchanged`), none at all (`failed`), or a page that no
+ * longer shows the article (`unavailable`).
+ */
+export function recordCheck(db: Db, article: ArticleRow, page: CheckedPage, result: 'unchanged' | 'failed' | 'unavailable', next: NextCheck, reason: string | null): void {
   db.transaction(() => {
-    insertCheck(db, article.id, page, result, article.versions, reason);
+    insertCheck(db, article.id, page, result, article.versions, result === 'unchanged' ? noteComeBack(db, article, reason) : reason);
     updateSchedule(db, article.id, page, next);
   })();
+}
+
+/**
+ * A revisit answered 404 or 410: the article is marked gone from then on (a check, not a
+ * version). The response is kept as a snapshot, so that exports show what the server said.
+ */
+export function recordGone(db: Db, article: ArticleRow, page: FetchedPage, body: EncodedBody | null, next: NextCheck): number {
+  return db.transaction(() => {
+    const snapshotId = insertSnapshot(db, article.item_id, page, body, null);
+    const checked: CheckedPage = { at: page.fetchedAt.toISOString(), status: page.status, snapshotId, headers: page.headers };
+    insertCheck(db, article.id, checked, 'gone', article.versions, `HTTP ${page.status}${article.gone_since ? ` (gone since ${article.gone_since})` : ''}`);
+    db.prepare('UPDATE articles SET gone_since = COALESCE(gone_since, ?) WHERE id = ?').run(checked.at, article.id);
+    updateSchedule(db, article.id, checked, next);
+    return snapshotId;
+  })();
+}
+
+/** A revisit whose page plainly is not the article (see availability.ts): kept, not extracted. */
+export function recordUnavailablePage(db: Db, article: ArticleRow, page: FetchedPage, body: EncodedBody | null, next: NextCheck, reason: string): number {
+  return db.transaction(() => {
+    const snapshotId = insertSnapshot(db, article.item_id, page, body, null);
+    const checked: CheckedPage = { at: page.fetchedAt.toISOString(), status: page.status, snapshotId, headers: page.headers };
+    insertCheck(db, article.id, checked, 'unavailable', article.versions, reason);
+    updateSchedule(db, article.id, checked, next);
+    return snapshotId;
+  })();
+}
+
+/** Another archived article whose page is at `url` (a revisit redirected there), if any. */
+export function otherArticleAt(db: Db, url: string, exceptId: number): { id: number; title: string | null } | undefined {
+  return db.prepare('SELECT id, title FROM articles WHERE url = ? AND id != ? LIMIT 1').get(url, exceptId) as { id: number; title: string | null } | undefined;
+}
+
+/** Characters of text in the article's latest version (what a near-empty page is measured against). */
+export function latestTextLength(db: Db, article: ArticleRow): number {
+  const length = db.prepare(`SELECT length(contents.text) FROM versions JOIN contents ON contents.hash = versions.hash
+    WHERE versions.article_id = ? AND versions.n = ?`).pluck().get(article.id, article.versions) as number | undefined;
+  return length ?? 0;
 }
 
 /**
@@ -224,7 +280,7 @@ export function recordIdenticalRevisit(db: Db, article: ArticleRow, page: Fetche
   return db.transaction(() => {
     const snapshotId = insertSnapshot(db, article.item_id, page, body, null);
     const checked: CheckedPage = { at: page.fetchedAt.toISOString(), status: page.status, snapshotId, headers: page.headers };
-    insertCheck(db, article.id, checked, 'unchanged', article.versions, 'identical payload');
+    insertCheck(db, article.id, checked, 'unchanged', article.versions, noteComeBack(db, article, 'identical payload'));
     updateSchedule(db, article.id, checked, next);
     return snapshotId;
   })();
@@ -242,8 +298,7 @@ export function recordRevisitCapture(db: Db, article: ArticleRow, page: FetchedP
   })();
 }
 
-/** A feed item changed (updated date, title or summary): its article is checked at once. */
-/** The article of an item is checked next at `at`. */
+/** The article of an item is checked next at `at` (a feed item that changed is revisited at once). */
 export function revisitItemAt(db: Db, itemId: number, at: string): void {
   db.prepare('UPDATE articles SET next_check_at = ? WHERE item_id = ?').run(at, itemId);
 }

@@ -116,6 +116,7 @@ interface CaptureRow {
   sha256: string | null;
   payload_digest: string | null;
   check_result: string | null;
+  check_reason: string | null;
   version_n: number | null;
   new_version: number | null;
 }
@@ -164,7 +165,7 @@ async function writeWarc(db: Db, articles: ArticleSummary[], file: AtomicFile, p
   // The first response record of each payload, for revisit records of the same bytes.
   const firstResponse = new Map<string, { id: string; url: string; date: string; digest: string | null }>();
   const captures = db.prepare(`SELECT snapshots.id AS snapshot_id, articles.id AS article_id, snapshots.url, snapshots.final_url, snapshots.fetched_at,
-      snapshots.status, snapshots.headers, snapshots.sha256, snapshots.payload_digest, checks.result AS check_result, checks.version_n, versions.n AS new_version
+      snapshots.status, snapshots.headers, snapshots.sha256, snapshots.payload_digest, checks.result AS check_result, checks.reason AS check_reason, checks.version_n, versions.n AS new_version
     FROM articles JOIN snapshots ON snapshots.item_id = articles.item_id
     LEFT JOIN checks ON checks.snapshot_id = snapshots.id LEFT JOIN versions ON versions.snapshot_id = snapshots.id
     WHERE articles.id = ? ORDER BY snapshots.fetched_at, snapshots.id`);
@@ -217,7 +218,7 @@ async function writeWarc(db: Db, articles: ArticleSummary[], file: AtomicFile, p
       // otherwise what the check found.
       const version = capture.new_version !== null ? versionRows.get(capture.new_version) : undefined;
       const metadata = {
-        article: article.id, feed: article.feed, guid: article.guid, check: capture.check_result, version: capture.version_n,
+        article: article.id, feed: article.feed, guid: article.guid, check: capture.check_result, reason: capture.check_reason, version: capture.version_n,
         ...(version ? {
           title: version.title, byline: version.byline, published: version.published, method: version.method, wrapper: version.wrapper_id,
           hash: version.hash, change: JSON.parse(version.change) as string[], summary: version.summary, text: version.text, html: version.html,

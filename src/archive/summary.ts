@@ -8,10 +8,12 @@ import type { Db } from './database.js';
 export interface CheckCounts {
   /** Each article's first capture (it made version 1). */
   firstCaptures: number;
-  /** Every later check: unchanged, changed (it made a new version) or failed. */
+  /** Every later check: unchanged, changed (it made a new version), gone (404/410), unavailable or failed. */
   revisits: number;
   unchanged: number;
   changed: number;
+  gone: number;
+  unavailable: number;
   failed: number;
 }
 
@@ -20,8 +22,11 @@ export function checkCounts(db: Db): CheckCounts {
       COALESCE(SUM(result = 'changed' AND version_n = 1), 0) AS firstCaptures,
       COALESCE(SUM(result = 'unchanged'), 0) AS unchanged,
       COALESCE(SUM(result = 'changed' AND version_n > 1), 0) AS changed,
-      COALESCE(SUM(result = 'failed'), 0) AS failed FROM checks`).get() as { total: number; firstCaptures: number; unchanged: number; changed: number; failed: number };
-  return { firstCaptures: row.firstCaptures, revisits: row.total - row.firstCaptures, unchanged: row.unchanged, changed: row.changed, failed: row.failed };
+      COALESCE(SUM(result = 'gone'), 0) AS gone,
+      COALESCE(SUM(result = 'unavailable'), 0) AS unavailable,
+      COALESCE(SUM(result = 'failed'), 0) AS failed FROM checks`).get() as Omit<CheckCounts, 'revisits'> & { total: number };
+  const { total, ...counts } = row;
+  return { ...counts, revisits: total - counts.firstCaptures };
 }
 
 /** Stored versions by how their object was extracted (`forest` wrapper, `sigfeed` single page). */

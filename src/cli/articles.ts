@@ -124,7 +124,7 @@ export function historyCommand(): Command {
         const checks = checksOf(db, article.id);
         if (options.json) {
           return printJson({
-            id: article.id, url: article.url, title: article.title, nextCheck: article.next_check_at,
+            id: article.id, url: article.url, title: article.title, goneSince: article.gone_since, nextCheck: article.next_check_at,
             versions: versions.map((version) => ({
               n: version.n, capturedAt: version.captured_at, method: version.method, wrapper: version.wrapper_id, title: version.title, hash: version.hash,
               change: JSON.parse(version.change) as string[], summary: version.summary,
@@ -132,16 +132,21 @@ export function historyCommand(): Command {
             checks: checks.map((check) => ({ at: check.at, status: check.status, result: check.result, version: check.version_n, reason: check.reason })),
           });
         }
-        console.log(`${article.title ?? '(untitled)'}\n${article.url}\n`);
+        console.log(`${article.title ?? '(untitled)'}\n${article.url}${article.gone_since ? `\ngone since ${article.gone_since} (the page answers 404/410)` : ''}\n`);
         for (const version of versions) {
           const change = JSON.parse(version.change) as string[];
           console.log(`v${version.n}  ${version.captured_at}  ${version.method}${version.wrapper_id ? ` (wrapper ${version.wrapper_id})` : ''}  ${version.hash.slice(0, 12)}  ${version.title ?? ''}`);
           console.log(`     ${change.length ? `${change.join(', ')}: ` : ''}${version.summary ?? ''}`);
           const between = checks.filter((check) => check.version_n === version.n && check.result !== 'changed');
           if (between.length) {
-            const unchanged = between.filter((check) => check.result === 'unchanged').length;
-            const failed = between.filter((check) => check.result === 'failed');
-            console.log(`     then ${unchanged} unchanged check${unchanged === 1 ? '' : 's'}${failed.length ? `, ${failed.length} failed (last: ${failed.at(-1)!.reason ?? failed.at(-1)!.status})` : ''}, last ${between.at(-1)!.at}`);
+            // Checks that found no edit, by result; the ones that need a look say why.
+            const parts = (['unchanged', 'gone', 'unavailable', 'failed'] as const).flatMap((result) => {
+              const found = between.filter((check) => check.result === result);
+              if (found.length === 0) return [];
+              const last = found.at(-1)!;
+              return [`${found.length} ${result}${result === 'unchanged' ? '' : ` (last: ${last.reason ?? last.status})`}`];
+            });
+            console.log(`     then checks: ${parts.join(', ')}; last ${between.at(-1)!.at}`);
           }
         }
         console.log(`\n${checks.length} checks; next check ${article.next_check_at ?? 'none scheduled'}`);

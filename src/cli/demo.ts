@@ -102,7 +102,7 @@ function printSummary(result: Summary): void {
   for (const feed of result.feeds) console.log(`  ${(feed.title ?? feed.url).padEnd(20)} ${String(feed.items).padStart(3)} items  ${String(feed.pages).padStart(3)} pages${feed.failedPages ? `  ${feed.failedPages} failed` : ''}`);
   const { archive } = result;
   const { checks } = archive;
-  console.log(`\nChecks: ${checks.firstCaptures} first captures, then ${checks.revisits} revisits: ${checks.unchanged} unchanged, ${checks.changed} changed, ${checks.failed} failed.`);
+  console.log(`\nChecks: ${checks.firstCaptures} first captures, then ${checks.revisits} revisits: ${checks.unchanged} unchanged, ${checks.changed} changed, ${checks.gone} gone, ${checks.unavailable} unavailable, ${checks.failed} failed.`);
   console.log('  Every page looked different on every request (counters, ads, timestamps); "unchanged" means the article itself had not changed.');
   console.log(`Versions: ${archive.versions} (one per article, plus one per edit found) — the synthetic web made ${archive.editsMade} edits, the revisits saw ${archive.editsSeen}; false versions: ${archive.falseVersions}, seen edits without a version: ${archive.missedEdits}.`);
   console.log(`  Extracted ${Object.entries(result.versionsByMethod).map(([method, n]) => `${n} ${METHOD_NAMES[method] ?? `by ${method}`}`).join(', ')}.`);

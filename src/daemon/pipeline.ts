@@ -1,4 +1,6 @@
-import { recordCheck, recordIdenticalRevisit, recordRevisitCapture, type ArticleRow, type CheckedPage } from '../archive/articles.js';
+import {
+  otherArticleAt, recordCheck, recordGone, recordIdenticalRevisit, recordRevisitCapture, recordUnavailablePage, type ArticleRow, type CheckedPage,
+} from '../archive/articles.js';
 import { nextCheck } from '../schedule/revisit.js';
 import type { Db } from '../archive/database.js';
 import type { FeedRow } from '../archive/feeds.js';
@@ -12,6 +14,7 @@ import { freshnessMs } from '../net/freshness.js';
 import { nextPoll } from '../schedule/policy.js';
 import { observePoll, parseState } from '../schedule/state.js';
 import type { Logger } from '../util/logger.js';
+import { redirectVerdict } from './availability.js';
 import type { CpuPool } from './pool.js';
 
 export interface PipelineContext {
@@ -132,6 +135,12 @@ export async function revisitPage(context: PipelineContext, article: ArticleRow,
       log.info({ url: article.url, article: article.id, status: 304, ms: result.durationMs }, 'revisited: not modified');
       return;
     }
+    if (result.status === 404 || result.status === 410) {
+      const body = result.body.length > 0 ? await context.pool.encode(result.body) : null;
+      recordGone(db, article, result, body, schedule(result.fetchedAt.toISOString()));
+      log.warn({ url: article.url, article: article.id, status: result.status, ms: result.durationMs }, 'revisited: gone');
+      return;
+    }
     if (result.status < 200 || result.status >= 300) {
       const checked = page(result.status);
       recordCheck(db, article, checked, 'failed', schedule(checked.at), `HTTP ${result.status}`);
@@ -139,6 +148,12 @@ export async function revisitPage(context: PipelineContext, article: ArticleRow,
       return;
     }
     const body = await context.pool.encode(result.body);
+    const elsewhere = result.redirects.length > 0 ? redirectVerdict(article.url, result.finalUrl, otherArticleAt(db, result.finalUrl, article.id)) : null;
+    if (elsewhere !== null) {
+      recordUnavailablePage(db, article, result, body, schedule(result.fetchedAt.toISOString()), elsewhere);
+      log.warn({ url: article.url, article: article.id, status: result.status, reason: elsewhere, ms: Math.round(performance.now() - started) }, 'revisited: unavailable');
+      return;
+    }
     if (body.sha256 === latestPayloadDigest(db, article.item_id)) {
       // Byte for byte the last capture: nothing to extract, no body to store again.
       const snapshotId = recordIdenticalRevisit(db, article, result, body, schedule(result.fetchedAt.toISOString()));

@@ -1,11 +1,12 @@
 import {
-  addVersion, articleOfItem, createArticle, recordCheck, type CheckedPage, type VersionContent,
+  addVersion, articleOfItem, createArticle, latestTextLength, recordCheck, type CheckedPage, type VersionContent,
 } from '../archive/articles.js';
 import type { ObjectDiff } from '../archive/diff.js';
 import type { PendingSnapshot } from '../archive/extractions.js';
 import type { NormalizedObject } from '../archive/normalize.js';
 import type { ArticleObject } from '../extract/extract.js';
 import { nextCheck } from '../schedule/revisit.js';
+import { canonicalVerdict, textVerdict } from './availability.js';
 import type { PipelineContext } from './pipeline.js';
 import type { Comparison } from './tasks.js';
 
@@ -18,7 +19,7 @@ import type { Comparison } from './tasks.js';
  * the extraction row (which then points at the version's stored content).
  */
 
-export type Outcome = 'first' | 'unchanged' | 'changed' | 'failed' | 'skipped';
+export type Outcome = 'first' | 'unchanged' | 'changed' | 'unavailable' | 'failed' | 'skipped';
 
 /** What the pool made of one capture. */
 export interface Extracted {
@@ -59,6 +60,13 @@ export function recordVersion(context: PipelineContext, snapshot: PendingSnapsho
     createArticle(db, { itemId: snapshot.item_id, feedId: snapshot.feed_id, url: snapshot.url, finalUrl: snapshot.final_url, canonicalUrl: extracted.canonicalUrl },
       content, page, nextCheck(revisit, 0, false, page.at));
     return 'first';
+  }
+  // A page that no longer presents the article (availability.ts) is neither an edit nor the same.
+  const unavailable = canonicalVerdict(existing.url, existing.canonical_url, extracted.canonicalUrl)
+    ?? (comparison.kind === 'edited' ? textVerdict(latestTextLength(db, existing), extracted.article.text.length) : null);
+  if (unavailable !== null) {
+    recordCheck(db, existing, page, 'unavailable', nextCheck(revisit, existing.revisit_step, false, page.at), unavailable);
+    return 'unavailable';
   }
   if (comparison.kind === 'same' || comparison.kind === 'first' || comparison.kind === 'rebase') {
     // 'first' and 'rebase' here mean the article had no usable key: nothing to call an edit.

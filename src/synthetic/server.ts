@@ -23,7 +23,15 @@ export interface Behaviour {
   down: boolean;
   /** Serve article pages in another template (a site redesign). */
   redesign: Template | null;
+  /** What became of some articles (by slug) since they were published. */
+  fates: Record<string, ArticleFate>;
 }
+
+/**
+ * Ways an article stops being there: taken down (404), sent to the home page or to another
+ * story (soft 404s), or hidden behind a paywall that keeps only a teaser.
+ */
+export type ArticleFate = 'deleted' | 'to-home' | 'to-other' | 'paywalled';
 
 export interface RequestRecord {
   site: string;
@@ -115,7 +123,7 @@ export class SyntheticWeb {
         definition,
         url,
         feedUrl: `${url}${FEED_PATHS[definition.format].path}`,
-        behaviour: { failStatus: null, slowMs: 0, malformedFeed: false, down: false, redesign: null },
+        behaviour: { failStatus: null, slowMs: 0, malformedFeed: false, down: false, redesign: null, fates: {} },
         server,
       });
     }
@@ -265,7 +273,17 @@ export class SyntheticWeb {
     const published = this.published(definition.slug);
     const position = published.findIndex((article) => article.slug === slug);
     if (position < 0) return send(404, 'no such article', { 'content-type': 'text/plain' });
-    const article = published[position]!;
+    const fate = site.behaviour.fates[slug];
+    if (fate === 'deleted') return send(404, 'no such article', { 'content-type': 'text/plain' });
+    if (fate === 'to-home') return send(302, '', { location: site.url });
+    if (fate === 'to-other') {
+      const other = published.find((candidate) => candidate.slug !== slug && !site.behaviour.fates[candidate.slug])!;
+      return send(301, '', { location: `${site.url}articles/${other.slug}` });
+    }
+    const original = published[position]!;
+    const article = fate === 'paywalled'
+      ? { ...original, paragraphs: [`${original.paragraphs[0]!.split('. ')[0]!}. Subscribe to continue reading.`], quote: null, list: null }
+      : original;
     const requestRandom = seededRandom(Math.floor(Math.random() * 2 ** 32));
     const others = published.filter((_, i) => i !== position);
     const html = (site.behaviour.redesign ?? definition.template)({

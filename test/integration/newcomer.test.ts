@@ -161,11 +161,12 @@ test('the demo keeps its log in a file and counts first captures, revisits, unch
   assert.ok(readFileSync(log, 'utf8').split('\n').length > 20, 'the log went to the file');
   assert.ok(result.stdout.includes(log));
   assert.match(result.stdout, /revisits each article 2s, 5s, 10s, 18s, … after its capture/);
-  const checks = /Checks: (\d+) first captures, then (\d+) revisits: (\d+) unchanged, (\d+) changed, (\d+) failed\./.exec(result.stdout);
+  const checks = /Checks: (\d+) first captures, then (\d+) revisits: (\d+) unchanged, (\d+) changed, (\d+) gone, (\d+) unavailable, (\d+) failed\./.exec(result.stdout);
   assert.ok(checks, result.stdout);
-  const [firstCaptures, revisits, unchanged, changed, failed] = checks.slice(1).map(Number) as [number, number, number, number, number];
+  const [firstCaptures, revisits, unchanged, changed, gone, unavailable, failed] = checks.slice(1).map(Number) as [number, number, number, number, number, number, number];
   assert.equal(changed, 3, 'the three edits, not the first captures');
-  assert.equal(revisits, unchanged + changed + failed);
+  assert.equal(gone + unavailable, 0, 'no article of the demo is taken down, and no edit is mistaken for one');
+  assert.equal(revisits, unchanged + changed + gone + unavailable + failed);
   const pages = Number(/Archived \d+ items and (\d+) pages/.exec(result.stdout)![1]);
   assert.equal(firstCaptures, pages);
   const versions = Number(/Versions: (\d+)/.exec(result.stdout)![1]);
