@@ -1,6 +1,8 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/errors.js';
 import { articlesCommand, diffCommand, historyCommand, showCommand } from './articles.js';
+import { backupCommand } from './backup.js';
+import { checkCommand } from './check.js';
 import { UsageError } from './context.js';
 import { demoCommand } from './demo.js';
 import { exportCommand } from './export.js';
@@ -27,7 +29,7 @@ const program = new Command('forest')
   .option('--db <path>', 'database file (overrides database.path)')
   .version(FOREST_VERSION, '-V, --version', 'print Forest\'s version');
 
-for (const command of [runCommand(), feedsCommand(), statusCommand(), articlesCommand(), showCommand(), historyCommand(), diffCommand(), searchCommand(), exportCommand(), parseFeedCommand(), extractCommand(), learnCommand(), scheduleSimCommand(), demoCommand(), serveSyntheticCommand(), vacuumCommand()]) {
+for (const command of [runCommand(), feedsCommand(), statusCommand(), articlesCommand(), showCommand(), historyCommand(), diffCommand(), searchCommand(), exportCommand(), parseFeedCommand(), extractCommand(), learnCommand(), scheduleSimCommand(), demoCommand(), serveSyntheticCommand(), vacuumCommand(), backupCommand(), checkCommand()]) {
   program.addCommand(command);
 }
 

@@ -23,7 +23,7 @@ test('forest --version and -V print the version', async () => {
 
 test('read-only commands refuse a missing database, name it, say how to make one, and create nothing', async () => {
   const missing = join(dir, 'missing-dir', 'none.db');
-  const commands = [['status'], ['articles'], ['show', '1'], ['history', '1'], ['diff', '1'], ['search', 'word'], ['export', '--out', join(dir, 'x.jsonl')]];
+  const commands = [['status'], ['articles'], ['show', '1'], ['history', '1'], ['diff', '1'], ['search', 'word'], ['export', '--out', join(dir, 'x.jsonl')], ['check'], ['backup', join(dir, 'copy.db')]];
   for (const command of commands) {
     const result = await forest([...command, '--db', missing]);
     assert.equal(result.code, 1, `${command[0]}: ${result.stderr}`);

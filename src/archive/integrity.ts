@@ -1,0 +1,86 @@
+import Database from 'better-sqlite3';
+import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Db } from './database.js';
+
+/** One thing `forest check` looks at, and what it found wrong (nothing when `problems` is empty). */
+export interface ArchiveCheck {
+  name: string;
+  problems: string[];
+}
+
+/** Rows of a query as plain objects (PRAGMA results are untyped). */
+const rows = (db: Db, sql: string) => db.prepare(sql).all() as Array<Record<string, unknown>>;
+
+/**
+ * Everything `forest check` verifies: SQLite's own integrity check, foreign keys, the full-text
+ * index against the versions it indexes, and that stored bodies and the captures that use them
+ * match (a body no capture uses is space lost; a capture whose body is missing is data lost).
+ * Read-only, and safe beside a running daemon (WAL: it reads one consistent state).
+ */
+export function checkArchive(db: Db): ArchiveCheck[] {
+  const checks: ArchiveCheck[] = [];
+  const integrity = rows(db, 'PRAGMA integrity_check').map((row) => String(Object.values(row)[0]));
+  checks.push({ name: 'SQLite integrity', problems: integrity.length === 1 && integrity[0] === 'ok' ? [] : integrity });
+
+  const dangling = new Map<string, number>();
+  for (const row of rows(db, 'PRAGMA foreign_key_check')) {
+    const key = JSON.stringify([String(row['table']), String(row['parent'])]);
+    dangling.set(key, (dangling.get(key) ?? 0) + 1);
+  }
+  checks.push({
+    name: 'foreign keys',
+    problems: [...dangling].map(([key, count]) => {
+      const [table, parent] = JSON.parse(key) as [string, string];
+      return `${count} row${count === 1 ? ' of' : 's of'} ${table} ${count === 1 ? 'points' : 'point'} at a missing row of ${parent}`;
+    }),
+  });
+
+  const search: string[] = [];
+  try {
+    // FTS5's own check of an external-content index against its content (the versions' text).
+    db.prepare("INSERT INTO version_search (version_search, rank) VALUES ('integrity-check', 1)").run();
+  } catch (error) {
+    search.push(`the search index does not match the stored versions (${(error as Error).message}); rebuild it with: sqlite3 DB "INSERT INTO version_search (version_search) VALUES ('rebuild')"`);
+  }
+  checks.push({ name: 'search index', problems: search });
+
+  const orphans = db.prepare('SELECT COUNT(*) AS count, COALESCE(SUM(LENGTH(data)), 0) AS bytes FROM blobs WHERE NOT EXISTS (SELECT 1 FROM snapshots WHERE snapshots.sha256 = blobs.sha256)')
+    .get() as { count: number; bytes: number };
+  const missing = db.prepare('SELECT COUNT(*) FROM snapshots WHERE sha256 IS NOT NULL AND NOT EXISTS (SELECT 1 FROM blobs WHERE blobs.sha256 = snapshots.sha256)').pluck().get() as number;
+  const bodies: string[] = [];
+  if (missing > 0) bodies.push(`${missing} capture${missing === 1 ? '' : 's'} whose body is missing`);
+  if (orphans.count > 0) bodies.push(`${orphans.count} stored bod${orphans.count === 1 ? 'y' : 'ies'} (${orphans.bytes} bytes) that no capture uses`);
+  checks.push({ name: 'stored bodies', problems: bodies });
+  return checks;
+}
+
+/**
+ * An online, consistent copy of the archive while the daemon may be writing: SQLite's backup
+ * API (through better-sqlite3). It copies in one step, so that a write by the daemon between
+ * steps — which makes SQLite start the copy again — costs at most one more pass instead of
+ * restarting forever on a busy archive. The copy is written beside `file` and renamed into
+ * place once complete: a failed backup never leaves a file that looks like one. The copy holds
+ * no lease.
+ */
+export async function backupArchive(db: Db, file: string, options: { overwrite: boolean }): Promise<{ file: string; bytes: number; ms: number }> {
+  if (!existsSync(dirname(file))) throw new Error(`cannot back up to ${file}: the folder ${dirname(file)} does not exist`);
+  if (existsSync(file) && !options.overwrite) throw new Error(`${file} already exists: choose another name, or pass --force to replace it`);
+  const started = performance.now();
+  const partial = `${file}.partial-${process.pid}`;
+  try {
+    await db.backup(partial, { progress: () => 0x7fffffff });
+    // The copy is nobody's running archive: without this, the daemon's lease would travel with
+    // it, and a daemon started on the copy would wait for a heartbeat that never comes.
+    const copy = new Database(partial);
+    try {
+      copy.prepare('DELETE FROM leases').run();
+    } finally {
+      copy.close();
+    }
+    renameSync(partial, file);
+  } finally {
+    rmSync(partial, { force: true });
+  }
+  return { file, bytes: statSync(file).size, ms: Math.round(performance.now() - started) };
+}
