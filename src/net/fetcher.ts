@@ -1,4 +1,4 @@
-import got, { RequestError, type Headers } from 'got';
+import got, { RequestError, TimeoutError, type Headers } from 'got';
 import type { LookupFunction } from 'node:net';
 import { AddressPolicy, type PrivateNetworksSetting } from './address-policy.js';
 import { BlockedAddressError, guardedLookup, literalRefusal } from './guarded-lookup.js';
@@ -67,7 +67,7 @@ export interface FetchResult {
   durationMs: number;
 }
 
-export type FetchErrorKind = 'timeout' | 'dns' | 'connection' | 'too-large' | 'redirects' | 'aborted' | 'invalid-url' | 'blocked' | 'other';
+export type FetchErrorKind = 'timeout' | 'dns' | 'connection' | 'too-large' | 'redirects' | 'aborted' | 'invalid-url' | 'blocked' | 'bad-body' | 'other';
 
 /** A request that produced no HTTP response worth keeping. HTTP error statuses are results, not FetchErrors. */
 export class FetchError extends Error {
@@ -99,7 +99,14 @@ function classify(error: unknown, url: string, durationMs: number, maxBodySize: 
       return new FetchError('blocked', `blocked: unsupported scheme ${error.message.replace(/^Unsupported protocol: /, '')} (only http and https are fetched)`, url, durationMs);
     }
     if (code === 'HPE_HEADER_OVERFLOW') return new FetchError('too-large', `response headers larger than the ${MAX_HEADER_BYTES}-byte limit`, url, durationMs);
-    if (code === 'ETIMEDOUT' || error.name === 'TimeoutError') return new FetchError('timeout', `timed out (${error.message})`, url, durationMs);
+    if (error instanceof TimeoutError) {
+      const what = error.event === 'request' ? 'no complete response within the request timeout (http.timeout)' : `timed out waiting for ${error.event} (http.connectTimeout)`;
+      return new FetchError('timeout', `timed out: ${what}`, url, durationMs);
+    }
+    if (code === 'ETIMEDOUT') return new FetchError('timeout', `timed out (${error.message})`, url, durationMs);
+    if (code?.startsWith('Z_') || code?.startsWith('ERR_BROTLI') || code?.startsWith('ERR__')) {
+      return new FetchError('bad-body', `the body is not valid compressed data (${error.message})`, url, durationMs);
+    }
     if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new FetchError('dns', `host not found: ${new URL(url).host}`, url, durationMs);
     if (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'EPIPE') {
       return new FetchError('connection', `connection failed (${code})`, url, durationMs);
@@ -234,13 +241,23 @@ export class Fetcher {
       }
       const chunks: Buffer[] = [];
       let size = 0;
-      for await (const chunk of stream as AsyncIterable<Buffer>) {
-        size += chunk.length;
-        if (size > max) {
-          stream.destroy();
-          throw new FetchError('too-large', `body larger than the ${max}-byte limit${encoded ? ` once decompressed (${encoded})` : ''}`, url, performance.now() - started);
+      try {
+        for await (const chunk of stream as AsyncIterable<Buffer>) {
+          size += chunk.length;
+          if (size > max) {
+            stream.destroy();
+            throw new FetchError('too-large', `body larger than the ${max}-byte limit${encoded ? ` once decompressed (${encoded})` : ''}`, url, performance.now() - started);
+          }
+          chunks.push(chunk);
         }
-        chunks.push(chunk);
+      } catch (error) {
+        // The answer had started: say that the body was cut, not that the connection failed.
+        const code = error instanceof RequestError ? error.code : undefined;
+        if (code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'EPIPE') {
+          const promised = !encoded && Number.isFinite(declared) ? ` of the ${declared} promised by Content-Length` : '';
+          throw new FetchError('connection', `the connection was cut after ${size} bytes of the body${promised} (${code})`, url, Math.round(performance.now() - started));
+        }
+        throw error;
       }
       const status = response.statusCode;
       const flat = flatHeaders(response.headers);
