@@ -78,3 +78,39 @@ function cacheStatements(db: Db): void {
     return statement;
   }) as Db['prepare'];
 }
+
+/** The file system or `database.maxSize` has no room for the write (SQLite's SQLITE_FULL). */
+export function isStorageFull(error: unknown): boolean {
+  return error instanceof Database.SqliteError && error.code === 'SQLITE_FULL';
+}
+
+/** How much a space probe writes: a capture's worth, so that room for it means room for work. */
+const ROOM_PROBE_BYTES = 256 * 1024;
+
+class ProbeDone extends Error {}
+
+/**
+ * Whether a capture's worth of data can be written now: a row is written and rolled back. Used
+ * while the database is full, to resume as soon as space is back (`forest vacuum`, a larger
+ * `database.maxSize`, a bigger disk). A real write is the only honest test: free pages inside the
+ * file, the size cap and the disk all play a part.
+ */
+export function hasRoomToWrite(db: Db): boolean {
+  try {
+    db.transaction(() => {
+      db.prepare("INSERT INTO blobs (sha256, size, encoding, data) VALUES ('forest:space-probe', 0, 'identity', zeroblob(?))").run(ROOM_PROBE_BYTES);
+      throw new ProbeDone();
+    })();
+  } catch (error) {
+    if (error instanceof ProbeDone) return true;
+    if (isStorageFull(error)) return false;
+    throw error;
+  }
+  return true;
+}
+
+/** Caps the database file at `bytes` (SQLite's max_page_count); writes beyond fail as storage full. */
+export function limitSize(db: Db, bytes: number): void {
+  const pageSize = db.pragma('page_size', { simple: true }) as number;
+  db.pragma(`max_page_count = ${Math.max(1, Math.floor(bytes / pageSize))}`);
+}

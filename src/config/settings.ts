@@ -30,7 +30,7 @@ const size = z.union([z.string(), z.number()]).transform((value, ctx) => {
 
 const settingsSchema = z.strictObject({
   subscriptions: z.string().min(1),
-  database: z.strictObject({ path: z.string().min(1) }),
+  database: z.strictObject({ path: z.string().min(1), maxSize: z.union([z.literal('unlimited'), size]) }),
   http: z.strictObject({
     userAgent: z.string().min(1),
     connectTimeout: duration,

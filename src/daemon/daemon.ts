@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { articleById } from '../archive/articles.js';
+import { hasRoomToWrite, isStorageFull } from '../archive/database.js';
 import { feedById } from '../archive/feeds.js';
 import { itemById } from '../archive/items.js';
 import { backlog, duePolls, dueCaptures, dueRevisits, extractionBacklogOver, nextWorkAt, type Backlog, type WorkKind, type WorkRef } from '../archive/queues.js';
@@ -18,6 +19,9 @@ const MAX_SLEEP_MS = 5000;
 const MIN_PASS_GAP_MS = 10;
 /** How often the daemon reports (log line and the lease's status) what it did and what waits. */
 export const REPORT_EVERY_MS = 60_000;
+/** While the database is full: how often to test for room again, and how often to say so. */
+const FULL_PROBE_EVERY_MS = 5_000;
+const FULL_LOG_EVERY_MS = 60_000;
 
 const megabytes = (usage: NodeJS.MemoryUsage) => ({
   rss: Math.round(usage.rss / 2 ** 20), heap: Math.round(usage.heapUsed / 2 ** 20), external: Math.round(usage.external / 2 ** 20),
@@ -37,6 +41,8 @@ export interface DaemonReport {
   nextWorkAt: string | null;
   /** The main thread's memory (MB): resident for the process, heap and buffers for this thread. */
   memory: { rss: number; heap: number; external: number };
+  /** Since when the database has been full (no new work is started), or null. */
+  storageFullSince: string | null;
 }
 
 /**
@@ -56,6 +62,8 @@ export class Daemon {
   private woken = false;
   private loopDone: Promise<void> | null = null;
   private period = this.freshPeriod();
+  /** While the database is full: since when, and when that was last logged. */
+  private full: { since: number; loggedAt: number; error: string } | null = null;
 
   constructor(private readonly context: PipelineContext, private readonly onReport?: (report: DaemonReport) => void) {
     // Every request in flight and every one waiting for its host listens on the daemon's signal
@@ -99,6 +107,11 @@ export class Daemon {
     return { finished: pending.length - abandoned, abandoned };
   }
 
+  /** Since when the database has been full, or null. */
+  get storageFullSince(): string | null {
+    return this.full ? new Date(this.full.since).toISOString() : null;
+  }
+
   /** A report of the current period (also written each minute by the loop). */
   report(): DaemonReport {
     const now = this.now();
@@ -113,6 +126,7 @@ export class Daemon {
       inFlight: this.inFlight.size,
       nextWorkAt: next === null ? null : new Date(next).toISOString(),
       memory: megabytes(process.memoryUsage()),
+      storageFullSince: this.storageFullSince,
     };
   }
 
@@ -134,7 +148,10 @@ export class Daemon {
       .then(() => {
         this.period.done[kind]++;
       })
-      .catch((error: unknown) => this.context.log.error({ err: error, work: key }, 'unexpected failure'))
+      .catch((error: unknown) => {
+        if (isStorageFull(error)) this.noteFull(error);
+        else this.context.log.error({ err: error, work: key }, 'unexpected failure');
+      })
       .finally(() => {
         this.inFlight.delete(key);
         this.poke();
@@ -160,9 +177,37 @@ export class Daemon {
     }
   }
 
+  /**
+   * The database (or the disk) is full: no unit of work can record what it did, so none is
+   * started — what is committed stays, and the work stays due. Said once a minute, not per unit.
+   */
+  private noteFull(error: unknown): void {
+    const now = Date.now();
+    const message = (error as Error).message;
+    if (!this.full) this.full = { since: now, loggedAt: 0, error: message };
+    if (now - this.full.loggedAt < FULL_LOG_EVERY_MS) return;
+    this.full.loggedAt = now;
+    this.context.log.error({ since: new Date(this.full.since).toISOString(), error: message, database: this.context.settings.database.path },
+      'the database is full: no new work is started until there is room (free some with `forest vacuum`, raise database.maxSize, or free disk space); nothing committed is lost');
+  }
+
+  /** While full: whether room is back (then work resumes), else when to test again. */
+  private stillFull(): number | null {
+    if (!this.full) return null;
+    if (hasRoomToWrite(this.context.db)) {
+      this.context.log.info({ fullFor: `${Math.round((Date.now() - this.full.since) / 1000)}s` }, 'the database has room again: resuming work');
+      this.full = null;
+      return null;
+    }
+    this.noteFull(new Error(this.full.error));
+    return Date.now() + FULL_PROBE_EVERY_MS;
+  }
+
   /** One scheduler pass; returns when to look again (ms since the epoch), or null to wait for work to end. */
   private pass(): number | null {
     const { db, fetcher, settings } = this.context;
+    const retryAt = this.stillFull();
+    if (retryAt !== null) return retryAt;
     const now = this.now();
     const kinds = this.kinds();
     if (settings.extract.enabled) this.extractor.fill((key, work) => this.track(key, work, 'extract'));
@@ -223,7 +268,8 @@ export class Daemon {
         wakeAt = this.pass();
         this.maybeReport();
       } catch (error) {
-        this.context.log.error({ err: error }, 'scheduler pass failed');
+        if (isStorageFull(error)) this.noteFull(error);
+        else this.context.log.error({ err: error }, 'scheduler pass failed');
       }
       if (this.stopping) break;
       // Work that ended during the pass already asked for another. Passes that work endings ask

@@ -1,5 +1,6 @@
 import { articleOfItem, comparisonKeyOf, setComparisonKey, type ArticleRow, type StoredComparisonKey } from '../archive/articles.js';
 import { storedBlob } from '../archive/blobs.js';
+import { isStorageFull } from '../archive/database.js';
 import {
   addTemplate, confirmWrapper, countTemplatePage, itemExtractedBefore, recentSnapshotsOfTemplate, saveExtraction, snapshotById, storeWrapper, templateChoicesOf,
   type PendingSnapshot,
@@ -143,6 +144,8 @@ export class Extractor {
       }
       return report(result.article.method, outcome, result.article.text.split(/\s+/).filter(Boolean).length, result.article.reason);
     } catch (error) {
+      // A full database is Forest's state, not the page's: the page stays queued (the daemon stops taking work).
+      if (isStorageFull(error)) throw error;
       const failed = emptyArticle(`error: ${(error as Error).message}`);
       db.transaction(() => {
         saveExtraction(db, snapshot.snapshot_id, snapshot.item_id, null, null, failed);

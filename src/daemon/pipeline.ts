@@ -2,7 +2,7 @@ import {
   otherArticleAt, recordCheck, recordGone, recordIdenticalRevisit, recordRevisitCapture, recordUnavailablePage, type ArticleRow, type CheckedPage,
 } from '../archive/articles.js';
 import { nextCheck } from '../schedule/revisit.js';
-import type { Db } from '../archive/database.js';
+import { isStorageFull, type Db } from '../archive/database.js';
 import type { FeedRow } from '../archive/feeds.js';
 import { knownGuids, type ItemRow } from '../archive/items.js';
 import { recordPoll } from '../archive/polls.js';
@@ -40,6 +40,16 @@ const shownDate = (item: FeedItem): number | null => {
 /** Raised when work is cut short by shutdown: nothing is recorded for it. */
 const aborted = (error: unknown, signal: AbortSignal) => signal.aborted || (error instanceof FetchError && error.kind === 'aborted');
 
+/**
+ * Work that failed for Forest's own reasons records nothing against the feed, item or article:
+ * cut short by shutdown, or unable to write because the database is full (the daemon stops
+ * taking work and says so; the unit stays due).
+ */
+function notTheirFailure(error: unknown, signal: AbortSignal): boolean {
+  if (isStorageFull(error)) throw error;
+  return aborted(error, signal);
+}
+
 /** Fetches, parses and records one feed. Failures are recorded on the feed, never thrown. */
 export async function pollFeed(context: PipelineContext, feed: FeedRow, signal: AbortSignal): Promise<void> {
   const { db, fetcher, settings, log } = context;
@@ -60,7 +70,7 @@ export async function pollFeed(context: PipelineContext, feed: FeedRow, signal: 
       else parsed = outcome.feed;
     }
   } catch (caught) {
-    if (aborted(caught, signal)) return;
+    if (notTheirFailure(caught, signal)) return;
     if (caught instanceof FetchError) error = caught.message;
     else error = `unexpected: ${(caught as Error).message}`;
     // A timeout while Forest itself is behind (its loop and pool saturated) says nothing of the
@@ -163,7 +173,7 @@ export async function revisitPage(context: PipelineContext, article: ArticleRow,
     const snapshotId = recordRevisitCapture(db, article, result, body);
     log.info({ url: article.url, article: article.id, status: result.status, bytes: result.body.length, snapshot: snapshotId, ms: Math.round(performance.now() - started) }, 'revisited');
   } catch (caught) {
-    if (aborted(caught, signal)) return;
+    if (notTheirFailure(caught, signal)) return;
     const message = caught instanceof Error ? caught.message : String(caught);
     const checked = page(null);
     recordCheck(db, article, checked, 'failed', schedule(checked.at), message);
@@ -190,7 +200,7 @@ export async function capturePage(context: PipelineContext, item: ItemRow, signa
     const snapshotId = recordCapture(db, item.id, result, body);
     log.info({ url, status: result.status, bytes: result.body.length, final: result.finalUrl !== url ? result.finalUrl : undefined, snapshot: snapshotId, ms: Math.round(performance.now() - started) }, 'captured');
   } catch (caught) {
-    if (aborted(caught, signal)) return;
+    if (notTheirFailure(caught, signal)) return;
     const message = caught instanceof Error ? caught.message : String(caught);
     recordCaptureFailure(db, item.id, message, new Date(now().getTime() + settings.capture.retryDelay), settings.capture.maxAttempts);
     log.warn({ url, error: message, ms: Math.round(performance.now() - started) }, 'capture failed');

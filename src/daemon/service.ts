@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { openDatabase, type Db } from '../archive/database.js';
+import { isStorageFull, limitSize, openDatabase, type Db } from '../archive/database.js';
 import { countEnabledFeeds, syncSubscriptions } from '../archive/feeds.js';
 import { acquireLease, releaseLease, renewLease } from '../archive/lease.js';
 import { applyRetention } from '../archive/retention.js';
@@ -67,6 +67,7 @@ function logReport(log: Logger, report: DaemonReport): void {
 export async function runDaemon(options: RunOptions): Promise<void> {
   const { settings, log } = options;
   const db = openDatabase(settings.database.path);
+  if (settings.database.maxSize !== 'unlimited') limitSize(db, settings.database.maxSize);
   const me = { owner: randomUUID(), pid: process.pid, host: hostname() };
   const lease = acquireLease(db, me, new Date(), LEASE_STALE_MS, (holder) => holder.host !== me.host || processAlive(holder.pid));
   if (!lease.acquired) {
@@ -102,13 +103,24 @@ export async function runDaemon(options: RunOptions): Promise<void> {
     const report = applyRetention(db, retentionAges(settings), new Date());
     if (report.polls + report.checks > 0) log.info(report, 'old polls and checks summarised per day');
   };
+  // Timers write too: a full database must not turn their write into an uncaught exception (the
+  // daemon reports the full database itself, once a minute).
+  const unlessFull = (work: () => void) => {
+    try {
+      work();
+    } catch (error) {
+      if (!isStorageFull(error)) throw error;
+    }
+  };
   let retention = setTimeout(function again() {
-    retain();
+    unlessFull(retain);
     retention = setTimeout(again, RETENTION_EVERY_MS);
   }, RETENTION_FIRST_MS);
-  const heartbeat = setInterval(() => {
-    if (!renewLease(db, me.owner, new Date(), latest)) log.error('the daemon lease was taken over by another process');
-  }, HEARTBEAT_MS);
+  const heartbeat = setInterval(() => unlessFull(() => {
+    // The minute's report, with what cannot wait a minute: that the database is full.
+    const status = { ...(latest ?? daemon.report()), storageFullSince: daemon.storageFullSince };
+    if (!renewLease(db, me.owner, new Date(), status)) log.error('the daemon lease was taken over by another process');
+  }), HEARTBEAT_MS);
   options.onReady?.(db);
 
   let stopping: Promise<void> | null = null;
