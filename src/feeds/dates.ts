@@ -16,6 +16,11 @@ const ZONES: Record<string, number> = {
   ut: 0, utc: 0, gmt: 0, z: 0, wet: 0, bst: 60, cet: 60, met: 60, cest: 120, mest: 120, eet: 120, eest: 180,
   est: -300, edt: -240, cst: -360, cdt: -300, mst: -420, mdt: -360, pst: -480, pdt: -420,
   akst: -540, akdt: -480, hst: -600, ist: 330, jst: 540, kst: 540, aest: 600, aedt: 660,
+  ast: -240, adt: -180,
+  // North American zones named without standard/daylight, as US publishers write them: read as
+  // standard time (the same reading as the reference feed parser's).
+  at: -240, et: -300, ct: -360, mt: -420, pt: -480,
+  'etc/gmt': 0, 'etc/utc': 0, 'etc/uct': 0,
   a: -60, m: -720, n: 60, y: 720,
 };
 
@@ -27,6 +32,9 @@ function zoneOffset(zone: string | undefined): number | undefined {
     const minutes = Number(numeric[2]) * 60 + Number(numeric[3] ?? 0);
     return numeric[1] === '-' ? -minutes : minutes;
   }
+  // The tz database's Etc/GMT+5 is five hours *behind* UTC (POSIX signs are inverted).
+  const posix = /^etc\/gmt([+-])(\d{1,2})$/.exec(z);
+  if (posix) return (posix[1] === '+' ? -60 : 60) * Number(posix[2]);
   return ZONES[z];
 }
 
@@ -40,8 +48,16 @@ function build(year: number, month: number, day: number, hour: number, minute: n
   return date;
 }
 
-const ISO = /^(\d{4})(?:-?(\d{2})(?:-?(\d{2}))?)?(?:[T\s]+(\d{1,2}):?(\d{2})(?::?(\d{2})(?:[.,](\d+))?)?)?\s*(Z|[+-]\d{1,2}(?::?\d{2})?|[A-Za-z]{1,5})?$/;
-const RFC822 = /^(?:[A-Za-z]+\.?,?\s*)?(\d{1,2})[\s-]+([A-Za-z]+)\.?[\s-]+(\d{2,4}),?(?:\s+(\d{1,2}):(\d{2})(?::(\d{2}))?)?\s*([A-Za-z]{1,5}(?:[+-]\d{1,4})?|[+-]\d{1,2}:?\d{2})?$/;
+/**
+ * The time of day and its zone after an ISO 8601 date, basic (compact) or extended, the hour
+ * alone allowed. A zone belongs to a time: after a bare date, "-367" is not an offset.
+ */
+const ISO_TIME = '(?:[T\\s]+(\\d{1,2})(?::?(\\d{2})(?::?(\\d{2})(?:[.,](\\d+))?)?)?\\s*(Z|[+-]\\d{1,2}(?::?\\d{2})?|[A-Za-z]{1,5})?)?$';
+const ISO = new RegExp(`^(\\d{4})(?:-?(\\d{2})(?:-?(\\d{2}))?)?${ISO_TIME}`);
+/** ISO 8601 ordinal dates: the year and the day of the year (2012-044, 2012044). */
+const ISO_ORDINAL = new RegExp(`^(\\d{4})-?(\\d{3})${ISO_TIME}`);
+// A zone is a name (EST, Etc/GMT), a name with an offset (GMT-01:01, GMT+2) or an offset.
+const RFC822 = /^(?:[A-Za-z]+\.?,?\s*)?(\d{1,2})[\s-]+([A-Za-z]+)\.?,?[\s-]+(\d{2,4}),?(?:\s+(\d{1,2}):(\d{2})(?::(\d{2}))?)?\s*([A-Za-z]{1,5}(?:\/[A-Za-z]{1,5})?(?:[+-]\d{1,2}(?::?\d{2})?)?|[+-]\d{1,2}:?\d{2})?$/;
 // Month first: "Jan 3, 2006 16:53:41 GMT" and asctime "Tue Jan  3 16:53:41 2006".
 const MONTH_FIRST = /^(?:[A-Za-z]+,?\s+)?([A-Za-z]+)\.?\s+(\d{1,2}),?\s+(?:(\d{4})\s+)?(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([A-Za-z]{1,5}|[+-]\d{2}:?\d{2})?(?:\s+(\d{4}))?$/;
 
@@ -52,6 +68,17 @@ function parseIso(text: string): Date | null {
   if (offset === undefined) return null;
   const millis = m[7] ? Math.round(Number(`0.${m[7]}`) * 1000) : 0;
   return build(Number(m[1]), Number(m[2] ?? 1) - 1, Number(m[3] ?? 1), Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0), millis, offset);
+}
+
+function parseOrdinal(text: string): Date | null {
+  const m = ISO_ORDINAL.exec(text);
+  if (!m) return null;
+  const dayOfYear = Number(m[2]);
+  const offset = zoneOffset(m[7]);
+  if (dayOfYear < 1 || dayOfYear > 366 || offset === undefined) return null;
+  const start = build(Number(m[1]), 0, 1, Number(m[3] ?? 0), Number(m[4] ?? 0), Number(m[5] ?? 0), m[6] ? Math.round(Number(`0.${m[6]}`) * 1000) : 0, offset);
+  const date = start ? new Date(start.getTime() + (dayOfYear - 1) * 86_400_000) : null;
+  return date && date.getUTCFullYear() === Number(m[1]) ? date : null;
 }
 
 function month(name: string): number | undefined {
@@ -83,7 +110,7 @@ export function parseFeedDate(value: string | null | undefined): Date | null {
   if (!value) return null;
   const text = value.trim().replace(/\s+/g, ' ');
   if (text === '') return null;
-  return parseIso(text) ?? parseRfc822(text) ?? parseMonthFirst(text);
+  return parseOrdinal(text) ?? parseIso(text) ?? parseRfc822(text) ?? parseMonthFirst(text);
 }
 
 /** ISO-8601 UTC text of a feed date, or null. */
