@@ -5,14 +5,34 @@ import { itemIdentity } from './identity.js';
 import { FeedParseError, type Enclosure, type FeedFormat, type FeedInfo, type FeedItem, type ParsedFeed } from './model.js';
 import { attribute, nodes, text } from './raw.js';
 import { absoluteUrl, plainText, sanitizeFeedHtml } from './sanitize.js';
+import { readTreeFeed, type Marked, type TreeFeed, type TreeItem } from './xml-fields.js';
+import { readXmlTree } from './xml-tree.js';
 
 /**
  * RSS 0.9x/1.0/2.0 and Atom 0.3/1.0 through feedparser: a SAX parser in non-strict mode, so
  * unclosed tags, undeclared (HTML) entities and stray markup are recovered rather than fatal,
  * and — SAX reads no DTD — declared entities are never expanded (no billion-laughs) and external
  * entities never fetched. It also resolves xml:base. What it leaves to us: dates (it uses
- * `new Date`, which misreads many), sanitizing, and the publisher's scheduling hints.
+ * `new Date`, which misreads many), sanitizing, the publisher's scheduling hints, and every field
+ * whose markup matters — titles, descriptions, summaries, contents, authors, identities — which
+ * are read from a namespace-resolved tree of the same document (xml-fields.ts).
  */
+
+/** A title: plain text (HTML reduced to its text; text kept as written, markup characters included). */
+function titleText(marked: Marked | null | undefined): string | null {
+  if (!marked) return null;
+  if (marked.kind === 'html') return plainText(marked.value);
+  const text = marked.value.replace(/\s+/g, ' ').trim();
+  return text === '' ? null : text;
+}
+
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** A description, summary or content: sanitized HTML, its links resolved against its xml:base. */
+function htmlOf(marked: Marked | null | undefined, fallbackBase: string | null): string | null {
+  if (!marked) return null;
+  return sanitizeFeedHtml(marked.kind === 'html' ? marked.value : escapeHtml(marked.value), marked.base ?? fallbackBase);
+}
 
 type Meta = FeedParser.Meta & Record<string, unknown>;
 type Item = FeedParser.Item & Record<string, unknown>;
@@ -41,7 +61,7 @@ function hubOf(meta: Meta): string | null {
   return null;
 }
 
-function feedInfo(meta: Meta, url: string | null, warnings: string[]): FeedInfo {
+function feedInfo(meta: Meta, tree: TreeFeed | null, url: string | null, warnings: string[]): FeedInfo {
   const ttl = Number.parseInt(text(meta, 'rss:ttl') ?? '', 10);
   // feedparser names the syndication module's namespace "syn"; documents usually write "sy".
   const frequency = Number.parseInt(text(meta, 'syn:updatefrequency', 'sy:updatefrequency') ?? '', 10);
@@ -55,9 +75,9 @@ function feedInfo(meta: Meta, url: string | null, warnings: string[]): FeedInfo 
     .map((day) => (day['#'] ?? '').trim())
     .filter((day) => day !== '');
   return {
-    title: plainText(meta.title),
+    title: tree ? titleText(tree.title) : plainText(meta.title),
     link: absoluteUrl(meta.link, url),
-    description: sanitizeFeedHtml(meta.description, meta.link ?? url),
+    description: tree ? htmlOf(tree.description, url) : sanitizeFeedHtml(meta.description, meta.link ?? url),
     language: meta.language ?? text(meta, 'dc:language'),
     updated: dateOf(meta, ['atom:updated', 'atom:modified', 'rss:lastbuilddate', 'dc:date', 'rss:pubdate'], warnings, 'feed'),
     ttl: Number.isInteger(ttl) && ttl > 0 ? ttl : null,
@@ -79,27 +99,47 @@ function enclosuresOf(item: Item, base: string | null): Enclosure[] {
     });
 }
 
-function feedItem(item: Item, index: number, url: string | null, warnings: string[]): FeedItem {
-  const where = `item ${index + 1}`;
-  const link = absoluteUrl(item.link, url);
-  const base = link ?? url;
-  const published = dateOf(item, ['atom:published', 'atom:issued', 'rss:pubdate', 'dc:date', 'atom:created', 'dcterms:issued'], warnings, where);
-  const updated = dateOf(item, ['atom:updated', 'atom:modified', 'dcterms:modified'], warnings, where);
+/** What feedparser alone makes of an item's marked-up fields (when the tree could not be matched to its items). */
+function feedparserFields(item: Item, base: string | null): Pick<FeedItem, 'title' | 'author' | 'summary' | 'content'> & { id: string | null } {
   const summary = item.summary && item.summary !== item.description ? item.summary : null;
   const description = item.description ?? null;
   // RSS puts the body in description (or content:encoded); Atom in content, with summary apart.
   const content = text(item, 'content:encoded') !== null || nodes(item, 'atom:content').length > 0 ? description : null;
-  const title = plainText(item.title);
   return {
-    guid: itemIdentity({ guid: item.guid, link, title, date: published ?? updated }),
-    title,
+    id: item.guid ?? null,
+    title: plainText(item.title),
+    author: plainText(item.author),
+    summary: sanitizeFeedHtml(summary ?? (content === null ? description : null), base),
+    content: sanitizeFeedHtml(content, base),
+  };
+}
+
+function feedItem(item: Item, tree: TreeItem | null, index: number, url: string | null, warnings: string[]): FeedItem {
+  const where = `item ${index + 1}`;
+  const link = absoluteUrl(item.link, url);
+  const base = link ?? url;
+  const published = dateOf(item, ['atom:published', 'atom:issued', 'rss:pubdate', 'dc:date', 'atom:created', 'dcterms:issued', 'dcterms:created'], warnings, where);
+  const updated = dateOf(item, ['atom:updated', 'atom:modified', 'dcterms:modified'], warnings, where);
+  const fields = tree
+    ? {
+      id: tree.id,
+      title: titleText(tree.title),
+      // feedparser lends an RSS item its channel's dc:creator; the tree keeps to the item.
+      author: tree.author ?? plainText(item.author),
+      summary: htmlOf(tree.summary, url),
+      content: htmlOf(tree.content, url),
+    }
+    : feedparserFields(item, base);
+  return {
+    guid: itemIdentity({ guid: fields.id, link, title: fields.title, date: published ?? updated }),
+    title: fields.title,
     link,
     origLink: absoluteUrl(item.origlink ?? text(item, 'feedburner:origlink'), base),
     published,
     updated,
-    author: plainText(item.author),
-    summary: sanitizeFeedHtml(summary ?? (content === null ? description : null), base),
-    content: sanitizeFeedHtml(content, base),
+    author: fields.author,
+    summary: fields.summary,
+    content: fields.content,
     categories: [...new Set((item.categories ?? []).map((category) => plainText(category)).filter((c): c is string => c !== null))],
     enclosures: enclosuresOf(item, base),
   };
@@ -144,11 +184,17 @@ export function parseXmlFeed(xml: string, url: string | null): Promise<ParsedFee
       }
       const warnings = [...wellFormednessWarnings(xml), ...[...new Set(saxErrors)].map((message) => `recovered from malformed XML: ${message}`)];
       const meta = parser.meta as Meta;
+      const root = readXmlTree(xml, url);
+      const tree = root ? readTreeFeed(root) : null;
+      // The tree's items are matched to feedparser's by position; if they disagree (a document
+      // broken enough to be read differently), feedparser's reading stands alone.
+      const treeItems = tree && tree.items.length === items.length ? tree.items : null;
+      if (tree && !treeItems) warnings.push(`items read two ways disagree (${items.length} and ${tree.items.length}); titles and contents as feedparser read them`);
       resolve({
-        format: formatOf(meta),
+        format: tree?.rss090 ? 'rss0.90' : formatOf(meta),
         warnings,
-        feed: feedInfo(meta, url, warnings),
-        items: items.map((item, index) => feedItem(item, index, url, warnings)),
+        feed: feedInfo(meta, tree, url, warnings),
+        items: items.map((item, index) => feedItem(item, treeItems?.[index] ?? null, index, url, warnings)),
       });
     });
     parser.end(xml);
