@@ -15,8 +15,11 @@ import { mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { stringify } from 'yaml';
+import { storedBlob } from '../src/archive/blobs.js';
+import { decodeStoredBody, loadCodec } from '../src/archive/codec.js';
 import { openDatabase } from '../src/archive/database.js';
 import { dueCaptures, duePolls, dueRevisits, nextWorkAt, queuedExtractions } from '../src/archive/queues.js';
 import { fillArchive } from '../test/helpers/big-archive.js';
@@ -129,6 +132,8 @@ async function main(): Promise<void> {
   const articles = count('SELECT COUNT(*) FROM articles');
   const checks = count("SELECT COUNT(*) FROM checks WHERE reason IS NOT 'first capture'");
   const blobs = db.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(length(data)), 0) AS stored, COALESCE(SUM(size), 0) AS raw FROM blobs').get() as { n: number; stored: number; raw: number };
+  const againstReference = count("SELECT COUNT(*) FROM blobs WHERE encoding = 'zstd-dict'");
+  const gzipped = gzipComparison(db);
   db.close();
   const dbBytes = ['', '-wal'].reduce((sum, suffix) => sum + (statSync(`${database}${suffix}`, { throwIfNoEntry: false })?.size ?? 0), 0);
   const seconds = last.t / 1000;
@@ -143,7 +148,7 @@ async function main(): Promise<void> {
     rssMaxMb: Math.max(...samples.map((s) => s.rssMb)), rssGrowthSecondHalf: growth,
     coresUsed: last.cpuMs / last.t, cpuMsPerPage: last.cpuMs / Math.max(1, pages),
     dbKbPerArticle: dbBytes / 1024 / Math.max(1, articles), bytesPerStoredCapture: blobs.n ? blobs.stored / blobs.n : NaN, rawBytesPerCapture: blobs.n ? blobs.raw / blobs.n : NaN,
-    passSnapshots: pass.snapshots, passMs: pass.passMs,
+    passSnapshots: pass.snapshots, passMs: pass.passMs, gzipBytesPerCapture: gzipped.gzipBytes, storedBytesPerSampledCapture: gzipped.storedBytes,
   };
   if (args.has('keep')) process.stderr.write(`\nkept ${work}\n`);
   else rmSync(work, { recursive: true, force: true });
@@ -161,10 +166,25 @@ async function main(): Promise<void> {
     ['CPU cores used', f(result.coresUsed, 2), ''],
     ['CPU ms per archived page', f(result.cpuMsPerPage), '≤ 40'],
     ['database per article', `${f(result.dbKbPerArticle)} KB`, '≤ 30 KB'],
-    ['bytes per stored capture (raw)', `${f(result.bytesPerStoredCapture, 0)} (${f(result.rawBytesPerCapture, 0)})`, ''],
+    ['bytes per stored capture (raw)', `${f(result.bytesPerStoredCapture, 0)} (${f(result.rawBytesPerCapture, 0)}); ${againstReference} of ${blobs.n} stored against their feed's reference`, ''],
+    [`the same captures as plain gzip (a sample of ${gzipped.captures})`, `${f(gzipped.gzipBytes, 0)} against ${f(gzipped.storedBytes, 0)} stored`, ''],
     [`pass cost at ${pass.snapshots.toLocaleString('en')} snapshots`, `${f(pass.passMs, 2)} ms`, ''],
   ];
   for (const [name, value, target] of rows) console.log(`| ${name} | ${value} | ${target} |`);
 }
 
+/** What plain gzip (one stream per page, as Forest stored captures before) would take for a sample of the stored captures. */
+function gzipComparison(db: Database.Database): { captures: number; gzipBytes: number; storedBytes: number } {
+  const hashes = db.prepare('SELECT sha256 FROM blobs ORDER BY rowid LIMIT 2000').pluck().all() as string[];
+  let gzipBytes = 0;
+  let storedBytes = 0;
+  for (const hash of hashes) {
+    const stored = storedBlob(db, hash)!;
+    storedBytes += stored.data.byteLength;
+    gzipBytes += gzipSync(decodeStoredBody(stored)).byteLength;
+  }
+  return { captures: hashes.length, gzipBytes: hashes.length ? gzipBytes / hashes.length : NaN, storedBytes: hashes.length ? storedBytes / hashes.length : NaN };
+}
+
+await loadCodec();
 await main();

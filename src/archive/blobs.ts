@@ -1,26 +1,63 @@
-import { decodeStoredBody, encodeBody, type EncodedBody, type StoredBody } from './codec.js';
+import { decodeStoredBody, encodeBody, type EncodedBody, type ReferenceBody, type StoredBody } from './codec.js';
 import type { Db } from './database.js';
 
 export { sha256 } from './codec.js';
 
 /** Stores an encoded body once per sha256 and returns the hash. */
 export function putEncodedBlob(db: Db, body: EncodedBody): string {
-  db.prepare('INSERT INTO blobs (sha256, size, encoding, data) VALUES (?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING')
-    .run(body.sha256, body.size, body.encoding, body.data);
+  db.prepare('INSERT INTO blobs (sha256, size, encoding, data, reference) VALUES (?, ?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING')
+    .run(body.sha256, body.size, body.encoding, body.data, body.reference);
   return body.sha256;
 }
 
-/** Stores `bytes` once per sha256 and returns the hash (encoding here: for callers off the hot path). */
+/** Stores `bytes` once per sha256 and returns the hash (encoding here: for callers off the hot path; the codec must be loaded). */
 export function putBlob(db: Db, bytes: Buffer): string {
   return putEncodedBlob(db, encodeBody(bytes));
 }
 
-/** A body as stored (still compressed): decoded where the CPU work belongs (the worker pool). */
+interface BlobRow {
+  encoding: string;
+  data: Uint8Array;
+  reference: string | null;
+}
+
+const blobRow = (db: Db, hash: string) => db.prepare('SELECT encoding, data, reference FROM blobs WHERE sha256 = ?').get(hash) as BlobRow | undefined;
+
+/** A body as stored (still compressed), with the reference it needs: decoded where the CPU work belongs (the worker pool). */
 export function storedBlob(db: Db, hash: string): StoredBody | null {
-  return (db.prepare('SELECT encoding, data FROM blobs WHERE sha256 = ?').get(hash) as StoredBody | undefined) ?? null;
+  const row = blobRow(db, hash);
+  if (!row) return null;
+  // References are stored alone (codec.ts): one more lookup at most.
+  const reference = row.reference !== null ? blobRow(db, row.reference) : undefined;
+  return { encoding: row.encoding, data: row.data, reference: reference ? { encoding: reference.encoding, data: reference.data } : null };
 }
 
 export function getBlob(db: Db, hash: string): Buffer | null {
   const stored = storedBlob(db, hash);
   return stored ? decodeStoredBody(stored) : null;
+}
+
+/** The capture a new capture of `feedId` is compressed against (see codec.ts), or null. */
+export function captureReferenceOf(db: Db, feedId: number): ReferenceBody | null {
+  const hash = db.prepare('SELECT capture_reference FROM feeds WHERE id = ?').pluck().get(feedId) as string | null | undefined;
+  if (!hash) return null;
+  const stored = storedBlob(db, hash);
+  return stored ? { sha256: hash, stored } : null;
+}
+
+/**
+ * After a body of `feedId` is stored alone, it is the feed's reference: it compressed better on
+ * its own than against the old one, or there was none. (A body already stored under this hash
+ * against another reference is not one: references are stored alone.)
+ */
+export function adoptCaptureReference(db: Db, feedId: number, hash: string): void {
+  db.prepare('UPDATE feeds SET capture_reference = ? WHERE id = ? AND EXISTS (SELECT 1 FROM blobs WHERE sha256 = ? AND reference IS NULL)').run(hash, feedId, hash);
+}
+
+/** Deletes a body nothing uses any more: no capture, no body compressed against it, no feed's reference. */
+export function deleteUnusedBlob(db: Db, hash: string): void {
+  db.prepare(`DELETE FROM blobs WHERE sha256 = ?
+    AND NOT EXISTS (SELECT 1 FROM snapshots WHERE sha256 = ?)
+    AND NOT EXISTS (SELECT 1 FROM blobs AS dependent WHERE dependent.reference = ?)
+    AND NOT EXISTS (SELECT 1 FROM feeds WHERE capture_reference = ?)`).run(hash, hash, hash, hash);
 }

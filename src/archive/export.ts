@@ -4,6 +4,7 @@ import { STATUS_CODES } from 'node:http';
 import { WARCRecord, WARCSerializer } from 'warcio';
 import { checksOf, listArticles, versionsOf, type ArticleFilter, type ArticleSummary } from './articles.js';
 import { getBlob } from './blobs.js';
+import { loadCodec } from './codec.js';
 import type { Db } from './database.js';
 
 /**
@@ -151,6 +152,8 @@ export async function exportWarc(db: Db, filter: ArticleFilter, path: string, op
 }
 
 async function writeWarc(db: Db, articles: ArticleSummary[], file: AtomicFile, path: string, options: { gzip: boolean; software: string; progress?: Progress }): Promise<ExportReport> {
+  // The captures' bodies are decoded here, on this thread.
+  await loadCodec();
   const counts: Record<string, number> = {};
   const write = async (record: WARCRecord) => {
     file.write(await WARCSerializer.serialize(record, { gzip: options.gzip }));

@@ -15,7 +15,7 @@ const rows = (db: Db, sql: string) => db.prepare(sql).all() as Array<Record<stri
 /**
  * Everything `forest check` verifies: SQLite's own integrity check, foreign keys, the full-text
  * index against the versions it indexes, and that stored bodies and the captures that use them
- * match (a body no capture uses is space lost; a capture whose body is missing is data lost).
+ * match (a body nothing uses is space lost; a capture whose body is missing is data lost).
  * Read-only, and safe beside a running daemon (WAL: it reads one consistent state).
  */
 export function checkArchive(db: Db): ArchiveCheck[] {
@@ -45,12 +45,16 @@ export function checkArchive(db: Db): ArchiveCheck[] {
   }
   checks.push({ name: 'search index', problems: search });
 
-  const orphans = db.prepare('SELECT COUNT(*) AS count, COALESCE(SUM(LENGTH(data)), 0) AS bytes FROM blobs WHERE NOT EXISTS (SELECT 1 FROM snapshots WHERE snapshots.sha256 = blobs.sha256)')
-    .get() as { count: number; bytes: number };
+  // A body is in use when a capture is, when another body was compressed against it, or when it
+  // is a feed's reference for the next captures (codec.ts).
+  const orphans = db.prepare(`SELECT COUNT(*) AS count, COALESCE(SUM(LENGTH(data)), 0) AS bytes FROM blobs
+    WHERE NOT EXISTS (SELECT 1 FROM snapshots WHERE snapshots.sha256 = blobs.sha256)
+      AND NOT EXISTS (SELECT 1 FROM blobs AS dependent WHERE dependent.reference = blobs.sha256)
+      AND NOT EXISTS (SELECT 1 FROM feeds WHERE feeds.capture_reference = blobs.sha256)`).get() as { count: number; bytes: number };
   const missing = db.prepare('SELECT COUNT(*) FROM snapshots WHERE sha256 IS NOT NULL AND NOT EXISTS (SELECT 1 FROM blobs WHERE blobs.sha256 = snapshots.sha256)').pluck().get() as number;
   const bodies: string[] = [];
   if (missing > 0) bodies.push(`${missing} capture${missing === 1 ? '' : 's'} whose body is missing`);
-  if (orphans.count > 0) bodies.push(`${orphans.count} stored bod${orphans.count === 1 ? 'y' : 'ies'} (${orphans.bytes} bytes) that no capture uses`);
+  if (orphans.count > 0) bodies.push(`${orphans.count} stored bod${orphans.count === 1 ? 'y' : 'ies'} (${orphans.bytes} bytes) that nothing uses`);
   checks.push({ name: 'stored bodies', problems: bodies });
   return checks;
 }

@@ -1,9 +1,9 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import type { EncodedBody } from '../archive/codec.js';
+import { loadCodec, type EncodedBody } from '../archive/codec.js';
 import {
-  encodeTask, extractTask, learnTask, parseFeedTask, rebaseTask, type ExtractOutcome, type ExtractTask, type LearnOutcome, type LearnTask, type ParseFeedOutcome,
+  encodeTask, extractTask, learnTask, parseFeedTask, rebaseTask, type EncodeTask, type ExtractOutcome, type ExtractTask, type LearnOutcome, type LearnTask, type ParseFeedOutcome,
   type ParseFeedTask, type RebaseOutcome, type RebaseTask,
 } from './tasks.js';
 
@@ -19,7 +19,7 @@ const WORKER_HEAP_MB = 384;
 
 export interface CpuPool {
   readonly threads: number;
-  encode(body: Uint8Array): Promise<EncodedBody>;
+  encode(task: EncodeTask): Promise<EncodedBody>;
   extract(task: ExtractTask): Promise<ExtractOutcome>;
   rebase(task: RebaseTask): Promise<RebaseOutcome>;
   learn(task: LearnTask): Promise<LearnOutcome>;
@@ -50,7 +50,7 @@ export function createPool(threads: number): CpuPool {
   let closed = false;
   return {
     threads,
-    encode: (body) => piscina.run(body, { name: 'encode' }) as Promise<EncodedBody>,
+    encode: (task) => piscina.run(task, { name: 'encode' }) as Promise<EncodedBody>,
     extract: (task) => piscina.run(task, { name: 'extract' }) as Promise<ExtractOutcome>,
     rebase: (task) => piscina.run(task, { name: 'rebase' }) as Promise<RebaseOutcome>,
     learn: (task) => piscina.run(task, { name: 'learn' }) as Promise<LearnOutcome>,
@@ -66,13 +66,13 @@ export function createPool(threads: number): CpuPool {
 /** The same tasks, run on the calling thread. */
 function inlinePool(): CpuPool {
   const run = async <T>(work: () => T | Promise<T>): Promise<T> => {
-    // Yield first, so that a caller's bookkeeping runs before the work, as with threads.
-    await Promise.resolve();
+    // Yield first (and load zstd, once), so that a caller's bookkeeping runs before the work, as with threads.
+    await loadCodec();
     return work();
   };
   return {
     threads: 0,
-    encode: (body) => run(() => encodeTask(body)),
+    encode: (task) => run(() => encodeTask(task)),
     extract: (task) => run(() => extractTask(task)),
     rebase: (task) => run(() => rebaseTask(task)),
     learn: (task) => run(() => learnTask(task)),

@@ -1,4 +1,4 @@
-import { decodeStoredBody, encodeBody, type EncodedBody, type StoredBody } from '../archive/codec.js';
+import { decodeStoredBody, encodeBody, type EncodedBody, type ReferenceBody, type StoredBody } from '../archive/codec.js';
 import { diffObjects, type ObjectDiff } from '../archive/diff.js';
 import { normalizeArticle, objectHash, type NormalizedObject } from '../archive/normalize.js';
 import { preparePage, type PreparedPage } from '../extract/dom.js';
@@ -202,9 +202,15 @@ export function learnTask(task: LearnTask): LearnOutcome {
   return { wrapper, unchanged: false, samples: samples.length, changed };
 }
 
+export interface EncodeTask {
+  body: Uint8Array;
+  /** The feed's reference capture, to compress against (codec.ts). */
+  reference: ReferenceBody | null;
+}
+
 /** Hashes and compresses a fetched body for storage. */
-export function encodeTask(body: Uint8Array): EncodedBody {
-  return encodeBody(body);
+export function encodeTask(task: EncodeTask): EncodedBody {
+  return encodeBody(task.body, task.reference);
 }
 
 export interface ParseFeedTask {

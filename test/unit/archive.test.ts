@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import { WARCParser } from 'warcio';
 import { articleById, createArticle, recordIdenticalRevisit, recordRevisitCapture } from '../../src/archive/articles.js';
-import { encodeBody } from '../../src/archive/codec.js';
 import { backlog, duePolls, dueRevisits } from '../../src/archive/queues.js';
-import { getBlob, putBlob } from '../../src/archive/blobs.js';
+import { captureReferenceOf, getBlob, putBlob } from '../../src/archive/blobs.js';
+import { encodeBody, loadCodec } from '../../src/archive/codec.js';
+import { checkArchive } from '../../src/archive/integrity.js';
 import { exportWarc, SAME_OBJECT_PROFILE } from '../../src/archive/export.js';
 import { migrate, openDatabase, readMigrations } from '../../src/archive/database.js';
 import { feedById, syncSubscriptions } from '../../src/archive/feeds.js';
@@ -22,6 +23,8 @@ const item = (guid: string, extra: Partial<FeedItem> = {}): FeedItem => ({
   guid, title: `Title ${guid}`, link: `https://x.example/${guid}`, origLink: null, published: '2026-11-01T00:00:00.000Z', updated: null,
   author: null, summary: 'summary', content: null, categories: [], enclosures: [], ...extra,
 });
+
+before(() => loadCodec());
 
 test('migrations are applied once, in order, and recorded', () => {
   const db = openDatabase(':memory:');
@@ -206,5 +209,34 @@ test('a revisit whose object did not change keeps its digest and headers, not it
   assert.equal(same.profile, SAME_OBJECT_PROFILE);
   assert.equal(same.refersTo, response.id);
   assert.equal(same.digest, `sha256:${revisitBody.sha256}`);
+  db.close();
+});
+
+test('a feed\'s captures are stored against its first capture stored alone; a reference outlives its own capture\'s body', () => {
+  const db = openDatabase(':memory:');
+  syncSubscriptions(db, [{ url: 'https://a.example/', tags: [], enabled: true }]);
+  const now = new Date('2026-11-02T00:00:00Z');
+  upsertItems(db, 1, [item('1'), item('2')], now, true);
+  const chrome = (words: string) => Buffer.from(`<html><head>${'<script src="/app.js"></script><link rel="stylesheet" href="/site.css">'.repeat(40)}</head>
+    <body><nav>${Array.from({ length: 80 }, (_, i) => `<a href="/s/${i}">Section ${i}</a>`).join(' ')}</nav><article>${words}</article></body></html>`);
+  const page = (n: number, bytes: Buffer): FetchResult => ({
+    url: `https://a.example/${n}`, finalUrl: `https://a.example/${n}`, status: 200, headers: {}, contentType: 'text/html', body: bytes,
+    redirects: [], permanentUrl: null, notModified: false, retryAfterMs: null, fetchedAt: now, durationMs: 5,
+  });
+  const firstBytes = chrome('the first story, about the council');
+  const first = recordCapture(db, 1, page(1, firstBytes), encodeBody(firstBytes, captureReferenceOf(db, 1)));
+  const reference = captureReferenceOf(db, 1);
+  assert.ok(reference, 'the first capture, stored alone, is the feed\'s reference');
+  const secondBytes = chrome('the second story, about the bridge');
+  const encoded = encodeBody(secondBytes, reference);
+  assert.equal(encoded.encoding, 'zstd-dict');
+  recordCapture(db, 2, page(2, secondBytes), encoded);
+  assert.equal(captureReferenceOf(db, 1)!.sha256, reference.sha256, 'a capture stored against the reference does not replace it');
+  assert.deepEqual(getBlob(db, encoded.sha256), secondBytes);
+  // The reference's own capture drops its body (say its article turned out unchanged): the body stays.
+  dropCaptureBody(db, first);
+  assert.deepEqual(getBlob(db, reference.sha256), firstBytes);
+  assert.deepEqual(getBlob(db, encoded.sha256), secondBytes);
+  assert.ok(checkArchive(db).every((check) => check.problems.length === 0), JSON.stringify(checkArchive(db)));
   db.close();
 });

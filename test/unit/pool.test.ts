@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { encodeBody } from '../../src/archive/codec.js';
+import { encodeBody, loadCodec, type EncodedBody, type StoredBody } from '../../src/archive/codec.js';
 import { normalizeArticle, objectHash } from '../../src/archive/normalize.js';
 import { createPool, type CpuPool } from '../../src/daemon/pool.js';
 import type { PageInput } from '../../src/daemon/tasks.js';
@@ -19,6 +19,7 @@ const web = new SyntheticWeb();
 let pool: CpuPool;
 before(async () => {
   await web.start();
+  await loadCodec();
   pool = createPool(2);
 });
 after(async () => {
@@ -47,8 +48,10 @@ function sharedPages(): Array<{ group: string; bytes: Buffer; url: string }> {
       .map((file) => ({ group: site.name, bytes: readFileSync(join(dir, site.name, file)), url: `https://${site.name}.example/${file}` })));
 }
 
+const stored = ({ encoding, data }: EncodedBody): StoredBody => ({ encoding, data });
+
 const input = (page: { bytes: Buffer; url: string }): PageInput => ({
-  body: encodeBody(page.bytes), contentType: 'text/html', url: page.url, feed: { title: null, summary: null, published: null, updated: null },
+  body: stored(encodeBody(page.bytes)), contentType: 'text/html', url: page.url, feed: { title: null, summary: null, published: null, updated: null },
 });
 
 test('pooled extraction and learning give exactly the single-threaded objects (golden check)', async () => {
@@ -76,6 +79,6 @@ test('pooled extraction and learning give exactly the single-threaded objects (g
 test('a parse error in a worker fails its task alone; the pool goes on', async () => {
   const broken = { page: { ...input({ bytes: Buffer.from('<p>x</p>'), url: 'https://x.example/' }), body: { encoding: 'gzip', data: new Uint8Array([1, 2, 3]) } }, maxBytes: 1 << 20, templates: [], compare: null };
   await assert.rejects(pool.extract(broken));
-  const ok = await pool.encode(Buffer.from('still here'));
+  const ok = await pool.encode({ body: Buffer.from('still here'), reference: null });
   assert.equal(ok.size, 10);
 });
