@@ -166,7 +166,7 @@ async function main(): Promise<void> {
     ['CPU cores used', f(result.coresUsed, 2), ''],
     ['CPU ms per archived page', f(result.cpuMsPerPage), '≤ 40'],
     ['database per article', `${f(result.dbKbPerArticle)} KB`, '≤ 30 KB'],
-    ['bytes per stored capture (raw)', `${f(result.bytesPerStoredCapture, 0)} (${f(result.rawBytesPerCapture, 0)}); ${againstReference} of ${blobs.n} stored against their feed's reference`, ''],
+    ['bytes per stored capture (raw)', `${f(result.bytesPerStoredCapture, 0)} (${f(result.rawBytesPerCapture, 0)}); ${againstReference} of ${blobs.n} stored against their site's reference`, ''],
     [`the same captures as plain gzip (a sample of ${gzipped.captures})`, `${f(gzipped.gzipBytes, 0)} against ${f(gzipped.storedBytes, 0)} stored`, ''],
     [`pass cost at ${pass.snapshots.toLocaleString('en')} snapshots`, `${f(pass.passMs, 2)} ms`, ''],
   ];

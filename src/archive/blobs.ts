@@ -37,27 +37,39 @@ export function getBlob(db: Db, hash: string): Buffer | null {
   return stored ? decodeStoredBody(stored) : null;
 }
 
-/** The capture a new capture of `feedId` is compressed against (see codec.ts), or null. */
-export function captureReferenceOf(db: Db, feedId: number): ReferenceBody | null {
-  const hash = db.prepare('SELECT capture_reference FROM feeds WHERE id = ?').pluck().get(feedId) as string | null | undefined;
+/** The site a capture's reference is kept for: the host of its final URL (null when it has none). */
+export function referenceHost(url: string): string | null {
+  try {
+    return new URL(url).host || null;
+  } catch {
+    return null;
+  }
+}
+
+/** The capture a new capture from `host` is compressed against (see codec.ts), or null. */
+export function captureReferenceOf(db: Db, host: string | null): ReferenceBody | null {
+  if (host === null) return null;
+  const hash = db.prepare('SELECT sha256 FROM capture_references WHERE host = ?').pluck().get(host) as string | undefined;
   if (!hash) return null;
   const stored = storedBlob(db, hash);
   return stored ? { sha256: hash, stored } : null;
 }
 
 /**
- * After a body of `feedId` is stored alone, it is the feed's reference: it compressed better on
+ * After a page from `host` is stored alone, it is the site's reference: it compressed better on
  * its own than against the old one, or there was none. (A body already stored under this hash
  * against another reference is not one: references are stored alone.)
  */
-export function adoptCaptureReference(db: Db, feedId: number, hash: string): void {
-  db.prepare('UPDATE feeds SET capture_reference = ? WHERE id = ? AND EXISTS (SELECT 1 FROM blobs WHERE sha256 = ? AND reference IS NULL)').run(hash, feedId, hash);
+export function adoptCaptureReference(db: Db, host: string | null, hash: string): void {
+  if (host === null) return;
+  db.prepare(`INSERT INTO capture_references (host, sha256) SELECT ?, ? WHERE EXISTS (SELECT 1 FROM blobs WHERE sha256 = ? AND reference IS NULL)
+    ON CONFLICT (host) DO UPDATE SET sha256 = excluded.sha256`).run(host, hash, hash);
 }
 
-/** Deletes a body nothing uses any more: no capture, no body compressed against it, no feed's reference. */
+/** Deletes a body nothing uses any more: no capture, no body compressed against it, no site's reference. */
 export function deleteUnusedBlob(db: Db, hash: string): void {
   db.prepare(`DELETE FROM blobs WHERE sha256 = ?
     AND NOT EXISTS (SELECT 1 FROM snapshots WHERE sha256 = ?)
     AND NOT EXISTS (SELECT 1 FROM blobs AS dependent WHERE dependent.reference = ?)
-    AND NOT EXISTS (SELECT 1 FROM feeds WHERE capture_reference = ?)`).run(hash, hash, hash, hash);
+    AND NOT EXISTS (SELECT 1 FROM capture_references WHERE sha256 = ?)`).run(hash, hash, hash, hash);
 }

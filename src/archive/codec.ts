@@ -8,12 +8,12 @@ import { gunzipSync } from 'node:zlib';
  *
  * Pages of one site share most of their bytes — the template: head, navigation, footer, scripts.
  * One compressed stream per page stores that template again with every page. zstd can compress
- * against a dictionary, and any earlier page of the same feed is a good one (a "raw content"
- * dictionary: the template's bytes themselves). So each feed keeps a *reference* capture, stored
- * on its own; every later capture of the feed is stored against the reference while that saves
- * a good share (REFERENCE_FITS). When it does not, the reference no longer fits the feed's pages
- * (a redesign, a feed spanning sites): the capture is stored alone and becomes the new
- * reference. A reference is always stored alone, so decoding needs at most one other body.
+ * against a dictionary, and any earlier page of the same site is a good one (a "raw content"
+ * dictionary: the template's bytes themselves). So each site (host) keeps a *reference* capture,
+ * stored on its own; every later capture from the site is stored against the reference while
+ * that saves a good share (REFERENCE_FITS). When it does not, the reference no longer fits the
+ * site's pages (a redesign, a section with its own layout): the capture is stored alone and
+ * becomes the new reference. A reference is always stored alone, so decoding needs at most one other body.
  * Measured on the 427 same-template pages of ../shared/datasets: gzip 15.2 KB a page, zstd with the
  * site's first page as the dictionary 6.2 KB (`npm run bench:scale` reports it on its own run).
  *
@@ -25,10 +25,9 @@ import { gunzipSync } from 'node:zlib';
 const LEVEL = 6;
 /**
  * A reference fits while compressing against it saves at least a fifth. Against its own
- * template a page shrinks by more than half (6.2 against 14.8 KB above); after a redesign, or on
- * a feed that spans sites, only shared boilerplate matches and the saving falls far below. Then
+ * template a page shrinks by more than half (6.2 against 14.8 KB above). When it saves less,
  * the page is stored alone and becomes the reference: one capture stored alone pays for itself
- * with the next.
+ * with the next. (After a redesign only shared boilerplate matches, and the saving falls far below.)
  */
 const REFERENCE_FITS = 0.8;
 
@@ -50,7 +49,7 @@ export interface StoredBody {
   reference?: StoredBody | null;
 }
 
-/** A feed's reference capture, as a capture is compressed against it. */
+/** A site's reference capture, as a capture is compressed against it. */
 export interface ReferenceBody {
   sha256: string;
   stored: StoredBody;

@@ -46,11 +46,11 @@ export function checkArchive(db: Db): ArchiveCheck[] {
   checks.push({ name: 'search index', problems: search });
 
   // A body is in use when a capture is, when another body was compressed against it, or when it
-  // is a feed's reference for the next captures (codec.ts).
+  // is a site's reference for the next captures (codec.ts).
   const orphans = db.prepare(`SELECT COUNT(*) AS count, COALESCE(SUM(LENGTH(data)), 0) AS bytes FROM blobs
     WHERE NOT EXISTS (SELECT 1 FROM snapshots WHERE snapshots.sha256 = blobs.sha256)
       AND NOT EXISTS (SELECT 1 FROM blobs AS dependent WHERE dependent.reference = blobs.sha256)
-      AND NOT EXISTS (SELECT 1 FROM feeds WHERE feeds.capture_reference = blobs.sha256)`).get() as { count: number; bytes: number };
+      AND NOT EXISTS (SELECT 1 FROM capture_references WHERE capture_references.sha256 = blobs.sha256)`).get() as { count: number; bytes: number };
   const missing = db.prepare('SELECT COUNT(*) FROM snapshots WHERE sha256 IS NOT NULL AND NOT EXISTS (SELECT 1 FROM blobs WHERE blobs.sha256 = snapshots.sha256)').pluck().get() as number;
   const bodies: string[] = [];
   if (missing > 0) bodies.push(`${missing} capture${missing === 1 ? '' : 's'} whose body is missing`);

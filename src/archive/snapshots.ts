@@ -1,5 +1,5 @@
 import type { FetchResult } from '../net/fetcher.js';
-import { adoptCaptureReference, deleteUnusedBlob, putEncodedBlob } from './blobs.js';
+import { adoptCaptureReference, deleteUnusedBlob, putEncodedBlob, referenceHost } from './blobs.js';
 import type { EncodedBody } from './codec.js';
 import type { Db } from './database.js';
 import { queueExtraction, type ExtractionPriority } from './queues.js';
@@ -14,9 +14,9 @@ export type FetchedPage = Omit<FetchResult, 'body'>;
 export function insertSnapshot(db: Db, itemId: number, page: FetchedPage, body: EncodedBody | null, extract: ExtractionPriority | null): number {
   const hash = body && body.size > 0 ? putEncodedBlob(db, body) : null;
   if (hash !== null && body!.reference === null && extract === 'first' && page.status >= 200 && page.status < 300) {
-    // A new item's page stored alone becomes its feed's reference for the captures that follow
+    // A new item's page stored alone becomes its site's reference for the captures that follow
     // (codec.ts). Revisits do not: their bodies are dropped when the article did not change.
-    adoptCaptureReference(db, db.prepare('SELECT feed_id FROM items WHERE id = ?').pluck().get(itemId) as number, hash);
+    adoptCaptureReference(db, referenceHost(page.finalUrl), hash);
   }
   const { lastInsertRowid } = db.prepare(`INSERT INTO snapshots (item_id, url, final_url, canonical_url, fetched_at, duration_ms, status, headers, content_type, sha256, payload_digest)
     VALUES (?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?)`).run(itemId, page.url, page.finalUrl, page.fetchedAt.toISOString(), page.durationMs,

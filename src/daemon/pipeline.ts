@@ -6,7 +6,7 @@ import { isStorageFull, type Db } from '../archive/database.js';
 import type { FeedRow } from '../archive/feeds.js';
 import { knownGuids, type ItemRow } from '../archive/items.js';
 import { recordPoll } from '../archive/polls.js';
-import { captureReferenceOf } from '../archive/blobs.js';
+import { captureReferenceOf, referenceHost } from '../archive/blobs.js';
 import { latestPayloadDigest, recordCapture, recordCaptureFailure } from '../archive/snapshots.js';
 import type { Settings } from '../config/settings.js';
 import type { FeedItem, ParsedFeed } from '../feeds/model.js';
@@ -147,7 +147,7 @@ export async function revisitPage(context: PipelineContext, article: ArticleRow,
       return;
     }
     if (result.status === 404 || result.status === 410) {
-      const body = result.body.length > 0 ? await context.pool.encode({ body: result.body, reference: captureReferenceOf(db, article.feed_id) }) : null;
+      const body = result.body.length > 0 ? await context.pool.encode({ body: result.body, reference: captureReferenceOf(db, referenceHost(result.finalUrl)) }) : null;
       recordGone(db, article, result, body, schedule(result.fetchedAt.toISOString()));
       log.warn({ url: article.url, article: article.id, status: result.status, ms: result.durationMs }, 'revisited: gone');
       return;
@@ -158,7 +158,7 @@ export async function revisitPage(context: PipelineContext, article: ArticleRow,
       log.warn({ url: article.url, article: article.id, status: result.status, ms: result.durationMs }, 'revisit failed');
       return;
     }
-    const body = await context.pool.encode({ body: result.body, reference: captureReferenceOf(db, article.feed_id) });
+    const body = await context.pool.encode({ body: result.body, reference: captureReferenceOf(db, referenceHost(result.finalUrl)) });
     const elsewhere = result.redirects.length > 0 ? redirectVerdict(article.url, result.finalUrl, otherArticleAt(db, result.finalUrl, article.id)) : null;
     if (elsewhere !== null) {
       recordUnavailablePage(db, article, result, body, schedule(result.fetchedAt.toISOString()), elsewhere);
@@ -197,7 +197,7 @@ export async function capturePage(context: PipelineContext, item: ItemRow, signa
       log.warn({ url, status: result.status, ms: result.durationMs }, 'capture failed');
       return;
     }
-    const body = result.body.length > 0 ? await context.pool.encode({ body: result.body, reference: captureReferenceOf(db, item.feed_id) }) : null;
+    const body = result.body.length > 0 ? await context.pool.encode({ body: result.body, reference: captureReferenceOf(db, referenceHost(result.finalUrl)) }) : null;
     const snapshotId = recordCapture(db, item.id, result, body);
     log.info({ url, status: result.status, bytes: result.body.length, final: result.finalUrl !== url ? result.finalUrl : undefined, snapshot: snapshotId, ms: Math.round(performance.now() - started) }, 'captured');
   } catch (caught) {

@@ -204,7 +204,7 @@ export function learnTask(task: LearnTask): LearnOutcome {
 
 export interface EncodeTask {
   body: Uint8Array;
-  /** The feed's reference capture, to compress against (codec.ts). */
+  /** The site's reference capture, to compress against (codec.ts). */
   reference: ReferenceBody | null;
 }
 

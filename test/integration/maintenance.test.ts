@@ -49,7 +49,7 @@ test('backup while the daemon runs gives a consistent copy that check passes and
   db.pragma('foreign_keys = OFF');
   db.prepare("INSERT INTO blobs (sha256, size, encoding, data) VALUES ('0000', 3, 'identity', x'616263')").run();
   db.prepare(`UPDATE snapshots SET sha256 = 'ffff' WHERE id = (SELECT MIN(id) FROM snapshots WHERE sha256 IS NOT NULL
-    AND sha256 NOT IN (SELECT capture_reference FROM feeds WHERE capture_reference IS NOT NULL)
+    AND sha256 NOT IN (SELECT sha256 FROM capture_references)
     AND sha256 NOT IN (SELECT reference FROM blobs WHERE reference IS NOT NULL))`).run();
   const version = db.prepare('SELECT id FROM versions ORDER BY id LIMIT 1').pluck().get() as number;
   db.prepare("INSERT INTO version_search (version_search, rowid, title, text) VALUES ('delete', ?, 'not', 'what was indexed')").run(version);

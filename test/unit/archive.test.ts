@@ -212,7 +212,7 @@ test('a revisit whose object did not change keeps its digest and headers, not it
   db.close();
 });
 
-test('a feed\'s captures are stored against its first capture stored alone; a reference outlives its own capture\'s body', () => {
+test('a site\'s captures are stored against its first capture stored alone; a reference outlives its own capture\'s body', () => {
   const db = openDatabase(':memory:');
   syncSubscriptions(db, [{ url: 'https://a.example/', tags: [], enabled: true }]);
   const now = new Date('2026-11-02T00:00:00Z');
@@ -224,14 +224,14 @@ test('a feed\'s captures are stored against its first capture stored alone; a re
     redirects: [], permanentUrl: null, notModified: false, retryAfterMs: null, fetchedAt: now, durationMs: 5,
   });
   const firstBytes = chrome('the first story, about the council');
-  const first = recordCapture(db, 1, page(1, firstBytes), encodeBody(firstBytes, captureReferenceOf(db, 1)));
-  const reference = captureReferenceOf(db, 1);
-  assert.ok(reference, 'the first capture, stored alone, is the feed\'s reference');
+  const first = recordCapture(db, 1, page(1, firstBytes), encodeBody(firstBytes, captureReferenceOf(db, 'a.example')));
+  const reference = captureReferenceOf(db, 'a.example');
+  assert.ok(reference, 'the first capture, stored alone, is the site\'s reference');
   const secondBytes = chrome('the second story, about the bridge');
   const encoded = encodeBody(secondBytes, reference);
   assert.equal(encoded.encoding, 'zstd-dict');
   recordCapture(db, 2, page(2, secondBytes), encoded);
-  assert.equal(captureReferenceOf(db, 1)!.sha256, reference.sha256, 'a capture stored against the reference does not replace it');
+  assert.equal(captureReferenceOf(db, 'a.example')!.sha256, reference.sha256, 'a capture stored against the reference does not replace it');
   assert.deepEqual(getBlob(db, encoded.sha256), secondBytes);
   // The reference's own capture drops its body (say its article turned out unchanged): the body stays.
   dropCaptureBody(db, first);
