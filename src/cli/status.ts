@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { BEHIND_SCHEDULE_MS } from '../daemon/pipeline.js';
+import { BEHIND_SCHEDULE_MS } from '../schedule/policy.js';
 import { daemonStatus, feedStatuses, type DaemonStatus, type FeedStatus } from '../daemon/status.js';
 import { formatDuration } from '../util/units.js';
 import { printJson, settingsFor, withDatabase } from './context.js';

@@ -12,7 +12,7 @@ import type { Settings } from '../config/settings.js';
 import type { FeedItem, ParsedFeed } from '../feeds/model.js';
 import { FetchError, type Fetcher, type FetchResult } from '../net/fetcher.js';
 import { freshnessMs } from '../net/freshness.js';
-import { nextPoll } from '../schedule/policy.js';
+import { BEHIND_SCHEDULE_MS, nextPoll, stretchWhenBehind } from '../schedule/policy.js';
 import { observePoll, parseState } from '../schedule/state.js';
 import type { Logger } from '../util/logger.js';
 import { redirectVerdict } from './availability.js';
@@ -28,9 +28,6 @@ export interface PipelineContext {
   /** How late polls are starting (ms): the daemon is behind schedule when this is large. */
   pollLag?: () => number;
 }
-
-/** Polls starting later than this mean the daemon, not the feed, is the bottleneck. */
-export const BEHIND_SCHEDULE_MS = 60_000;
 
 /** The date a feed shows for an item, as the scheduler reads it. */
 const shownDate = (item: FeedItem): number | null => {
@@ -90,7 +87,7 @@ export async function pollFeed(context: PipelineContext, feed: FeedRow, signal: 
   });
   const maxAge = fetch && !error ? freshnessMs(fetch.headers, at) : null;
   const info = parsed?.feed;
-  const decision = nextPoll(state, {
+  const planned = nextPoll(state, {
     cron: feed.cron,
     ttlMinutes: info ? info.ttl : feed.ttl_minutes,
     updatePeriod: info ? info.updatePeriod : feed.update_period,
@@ -100,13 +97,7 @@ export async function pollFeed(context: PipelineContext, feed: FeedRow, signal: 
     maxAgeMs: maxAge ?? (feed.max_age_seconds !== null ? feed.max_age_seconds * 1000 : null),
     retryAfterMs: fetch?.retryAfterMs ?? null,
   }, at, settings.schedule);
-  // Behind schedule, polls are spaced by how late they start: at the nominal interval the queue
-  // of due polls would never shrink, and captures and extraction would wait behind it.
-  const lag = context.pollLag?.() ?? 0;
-  if (lag > BEHIND_SCHEDULE_MS && !feed.cron) {
-    decision.at = new Date(decision.at.getTime() + lag);
-    decision.reason = `${decision.reason}; +${Math.round(lag / 1000)}s: Forest is behind schedule`;
-  }
+  const decision = stretchWhenBehind(planned, context.pollLag?.() ?? 0, feed.cron);
   const durationMs = Math.round(performance.now() - started);
   const report = recordPoll(db, feed, {
     startedAt, durationMs, result, fetch, parsed, error,

@@ -10,7 +10,7 @@ import { readSubscriptions } from '../config/subscriptions.js';
 import { Fetcher } from '../net/fetcher.js';
 import type { Logger } from '../util/logger.js';
 import { Daemon, type DaemonReport } from './daemon.js';
-import { BEHIND_SCHEDULE_MS } from './pipeline.js';
+import { BEHIND_SCHEDULE_MS } from '../schedule/policy.js';
 import { createPool, poolSize } from './pool.js';
 
 export interface RunOptions {

@@ -58,6 +58,20 @@ export interface PollDecision {
   window: number | null;
 }
 
+/** Polls starting later than this mean the daemon, not the feed, is the bottleneck. */
+export const BEHIND_SCHEDULE_MS = 60_000;
+
+/**
+ * Overload: while polls start `lagMs` late, each feed's next poll is pushed back by that lag. At
+ * the planned interval the queue of due polls would never shrink — every poll done makes another
+ * due as soon — and captures and extraction would wait behind it; spaced by the lag, the due
+ * polls drain and the lag falls. A cron schedule is the user's explicit wish and is kept.
+ */
+export function stretchWhenBehind(decision: PollDecision, lagMs: number, cron: string | null): PollDecision {
+  if (lagMs <= BEHIND_SCHEDULE_MS || cron) return decision;
+  return { ...decision, at: new Date(decision.at.getTime() + lagMs), reason: `${decision.reason}; +${Math.round(lagMs / 1000)}s: Forest is behind schedule` };
+}
+
 export const NO_HINTS: PublisherHints = { cron: null, ttlMinutes: null, updatePeriod: null, updateFrequency: null, skipHours: [], skipDays: [], maxAgeMs: null, retryAfterMs: null };
 
 const ASSUMED_WINDOW = 10;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { cronProblem, nextCronTime } from '../../src/schedule/cron.js';
-import { NO_HINTS, nextPoll, type PublisherHints, type ScheduleSettings } from '../../src/schedule/policy.js';
+import { BEHIND_SCHEDULE_MS, NO_HINTS, nextPoll, stretchWhenBehind, type PublisherHints, type ScheduleSettings } from '../../src/schedule/policy.js';
 import { arrivalEstimates, emptyState, observePoll, type ScheduleState } from '../../src/schedule/state.js';
 
 const MIN = 60_000;
@@ -175,4 +175,14 @@ test('nextCronTime finds weekday and hour matches; cronProblem explains bad ones
   assert.deepEqual([next.getDay(), next.getHours(), next.getMinutes()], [1, 9, 0]);
   assert.equal(cronProblem('*/5 * * * *'), null);
   assert.match(cronProblem('61 * * * *') ?? '', /minute/);
+});
+
+test('behind schedule, the next poll is pushed back by the lag (not retried at the minimum interval); a cron schedule is kept', () => {
+  const planned = { at: new Date('2026-11-22T10:01:00Z'), reason: 'minimum interval', ratePerHour: null, window: null };
+  // Under a minute late: the plan stands.
+  assert.equal(stretchWhenBehind(planned, BEHIND_SCHEDULE_MS, null), planned);
+  const late = stretchWhenBehind(planned, 5 * 60_000, null);
+  assert.equal(late.at.toISOString(), '2026-11-22T10:06:00.000Z');
+  assert.match(late.reason, /^minimum interval; \+300s: Forest is behind schedule$/);
+  assert.equal(stretchWhenBehind(planned, 5 * 60_000, '*/1 * * * *'), planned, 'the user asked for that time');
 });
