@@ -234,29 +234,33 @@ export function recordCheck(db: Db, article: ArticleRow, page: CheckedPage, resu
 }
 
 /**
- * A revisit answered 404 or 410: the article is marked gone from then on (a check, not a
- * version). The response is kept as a snapshot, so that exports show what the server said.
+ * A revisit whose capture is kept but not extracted: its snapshot, the check and the next one, in
+ * one transaction. `reason` is computed inside it, after the snapshot is stored.
  */
-export function recordGone(db: Db, article: ArticleRow, page: FetchedPage, body: EncodedBody | null, next: NextCheck): number {
+function recordKeptCapture(db: Db, article: ArticleRow, page: FetchedPage, body: EncodedBody | null, result: 'unchanged' | 'gone' | 'unavailable', next: NextCheck, reason: () => string | null): number {
   return db.transaction(() => {
     const snapshotId = insertSnapshot(db, article.item_id, page, body, null);
     const checked: CheckedPage = { at: page.fetchedAt.toISOString(), status: page.status, snapshotId, headers: page.headers };
-    insertCheck(db, article.id, checked, 'gone', article.versions, `HTTP ${page.status}${article.gone_since ? ` (gone since ${article.gone_since})` : ''}`);
-    db.prepare('UPDATE articles SET gone_since = COALESCE(gone_since, ?) WHERE id = ?').run(checked.at, article.id);
+    insertCheck(db, article.id, checked, result, article.versions, reason());
     updateSchedule(db, article.id, checked, next);
     return snapshotId;
   })();
 }
 
+/**
+ * A revisit answered 404 or 410: the article is marked gone from then on (a check, not a
+ * version). The response is kept as a snapshot, so that exports show what the server said.
+ */
+export function recordGone(db: Db, article: ArticleRow, page: FetchedPage, body: EncodedBody | null, next: NextCheck): number {
+  return recordKeptCapture(db, article, page, body, 'gone', next, () => {
+    db.prepare('UPDATE articles SET gone_since = COALESCE(gone_since, ?) WHERE id = ?').run(page.fetchedAt.toISOString(), article.id);
+    return `HTTP ${page.status}${article.gone_since ? ` (gone since ${article.gone_since})` : ''}`;
+  });
+}
+
 /** A revisit whose page plainly is not the article (see availability.ts): kept, not extracted. */
 export function recordUnavailablePage(db: Db, article: ArticleRow, page: FetchedPage, body: EncodedBody | null, next: NextCheck, reason: string): number {
-  return db.transaction(() => {
-    const snapshotId = insertSnapshot(db, article.item_id, page, body, null);
-    const checked: CheckedPage = { at: page.fetchedAt.toISOString(), status: page.status, snapshotId, headers: page.headers };
-    insertCheck(db, article.id, checked, 'unavailable', article.versions, reason);
-    updateSchedule(db, article.id, checked, next);
-    return snapshotId;
-  })();
+  return recordKeptCapture(db, article, page, body, 'unavailable', next, () => reason);
 }
 
 /** Another archived article whose page is at `url` (a revisit redirected there), if any. */
@@ -277,13 +281,7 @@ export function latestTextLength(db: Db, article: ArticleRow): number {
  * without extracting anything.
  */
 export function recordIdenticalRevisit(db: Db, article: ArticleRow, page: FetchedPage, body: EncodedBody, next: NextCheck): number {
-  return db.transaction(() => {
-    const snapshotId = insertSnapshot(db, article.item_id, page, body, null);
-    const checked: CheckedPage = { at: page.fetchedAt.toISOString(), status: page.status, snapshotId, headers: page.headers };
-    insertCheck(db, article.id, checked, 'unchanged', article.versions, noteComeBack(db, article, 'identical payload'));
-    updateSchedule(db, article.id, checked, next);
-    return snapshotId;
-  })();
+  return recordKeptCapture(db, article, page, body, 'unchanged', next, () => noteComeBack(db, article, 'identical payload'));
 }
 
 /**

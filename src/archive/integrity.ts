@@ -23,17 +23,19 @@ export function checkArchive(db: Db): ArchiveCheck[] {
   const integrity = rows(db, 'PRAGMA integrity_check').map((row) => String(Object.values(row)[0]));
   checks.push({ name: 'SQLite integrity', problems: integrity.length === 1 && integrity[0] === 'ok' ? [] : integrity });
 
-  const dangling = new Map<string, number>();
+  // Dangling rows, counted per table and the table they point into.
+  const dangling = new Map<string, { table: string; parent: string; count: number }>();
   for (const row of rows(db, 'PRAGMA foreign_key_check')) {
-    const key = JSON.stringify([String(row['table']), String(row['parent'])]);
-    dangling.set(key, (dangling.get(key) ?? 0) + 1);
+    const table = String(row['table']);
+    const parent = String(row['parent']);
+    const link = dangling.get(`${table}\u0000${parent}`) ?? { table, parent, count: 0 };
+    link.count++;
+    dangling.set(`${table}\u0000${parent}`, link);
   }
   checks.push({
     name: 'foreign keys',
-    problems: [...dangling].map(([key, count]) => {
-      const [table, parent] = JSON.parse(key) as [string, string];
-      return `${count} row${count === 1 ? ' of' : 's of'} ${table} ${count === 1 ? 'points' : 'point'} at a missing row of ${parent}`;
-    }),
+    problems: [...dangling.values()].map(({ table, parent, count }) =>
+      `${count} row${count === 1 ? ' of' : 's of'} ${table} ${count === 1 ? 'points' : 'point'} at a missing row of ${parent}`),
   });
 
   const search: string[] = [];

@@ -131,7 +131,8 @@ export function demoCommand(): Command {
       const feedsFile = join(work, 'feeds.yaml');
       writeFileSync(feedsFile, stringify([...web.sites.values()].map((site) => ({ url: site.feedUrl, title: site.definition.name, tags: ['demo'] }))));
       // The demo's own settings on top of the user's: its list, loopback allowed (Forest refuses
-      // private addresses by default) with a short politeness delay, and revisits in seconds instead of hours so that edits show up while you watch.
+      // private addresses by default) with a short politeness delay, and revisits in seconds
+      // instead of hours so that edits show up while you watch.
       const configFile = join(work, 'settings.yaml');
       const base = loadSettings({ configFile: globals.config });
       writeFileSync(configFile, stringify({

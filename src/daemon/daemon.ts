@@ -182,12 +182,15 @@ export class Daemon {
    * started — what is committed stays, and the work stays due. Said once a minute, not per unit.
    */
   private noteFull(error: unknown): void {
+    this.full ??= { since: Date.now(), loggedAt: 0, error: (error as Error).message };
+    this.sayFull(this.full);
+  }
+
+  private sayFull(full: NonNullable<Daemon['full']>): void {
     const now = Date.now();
-    const message = (error as Error).message;
-    if (!this.full) this.full = { since: now, loggedAt: 0, error: message };
-    if (now - this.full.loggedAt < FULL_LOG_EVERY_MS) return;
-    this.full.loggedAt = now;
-    this.context.log.error({ since: new Date(this.full.since).toISOString(), error: message, database: this.context.settings.database.path },
+    if (now - full.loggedAt < FULL_LOG_EVERY_MS) return;
+    full.loggedAt = now;
+    this.context.log.error({ since: new Date(full.since).toISOString(), error: full.error, database: this.context.settings.database.path },
       'the database is full: no new work is started until there is room (free some with `forest vacuum`, raise database.maxSize, or free disk space); nothing committed is lost');
   }
 
@@ -199,7 +202,7 @@ export class Daemon {
       this.full = null;
       return null;
     }
-    this.noteFull(new Error(this.full.error));
+    this.sayFull(this.full);
     return Date.now() + FULL_PROBE_EVERY_MS;
   }
 

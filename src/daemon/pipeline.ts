@@ -48,6 +48,10 @@ function notTheirFailure(error: unknown, signal: AbortSignal): boolean {
   return aborted(error, signal);
 }
 
+/** Compresses a fetched body in the pool, against the reference capture of its site (archive/codec.ts). */
+const encodeCapture = (context: PipelineContext, result: FetchResult) =>
+  context.pool.encode({ body: result.body, reference: captureReferenceOf(context.db, referenceHost(result.finalUrl)) });
+
 /** Fetches, parses and records one feed. Failures are recorded on the feed, never thrown. */
 export async function pollFeed(context: PipelineContext, feed: FeedRow, signal: AbortSignal): Promise<void> {
   const { db, fetcher, settings, log } = context;
@@ -138,7 +142,7 @@ export async function revisitPage(context: PipelineContext, article: ArticleRow,
       return;
     }
     if (result.status === 404 || result.status === 410) {
-      const body = result.body.length > 0 ? await context.pool.encode({ body: result.body, reference: captureReferenceOf(db, referenceHost(result.finalUrl)) }) : null;
+      const body = result.body.length > 0 ? await encodeCapture(context, result) : null;
       recordGone(db, article, result, body, schedule(result.fetchedAt.toISOString()));
       log.warn({ url: article.url, article: article.id, status: result.status, ms: result.durationMs }, 'revisited: gone');
       return;
@@ -149,7 +153,7 @@ export async function revisitPage(context: PipelineContext, article: ArticleRow,
       log.warn({ url: article.url, article: article.id, status: result.status, ms: result.durationMs }, 'revisit failed');
       return;
     }
-    const body = await context.pool.encode({ body: result.body, reference: captureReferenceOf(db, referenceHost(result.finalUrl)) });
+    const body = await encodeCapture(context, result);
     const elsewhere = result.redirects.length > 0 ? redirectVerdict(article.url, result.finalUrl, otherArticleAt(db, result.finalUrl, article.id)) : null;
     if (elsewhere !== null) {
       recordUnavailablePage(db, article, result, body, schedule(result.fetchedAt.toISOString()), elsewhere);
@@ -188,7 +192,7 @@ export async function capturePage(context: PipelineContext, item: ItemRow, signa
       log.warn({ url, status: result.status, ms: result.durationMs }, 'capture failed');
       return;
     }
-    const body = result.body.length > 0 ? await context.pool.encode({ body: result.body, reference: captureReferenceOf(db, referenceHost(result.finalUrl)) }) : null;
+    const body = result.body.length > 0 ? await encodeCapture(context, result) : null;
     const snapshotId = recordCapture(db, item.id, result, body);
     log.info({ url, status: result.status, bytes: result.body.length, final: result.finalUrl !== url ? result.finalUrl : undefined, snapshot: snapshotId, ms: Math.round(performance.now() - started) }, 'captured');
   } catch (caught) {

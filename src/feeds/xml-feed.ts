@@ -6,7 +6,7 @@ import { FeedParseError, type Enclosure, type FeedFormat, type FeedInfo, type Fe
 import { attribute, nodes, text } from './raw.js';
 import { absoluteUrl, plainText, sanitizeFeedHtml } from './sanitize.js';
 import { readTreeFeed, type Marked, type TreeFeed, type TreeItem } from './xml-fields.js';
-import { readXmlTree } from './xml-tree.js';
+import { escapeText, readXmlTree } from './xml-tree.js';
 
 /**
  * RSS 0.9x/1.0/2.0 and Atom 0.3/1.0 through feedparser: a SAX parser in non-strict mode, so
@@ -26,12 +26,10 @@ function titleText(marked: Marked | null | undefined): string | null {
   return text === '' ? null : text;
 }
 
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
 /** A description, summary or content: sanitized HTML, its links resolved against its xml:base. */
 function htmlOf(marked: Marked | null | undefined, fallbackBase: string | null): string | null {
   if (!marked) return null;
-  return sanitizeFeedHtml(marked.kind === 'html' ? marked.value : escapeHtml(marked.value), marked.base ?? fallbackBase);
+  return sanitizeFeedHtml(marked.kind === 'html' ? marked.value : escapeText(marked.value), marked.base ?? fallbackBase);
 }
 
 type Meta = FeedParser.Meta & Record<string, unknown>;

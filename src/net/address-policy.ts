@@ -73,11 +73,6 @@ export class AddressPolicy {
     return new AddressPolicy(false, setting.map(parseRange));
   }
 
-  /** Every address is allowed (so no lookup needs checking). */
-  get open(): boolean {
-    return this.allowEverything;
-  }
-
   /**
    * Why a connection to `ip` is refused, in words (`10.0.0.5 is a private address`), or null
    * when it is allowed. Text that is not an IP address is refused: only resolved addresses and
@@ -105,14 +100,17 @@ export class AddressPolicy {
     return candidates.some((candidate) => this.allowed.some(([base, bits]) => base.kind() === candidate.kind() && candidate.match(base, bits)));
   }
 
-  /** What kind of non-public address this is, or null for public unicast. */
+  /**
+   * What kind of non-public address this is, or null for public unicast. (Called once the allow
+   * list has been consulted, for the address and the IPv4 address inside it alike.)
+   */
   private problemOf(address: Address): string | null {
     const range = address.range();
     if (range === 'unicast') return null;
     if (address.kind() === 'ipv6') {
       const inner = embeddedIPv4(address as ipaddr.IPv6, range);
       if (inner) {
-        const innerProblem = this.isListed(inner) ? null : this.problemOf(inner);
+        const innerProblem = this.problemOf(inner);
         return innerProblem === null ? null : `${innerProblem} (as ${inner.toString()} inside an IPv6 address)`;
       }
     }

@@ -157,15 +157,15 @@ export class Fetcher {
   }
 
   async fetch(url: string, conditional: ConditionalHeaders = {}, signal?: AbortSignal): Promise<FetchResult> {
-    let host: string;
+    let parsed: URL;
     try {
-      const parsed = new URL(url);
+      parsed = new URL(url);
       if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`unsupported scheme ${parsed.protocol}`);
-      host = parsed.host;
     } catch (error) {
       throw new FetchError('invalid-url', `invalid URL: ${(error as Error).message}`, url, 0);
     }
-    const refusal = literalRefusal(this.policy, new URL(url));
+    const host = parsed.host;
+    const refusal = literalRefusal(this.policy, parsed);
     if (refusal !== null) throw new FetchError('blocked', `blocked: ${refusal}`, url, 0);
     try {
       return await this.queue.run(
