@@ -31,7 +31,9 @@ export function minifluxPolicy(): SimPolicy<Entries> {
     start: () => [],
     afterPoll: (entries, at, shown, feed) => {
       remember(entries, at, shown);
+      // Only the last week counts: older entries are dropped so the state stays small.
       const week = entries.filter((date) => date > at - 7 * DAY && date <= at).sort((a, b) => a - b);
+      entries.splice(0, entries.length, ...entries.filter((date) => date > at - 7 * DAY));
       let weekly = 0;
       if (week.length >= 2) {
         const meanGap = (week[week.length - 1]! - week[0]!) / (week.length - 1);

@@ -55,6 +55,7 @@ const settingsSchema = z.strictObject({
     overflowRisk: z.number().gt(0).lt(1),
     delayCost: z.number().gt(0),
     delayTarget: duration,
+    pollsPerItem: z.number().gt(0),
     jitter: z.number().min(0).max(0.5),
   }),
   capture: z.strictObject({

@@ -80,6 +80,19 @@ export function profileMultipliers(counts: readonly number[], prior = 24): numbe
 }
 
 /**
+ * The shape of the day alone: hour-of-week counts folded onto the 24 hours of the day, shrunk
+ * towards flat like profileMultipliers, and spread back over the week (the same multiplier for
+ * an hour on every day), for expectedArrivals.
+ */
+export function dailyMultipliers(counts: readonly number[], prior = 24): number[] {
+  const byHour = new Array<number>(24).fill(0);
+  counts.forEach((count, hour) => (byHour[hour % 24]! += count));
+  const total = byHour.reduce((sum, count) => sum + count, 0);
+  const mean = (total + prior) / 24;
+  return counts.map((_, hour) => (byHour[hour % 24]! + prior / 24) / mean);
+}
+
+/**
  * Expected arrivals in [from, from + duration] for a mean rate `rate` shaped by hour-of-week
  * `multipliers` (a flat profile when null): the integral of λ·m(h(t)) over the interval.
  */

@@ -1,7 +1,7 @@
 import { formatDuration } from '../util/units.js';
 import { nextCronTime } from './cron.js';
 import {
-  choGarciaMolinaRate, decayedCount, expectedArrivals, HOUR_MS, poissonTail, profileMultipliers, rateUpperBound, recentRate, safeMean,
+  choGarciaMolinaRate, dailyMultipliers, decayedCount, expectedArrivals, HOUR_MS, poissonTail, profileMultipliers, rateUpperBound, recentRate, safeMean,
 } from './estimate.js';
 import { RATE_HALF_LIFE, type ScheduleState } from './state.js';
 
@@ -10,14 +10,29 @@ import { RATE_HALF_LIFE, type ScheduleState } from './state.js';
  * latest poll was observed), the publisher's hints, and the settings. The daemon and
  * `forest schedule-sim` both call exactly this.
  *
- * The rule (issue #4, docs/architecture.md §7): a feed document shows its W newest items, so an item is
- * lost only if more than W arrive between two polls. With arrivals Poisson at rate λ(t), the
- * next poll is the latest instant at which P(N > W − 1) ≤ ε (one item of margin), and no later
- * than the square-root rule for polls vs. delay allows: minimising (polls per hour) + c·(hours
- * of delay per hour) = 1/Δ + c·λ·Δ/2 gives c·λ·Δ² = 2. Publisher hints are floors, errors back
- * off, and every decision says why. Delay alone never asks for polls closer than `delayTarget`:
- * past that, a busy feed's items are already fresh enough and the polls are better spent on
- * quieter feeds (a larger c).
+ * Misses (issue #4, docs/architecture.md §7): a feed document shows its W newest items, so an
+ * item is lost only if more than W arrive between two polls. With arrivals Poisson at rate λ(t),
+ * the next poll is the latest instant at which P(N > W − 1) ≤ ε (one item of margin) — with λ(t)
+ * shaped by the hour (the shape of the week after two weeks, of the day after two days: a feed
+ * that fills its window in minutes at its peak hours is planned with its peak, issue #13), with
+ * an upper confidence bound of λ while evidence is thin, at a burst's rate as soon as one is
+ * under way, and, for a feed that has burst before, no longer than such a burst takes to fill W.
+ *
+ * Delay (issue #13): polls buy capture delay. Minimising (polls per hour) + c·(hours of delay
+ * per hour) = 1/Δ + c·λ·Δ/2 gives the square-root rule c·λ·Δ² = 2 — the same law as the
+ * freshness-optimal allocation for slowly changing sources (Cho & Garcia-Molina, "Effective page
+ * refresh policies": with F = (1 − e^(−λΔ))/(λΔ), equal marginal freshness per poll gives a poll
+ * frequency growing as √λ while λΔ is small). It prices an hour of delay alike on every item, and so it spends most polls where items
+ * are rare: at 0.3 items a day, c = 8 asks for a poll every 4.5 h, eighteen polls per item,
+ * each of which finds nothing with probability e^(−λΔ) ≈ 95 % — the expected number of items
+ * waiting, λ·Δ/2, is a few hundredths. The thesis's feed statistics (ch. 1 §3.4) say such feeds
+ * are common. So a poll must also expect to find something: delay alone never asks for more
+ * than `pollsPerItem` polls per expected item (Δ ≥ 1 / (pollsPerItem·λ)); a feed that
+ * publishes every three days is polled about daily, as Miniflux does. At the other end, delay
+ * alone never asks for polls closer than `delayTarget`: past that a busy feed's items are fresh
+ * enough, and only the overflow risk may poll faster.
+ *
+ * Publisher hints are floors, errors back off, and every decision says why.
  */
 
 export interface ScheduleSettings {
@@ -32,6 +47,8 @@ export interface ScheduleSettings {
   delayCost: number;
   /** Delay alone never makes a feed poll more often than this (the overflow risk may). */
   delayTarget: number;
+  /** Delay alone never asks for more polls than this per expected item (the overflow risk may). */
+  pollsPerItem: number;
 }
 
 export interface PublisherHints {
@@ -75,6 +92,12 @@ export function stretchWhenBehind(decision: PollDecision, lagMs: number, cron: s
 export const NO_HINTS: PublisherHints = { cron: null, ttlMinutes: null, updatePeriod: null, updateFrequency: null, skipHours: [], skipDays: [], maxAgeMs: null, retryAfterMs: null };
 
 const ASSUMED_WINDOW = 10;
+/** A recent count less likely than this under the long-run rate is a burst (see estimateRate). */
+const BURST_SIGNIFICANCE = 0.001;
+/** Odds, gap under the burst rate against under the usual rate, that mark a burst's onset. */
+const BURST_ONSET_ODDS = 20;
+/** Arrivals before the shape of the day is used (about two a day in each hour of the day). */
+const DAILY_SHAPE_ARRIVALS = 48;
 const PERIODS: Record<string, number> = { hourly: HOUR_MS, daily: 24 * HOUR_MS, weekly: 168 * HOUR_MS, monthly: 30 * 24 * HOUR_MS, yearly: 365 * 24 * HOUR_MS };
 const DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 
@@ -111,18 +134,41 @@ export function estimateRate(state: ScheduleState, now: number): RateEstimate | 
   }
   // Nothing learned yet (one poll, no usable dates): no estimate, the caller uses its default.
   if (state.arrivals.length === 0 && state.polls < 2 && span < 6 * HOUR_MS) return null;
-  // Bursts and wake-ups: the busiest recent span, if clearly above the long-run rate.
-  // The shortest spans see a feed that fills its window in minutes (a wire, a live blog) at the
-  // first polls, before an hour of its history exists.
+  const history = span >= 14 * 24 * HOUR_MS && state.arrivals.length >= 30;
+  // The weekly shape needs two weeks; until then the shape of the day, which a busy feed shows
+  // within two days — a feed that fills its window in minutes at its peak hours must be planned
+  // with that peak, not with its daily mean, long before two weeks have passed.
+  const daily = !history && span >= 2 * 24 * HOUR_MS && state.arrivals.length >= DAILY_SHAPE_ARRIVALS;
+  const profile = history ? profileMultipliers(state.profile) : daily ? dailyMultipliers(state.profile) : null;
+  // Bursts and wake-ups: a recent span holding more items than the long-run rate (shaped by the
+  // hour) makes plausible — a Poisson tail below BURST_SIGNIFICANCE, not a mere busy stretch,
+  // which every slow feed has now and then. The shortest spans see a feed that fills its window
+  // in minutes (a wire, a live blog) at the first polls, before an hour of its history exists.
+  const longRun = rate;
   for (const hours of [0.1, 0.25, 1, 3, 12, 48]) {
-    const recent = recentRate(state.arrivals, now, hours * HOUR_MS);
-    if (recent.count >= 3) {
-      const burst = (recent.count - 1) / (hours * HOUR_MS);
-      if (burst > 1.5 * rate) {
-        rate = burst;
-        riskRate = Math.max(riskRate, burst);
-        source = `burst over ${hours}h`;
-      }
+    const spanMs = hours * HOUR_MS;
+    const recent = recentRate(state.arrivals, now, spanMs);
+    if (recent.count < 3) continue;
+    const expected = expectedArrivals(longRun, profile, now - spanMs, spanMs);
+    const burst = (recent.count - 1) / spanMs;
+    if (burst > rate && poissonTail(expected, recent.count - 1) < BURST_SIGNIFICANCE) {
+      rate = burst;
+      riskRate = Math.max(riskRate, burst);
+      source = `burst over ${hours}h`;
+    }
+  }
+  // Burst onset: a feed that has burst before is planned at its burst rate as soon as its two
+  // newest items came closer together than its usual rate makes likely, before a third confirms
+  // it — by then the window may have filled. The evidence is the likelihood ratio of that gap
+  // under the two rates (exponential gaps); it lasts while such a burst would still be going.
+  const [previous, newest] = state.arrivals.slice(-2);
+  if (state.peakRate > rate && previous !== undefined && newest !== undefined && now - newest < (state.window || ASSUMED_WINDOW) / state.peakRate) {
+    const gap = newest - previous;
+    const ratio = (state.peakRate / rate) * Math.exp(-(state.peakRate - rate) * gap);
+    if (ratio >= BURST_ONSET_ODDS) {
+      rate = state.peakRate;
+      riskRate = Math.max(riskRate, rate);
+      source = 'burst onset';
     }
   }
   // A probable loss at the last poll: at least W + 1 items came in that interval.
@@ -133,8 +179,7 @@ export function estimateRate(state: ScheduleState, now: number): RateEstimate | 
     riskRate = Math.max(riskRate, rate);
     source = 'gap (probable loss)';
   }
-  const history = span >= 14 * 24 * HOUR_MS && state.arrivals.length >= 30;
-  return { rate, uncertainRate: riskRate, burstRate: state.peakRate, profile: history ? profileMultipliers(state.profile) : null, source };
+  return { rate, uncertainRate: riskRate, burstRate: state.peakRate, profile, source: history ? `${source}, weekly profile` : daily ? `${source}, daily profile` : source };
 }
 
 /** The largest Δ ≤ max for which `ok(Δ)` holds, `ok` being monotone (true, then false). */
@@ -199,6 +244,7 @@ export function nextPoll(state: ScheduleState, hints: PublisherHints, now: numbe
   let delta: number;
   let reason: string;
   let risk = 0;
+  let riskBound = false;
   if (estimate === null) {
     delta = settings.defaultInterval;
     reason = `learning: default ${formatDuration(delta)}`;
@@ -211,16 +257,22 @@ export function nextPoll(state: ScheduleState, hints: PublisherHints, now: numbe
     const byRisk = largest((d) => Math.max(arrivals(d), estimate.uncertainRate * d) <= limit && estimate.burstRate * d <= window - 1, settings.maxInterval);
     const worst = (d: number) => Math.max(arrivals(d), estimate.uncertainRate * d);
     // c·Λ(Δ)·Δ ≤ 2 with Λ(Δ) = expected items in the interval (the square-root rule, λ·Δ = Λ).
-    const byCost = Math.max(settings.delayTarget, largest((d) => settings.delayCost * arrivals(d) * (d / HOUR_MS) <= 2, settings.maxInterval));
+    const bySquareRoot = largest((d) => settings.delayCost * arrivals(d) * (d / HOUR_MS) <= 2, settings.maxInterval);
+    // At most `pollsPerItem` polls per expected item: Δ long enough for 1/pollsPerItem items.
+    const byYield = largest((d) => arrivals(d) * settings.pollsPerItem < 1, settings.maxInterval);
+    const byCost = Math.max(settings.delayTarget, bySquareRoot, byYield);
     delta = Math.min(byRisk, byCost);
-    const binding = byRisk < byCost ? 'overflow risk' : 'delay cost';
+    riskBound = byRisk < byCost;
+    const binding = byRisk < byCost ? 'overflow risk' : byYield > Math.max(settings.delayTarget, bySquareRoot) ? 'items per poll' : 'delay cost';
     delta = Math.min(Math.max(delta, settings.minInterval), settings.maxInterval);
     risk = poissonTail(worst(delta), window);
     const burst = estimate.burstRate > estimate.rate ? `, bursts to ${(estimate.burstRate * HOUR_MS).toPrecision(2)}/h seen` : '';
-    reason = `λ≈${(estimate.rate * HOUR_MS).toPrecision(2)}/h (${estimate.source}${estimate.profile ? ', weekly profile' : ''}${burst}), W=${window}, overflow risk ${pct(risk)} → ${formatDuration(delta)} (${binding})`;
+    reason = `λ≈${(estimate.rate * HOUR_MS).toPrecision(2)}/h (${estimate.source}${burst}), W=${window}, overflow risk ${pct(risk)} → ${formatDuration(delta)} (${binding})`;
   }
-  // Jitter only shortens: feeds drift apart and the overflow risk stays within bounds.
-  delta *= 1 - settings.jitter * random();
+  // Jitter keeps feeds from polling in lock-step. Where the overflow risk binds it only
+  // shortens, so the risk stays within bounds; elsewhere it is symmetric, so that on average it
+  // costs no polls.
+  delta = Math.min(delta * (riskBound ? 1 - settings.jitter * random() : 1 + settings.jitter * (2 * random() - 1)), settings.maxInterval);
 
   const floors: Array<[number, string]> = [];
   if (hints.ttlMinutes) floors.push([hints.ttlMinutes * 60_000, `ttl ${hints.ttlMinutes} min`]);

@@ -127,8 +127,12 @@ export function arrivalEstimates(
   return { arrivals: arrivals.sort((a, b) => a - b), dated, trusted: trustedCount };
 }
 
-/** Keeps the busiest recent hour-scale rate if it stands far above the feed's long-run rate. */
-function rememberBurst(state: ScheduleState, now: number): void {
+/**
+ * Keeps the busiest hour-scale rate among this poll's new arrivals if it stands far above the
+ * feed's long-run rate. Every span ending at a new arrival is looked at, not only the last hours
+ * before the poll: a burst that ended hours before a poll is still a burst.
+ */
+function rememberBurst(state: ScheduleState, now: number, newArrivals: readonly number[]): void {
   if (state.peakAt !== null) state.peakRate = decay(state.peakRate, now - state.peakAt, PEAK_HALF_LIFE);
   state.peakAt = now;
   // Compared with what the weekly profile expects at this hour, so office hours are no burst.
@@ -136,10 +140,12 @@ function rememberBurst(state: ScheduleState, now: number): void {
   const shape = history ? profileMultipliers(state.profile)[hourOfWeek(now)]! : 1;
   const longRun = decayedRate(state.arrivals, now, state.observedSince ?? now, RATE_HALF_LIFE) * Math.max(shape, 1);
   for (const span of [HOUR, 3 * HOUR]) {
-    const { count } = recentRate(state.arrivals, now, span);
-    if (count < 5) continue;
-    const rate = (count - 1) / span;
-    if (rate > BURST_FACTOR * longRun) state.peakRate = Math.max(state.peakRate, rate);
+    for (const end of newArrivals) {
+      const { count } = recentRate(state.arrivals, end, span);
+      if (count < 5) continue;
+      const rate = (count - 1) / span;
+      if (rate > BURST_FACTOR * longRun) state.peakRate = Math.max(state.peakRate, rate);
+    }
   }
 }
 
@@ -197,7 +203,7 @@ export function observePoll(previous: ScheduleState, observation: PollObservatio
     state.arrivals = all.slice(-MAX_ARRIVALS);
     // Forgetting the oldest arrivals shortens the span they describe, or the rate would sag.
     if (all.length > MAX_ARRIVALS && state.observedSince !== null) state.observedSince = Math.max(state.observedSince, state.arrivals[0]!);
-    if (previousPoll !== null && arrivals.length > 0) rememberBurst(state, now);
+    if (previousPoll !== null && arrivals.length > 0) rememberBurst(state, now, arrivals);
   }
   state.observedSince ??= now;
   state.lastSuccessAt = now;

@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { cronProblem, nextCronTime } from '../../src/schedule/cron.js';
+import { poissonTail } from '../../src/schedule/estimate.js';
 import { BEHIND_SCHEDULE_MS, NO_HINTS, nextPoll, stretchWhenBehind, type PublisherHints, type ScheduleSettings } from '../../src/schedule/policy.js';
 import { arrivalEstimates, emptyState, observePoll, type ScheduleState } from '../../src/schedule/state.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;
-const settings: ScheduleSettings = { defaultInterval: 30 * MIN, minInterval: 5 * MIN, maxInterval: DAY, jitter: 0, overflowRisk: 0.001, delayCost: 8, delayTarget: 20 * MIN };
+const settings: ScheduleSettings = { defaultInterval: 30 * MIN, minInterval: 5 * MIN, maxInterval: DAY, jitter: 0, overflowRisk: 0.001, delayCost: 8, delayTarget: 20 * MIN, pollsPerItem: 2 };
 const T0 = Date.UTC(2026, 10, 2, 0, 0); // a Monday
 
 /** A feed of `window` items published every `gap` ms, polled every `every` ms for `polls` polls. */
@@ -48,12 +49,86 @@ test('a busy feed is polled so that its window cannot overflow; a quiet one rare
   assert.ok(fastGap < 20 * MIN && fastGap >= 5 * MIN, `${fastGap / MIN} min`);
   assert.match(fast.reason, /λ≈1[12]\/h \(dates\), W=10, overflow risk .* \(overflow risk\)/);
   assert.ok(Math.abs((fast.ratePerHour ?? 0) - 12) < 1.5);
-  // Two items a day, window 20: the square-root rule, c·λ·Δ² = 2 → Δ = √(2·12/8) h ≈ 1.7 h.
+  // Two items a day, window 20, with no bound on polls per item: the square-root rule,
+  // c·λ·Δ² = 2 → Δ = √(2·12/8) h ≈ 1.7 h.
   const quiet = history({ gap: 12 * HOUR, window: 20, polls: 30, every: 3 * HOUR });
-  const slow = nextPoll(quiet.state, NO_HINTS, quiet.now, settings);
+  const slow = nextPoll(quiet.state, NO_HINTS, quiet.now, { ...settings, pollsPerItem: 1e9 });
   const slowGap = gapOf(slow, quiet.now);
   assert.ok(slowGap > 1.4 * HOUR && slowGap < 2.1 * HOUR, `${slowGap / HOUR} h`);
   assert.match(slow.reason, /\(delay cost\)/);
+});
+
+test('a slow feed is polled about as often as it publishes, not many times per item', () => {
+  // Two items a day: the square-root rule alone (c = 8) would poll every 1.7 h, twelve polls per
+  // item; at most two polls per expected item make it 6 h.
+  const quiet = history({ gap: 12 * HOUR, window: 20, polls: 30, every: 3 * HOUR });
+  const slow = nextPoll(quiet.state, NO_HINTS, quiet.now, settings);
+  const slowGap = gapOf(slow, quiet.now);
+  assert.ok(slowGap > 5 * HOUR && slowGap < 7 * HOUR, `${slowGap / HOUR} h`);
+  assert.match(slow.reason, /\(items per poll\)/);
+  // One item every three days: polled at the maximum interval, not every 4.5 h.
+  const rare = history({ gap: 80 * HOUR, window: 10, polls: 40, every: 6 * HOUR });
+  assert.equal(gapOf(nextPoll(rare.state, NO_HINTS, rare.now, settings), rare.now), DAY);
+});
+
+/** A feed publishing at the given times (sorted), polled every `every` from T0 until `until`. */
+function replay(times: number[], window: number, every: number, until: number): ScheduleState {
+  let state = emptyState();
+  const seen = new Set<number>();
+  for (let now = T0; now <= until; now += every) {
+    const shown = times.filter((at) => at <= now).slice(-window).reverse();
+    const items = shown.map((at) => ({ guid: `t${at}`, date: at, isNew: !seen.has(at) }));
+    for (const at of shown) seen.add(at);
+    state = observePoll(state, { at: now, failed: false, notModified: false, items });
+  }
+  return state;
+}
+
+test('a feed that fills its window in minutes at its peak hours is planned with its peak within days', () => {
+  // 36 items a day, all between 12:00 and 15:00 UTC (12 an hour), window 10: at the mean rate
+  // (1.5/h) the window lasts six hours, at the peak under an hour. After four days, a poll at
+  // 12:00 must come soon enough for the peak (the planned 0.1 % needs ≤ 3 items expected; the
+  // shape learned in days is shrunk towards flat, so allow up to 1 %).
+  const times: number[] = [];
+  for (let day = -2; day < 5; day++) for (let i = 0; i < 36; i++) times.push(T0 + day * DAY + 12 * HOUR + i * 5 * MIN);
+  const now = T0 + 4 * DAY + 12 * HOUR;
+  const state = replay(times, 10, 30 * MIN, now);
+  const decision = nextPoll(state, NO_HINTS, now, { ...settings, delayTarget: HOUR });
+  const expected = (gapOf(decision, now) / HOUR) * 12;
+  assert.ok(poissonTail(expected, 9) <= 0.01, `${(gapOf(decision, now) / MIN).toFixed(0)} min at the peak: ${expected.toFixed(1)} items expected (${decision.reason})`);
+  assert.match(decision.reason, /daily profile/);
+});
+
+test('a slow feed with a few items close together is not taken for a burst', () => {
+  // One item a day, then three within twelve hours: likely enough at that rate (2 % in any
+  // 48 h) to be chance, not a reason to poll every hour or two.
+  const times = Array.from({ length: 20 }, (_, i) => T0 - 20 * DAY + i * DAY).concat([T0 + 1 * HOUR, T0 + 7 * HOUR, T0 + 12 * HOUR]);
+  const now = T0 + 13 * HOUR;
+  const state = replay(times, 10, 3 * HOUR, now);
+  const decision = nextPoll(state, NO_HINTS, now, settings);
+  assert.doesNotMatch(decision.reason, /burst/);
+  assert.ok(gapOf(decision, now) >= 8 * HOUR, `${gapOf(decision, now) / HOUR} h`);
+});
+
+test('a burst that ended hours before the poll is still remembered', () => {
+  const times = Array.from({ length: 20 }, (_, i) => T0 - 20 * DAY + i * DAY);
+  for (let i = 0; i < 15; i++) times.push(T0 + 2 * HOUR + i * 2 * MIN);
+  const state = replay(times, 25, 8 * HOUR, T0 + 8 * HOUR);
+  assert.ok(state.peakRate * HOUR > 10, `burst rate remembered: ${(state.peakRate * HOUR).toFixed(1)}/h`);
+});
+
+test("a feed that has burst before is planned at its burst rate at the burst's first two items", () => {
+  // Two items a day, window 20, a burst of 30/h remembered; a poll sees two new items two
+  // minutes apart: poll again before such a burst could fill the window.
+  const times = Array.from({ length: 20 }, (_, i) => T0 - 10 * DAY + i * 12 * HOUR);
+  const quiet = replay(times, 20, 3 * HOUR, T0);
+  const state: ScheduleState = { ...quiet, peakRate: 30 / HOUR, peakAt: T0 };
+  const at = T0 + 3 * HOUR;
+  const items = [{ guid: 'b2', date: at - 5 * MIN, isNew: true }, { guid: 'b1', date: at - 7 * MIN, isNew: true }, ...times.slice(-18).reverse().map((t) => ({ guid: `t${t}`, date: t, isNew: false }))];
+  const after = observePoll(state, { at, failed: false, notModified: false, items });
+  const decision = nextPoll(after, NO_HINTS, at, settings);
+  assert.match(decision.reason, /burst onset/);
+  assert.ok(gapOf(decision, at) <= 30 * MIN, `${gapOf(decision, at) / MIN} min`);
 });
 
 test('the window is learned from the largest document seen', () => {
@@ -114,7 +189,7 @@ test('a burst is reacted to at once and remembered', () => {
   assert.ok(gapOf(decision, at) <= 30 * MIN, `${gapOf(decision, at) / MIN} min`);
 });
 
-test('failures back off exponentially from the minimum interval, capped at the maximum; jitter only shortens', () => {
+test('failures back off exponentially from the minimum interval, capped at the maximum; jitter there only shortens', () => {
   let state = emptyState();
   const gaps: number[] = [];
   for (let n = 1; n <= 12; n++) {
