@@ -2,8 +2,8 @@
  * Scheduling benchmark: Forest's policy against fixed intervals, Miniflux and CommaFeed on the
  * same generated months of feeds, in one run. Each seed draws its feeds from one of three
  * generators (bench/schedule/traces.ts); the targets must hold on every seed, so the report
- * gives the mean and the worst seed. Seeds 1–5 are the ones the policy was tuned on; 6–10 are
- * reported, not tuned on (README).
+ * gives the mean and the worst seed. Seeds 1–10 (the default) are the ones the policy's settings
+ * were compared on; seeds 11–20 are the held-out check (README).
  *
  *   npm run bench:schedule [-- --seeds 1-10] [--days D] [--per-kind] [--per-feed] [--json] [--trace-out FILE]
  */

@@ -263,7 +263,7 @@ export function nextPoll(state: ScheduleState, hints: PublisherHints, now: numbe
     const byCost = Math.max(settings.delayTarget, bySquareRoot, byYield);
     delta = Math.min(byRisk, byCost);
     riskBound = byRisk < byCost;
-    const binding = byRisk < byCost ? 'overflow risk' : byYield > Math.max(settings.delayTarget, bySquareRoot) ? 'items per poll' : 'delay cost';
+    const binding = riskBound ? 'overflow risk' : byYield > Math.max(settings.delayTarget, bySquareRoot) ? 'items per poll' : 'delay cost';
     delta = Math.min(Math.max(delta, settings.minInterval), settings.maxInterval);
     risk = poissonTail(worst(delta), window);
     const burst = estimate.burstRate > estimate.rate ? `, bursts to ${(estimate.burstRate * HOUR_MS).toPrecision(2)}/h seen` : '';
