@@ -8,7 +8,10 @@
  * is the built daemon (`forest run`), sampled once a second for resident memory and CPU time.
  * Then the pass cost on a synthetic archive of 1,000,000 snapshots.
  *
- *   npm run bench:scale -- [--feeds=10000] [--hosts=500] [--minutes=8] [--hot=100] [--json] [--keep]
+ *   npm run bench:scale -- [--feeds=10000] [--hosts=500] [--minutes=8] [--hot=100] [--json] [--keep] [--profile=DIR]
+ *
+ * `--profile=DIR` writes V8 CPU profiles of the daemon (its main thread and each worker) to DIR
+ * (open them in Chrome DevTools or speedscope) — to see where the CPU per page goes.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -91,7 +94,8 @@ async function main(): Promise<void> {
   }));
   const started = Date.now();
   const log = openSync(join(work, 'forest.log'), 'w');
-  const forest = spawn(process.execPath, [join(ROOT, 'bin', 'forest.js'), 'run', '--config', join(work, 'settings.yaml')], { stdio: ['ignore', log, 'pipe'] });
+  const profile = args.get('profile') ? ['--cpu-prof', `--cpu-prof-dir=${args.get('profile')}`] : [];
+  const forest = spawn(process.execPath, [...profile, join(ROOT, 'bin', 'forest.js'), 'run', '--config', join(work, 'settings.yaml')], { stdio: ['ignore', log, 'pipe'] });
   let stderr = '';
   forest.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
   // Listening from the start: a daemon that dies during the run is reported, not waited for.
