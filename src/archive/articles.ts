@@ -4,6 +4,7 @@ import type { Db } from './database.js';
 import type { ObjectDiff } from './diff.js';
 import type { NormalizedObject } from './normalize.js';
 import { insertSnapshot, type FetchedPage } from './snapshots.js';
+import type { ArticleFilter, ArticleSummary, CheckResult } from './store.js';
 
 /**
  * Articles, their versions and the checks between them (docs/architecture.md §6). An article is one feed item's
@@ -65,9 +66,6 @@ export interface VersionRow {
   html: string;
   blocks: string;
 }
-
-/** What one look at an article's page found (migrations 0004 and 0008). */
-export type CheckResult = 'unchanged' | 'changed' | 'failed' | 'gone' | 'unavailable';
 
 export interface CheckRow {
   id: number;
@@ -299,26 +297,6 @@ export function recordRevisitCapture(db: Db, article: ArticleRow, page: FetchedP
 /** The article of an item is checked next at `at` (a feed item that changed is revisited at once). */
 export function revisitItemAt(db: Db, itemId: number, at: string): void {
   db.prepare('UPDATE articles SET next_check_at = ? WHERE item_id = ?').run(at, itemId);
-}
-
-export interface ArticleFilter {
-  /** A feed's URL, as subscribed or as fetched now. */
-  feed?: string | undefined;
-  /** ISO time: articles first captured at or after it. */
-  since?: string | undefined;
-}
-
-export interface ArticleSummary {
-  id: number;
-  feed: string;
-  guid: string;
-  url: string;
-  canonicalUrl: string | null;
-  title: string | null;
-  versions: number;
-  firstCaptured: string;
-  lastChecked: string | null;
-  nextCheck: string | null;
 }
 
 const ARTICLE_FILTER = `FROM articles JOIN feeds ON feeds.id = articles.feed_id JOIN items ON items.id = articles.item_id

@@ -2,10 +2,11 @@ import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { STATUS_CODES } from 'node:http';
 import { WARCRecord, WARCSerializer } from 'warcio';
-import { checksOf, listArticles, versionsOf, type ArticleFilter, type ArticleSummary } from './articles.js';
+import { checksOf, listArticles, versionsOf } from './articles.js';
 import { getBlob } from './blobs.js';
 import { loadCodec } from './codec.js';
 import type { Db } from './database.js';
+import type { ArticleFilter, ArticleSummary, Progress } from './store.js';
 
 /**
  * Exports of the archive: JSONL (one line per article, every version) and WARC 1.1 (the raw
@@ -20,8 +21,6 @@ export interface ExportReport {
   records: Record<string, number>;
   bytes: number;
 }
-
-type Progress = (done: number, total: number) => void;
 
 /**
  * Writes to `path` atomically: everything to a temporary file, then a rename; a failure removes

@@ -1,14 +1,11 @@
 import { styleText } from 'node:util';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { createTwoFilesPatch } from 'diff';
-import {
-  articleById, checksOf, pageOfArticles, sameArticleElsewhere, versionOf, versionsOf, type ArticleRow, type VersionRow,
-} from '../archive/articles.js';
-import type { Db } from '../archive/database.js';
 import { diffObjects, type ObjectDiff, type WordPart } from '../archive/diff.js';
 import type { NormalizedObject } from '../archive/normalize.js';
+import type { Article, Store, Version } from '../archive/store.js';
 import { parseDuration } from '../util/units.js';
-import { printJson, settingsFor, withDatabase } from './context.js';
+import { printJson, settingsFor, withStore } from './context.js';
 
 /** `--since 2026-11-01`, `--since 2026-11-01T12:00Z` or `--since 7d` (that long ago) → ISO. */
 export function dateOption(value: string): string {
@@ -32,14 +29,14 @@ export function wholeNumber(value: string): number {
 }
 
 /** An article by id, or a clear error. */
-function requireArticle(db: Db, id: number): ArticleRow {
-  const article = articleById(db, id);
+async function requireArticle(store: Store, id: number): Promise<Article> {
+  const article = await store.article(id);
   if (!article) throw new Error(`no article ${id} (see \`forest articles\`)`);
   return article;
 }
 
-function requireVersion(db: Db, article: ArticleRow, n: number): VersionRow {
-  const version = versionOf(db, article.id, n);
+async function requireVersion(store: Store, article: Article, n: number): Promise<Version> {
+  const version = await store.version(article.id, n);
   if (!version) throw new Error(`article ${article.id} has no version ${n} (it has ${article.versions})`);
   return version;
 }
@@ -62,7 +59,7 @@ export function articlesCommand(): Command {
     .option('--json', 'JSON lines: one object per article (id, feed, guid, url, canonicalUrl, title, versions, firstCaptured, lastChecked, nextCheck)')
     .description('list archived articles, newest first, a page at a time: id, title, url, guid, versions, first captured, last checked, feed')
     .action(async (options: { feed?: string; since?: string; limit: number; offset: number; json?: boolean }, command: Command) => {
-      const { articles, total } = await withDatabase(settingsFor(command), (db) => pageOfArticles(db, options, options));
+      const { articles, total } = await withStore(settingsFor(command), (store) => store.articles(options, options));
       if (options.json) {
         for (const row of articles) printJson(row);
         return;
@@ -79,10 +76,10 @@ export function articlesCommand(): Command {
     });
 }
 
-function versionJson(article: ArticleRow, version: VersionRow) {
+function versionJson(article: Article, version: Version) {
   return {
-    id: article.id, url: article.url, finalUrl: article.final_url, canonicalUrl: article.canonical_url,
-    version: version.n, versions: article.versions, capturedAt: version.captured_at, method: version.method, wrapper: version.wrapper_id,
+    id: article.id, url: article.url, finalUrl: article.finalUrl, canonicalUrl: article.canonicalUrl,
+    version: version.n, versions: article.versions, capturedAt: version.capturedAt, method: version.method, wrapper: version.wrapperId,
     hash: version.hash, title: version.title, byline: version.byline, published: version.published, text: version.text, html: version.html,
   };
 }
@@ -96,17 +93,17 @@ export function showCommand(): Command {
     .description('print an article as archived: one version, as text, HTML or JSON')
     .action(async (id: number, n: number | undefined, options: { format: string; json?: boolean }, command: Command) => {
       const format = options.json ? 'json' : options.format;
-      await withDatabase(settingsFor(command), (db) => {
-        const article = requireArticle(db, id);
-        const version = requireVersion(db, article, n ?? article.versions);
-        if (format === 'json') return printJson({ ...versionJson(article, version), alsoAt: sameArticleElsewhere(db, article).map((other) => other.id) });
+      await withStore(settingsFor(command), async (store) => {
+        const article = await requireArticle(store, id);
+        const version = await requireVersion(store, article, n ?? article.versions);
+        const elsewhere = await store.sameArticleElsewhere(article.id);
+        if (format === 'json') return printJson({ ...versionJson(article, version), alsoAt: elsewhere });
         if (format === 'html') return void process.stdout.write(`${version.html}\n`);
         console.log(version.title ?? '(untitled)');
         const meta = [version.byline, version.published ? `published ${version.published}` : null].filter(Boolean).join(' · ');
         if (meta) console.log(meta);
-        console.log(`${article.final_url ?? article.url}\nversion ${version.n} of ${article.versions}, captured ${version.captured_at} (${version.method}${version.wrapper_id ? `, wrapper ${version.wrapper_id}` : ''})`);
-        const elsewhere = sameArticleElsewhere(db, article);
-        if (elsewhere.length) console.log(`the same article (canonical URL) is also article ${elsewhere.map((other) => other.id).join(', ')}`);
+        console.log(`${article.finalUrl ?? article.url}\nversion ${version.n} of ${article.versions}, captured ${version.capturedAt} (${version.method}${version.wrapperId ? `, wrapper ${version.wrapperId}` : ''})`);
+        if (elsewhere.length) console.log(`the same article (canonical URL) is also article ${elsewhere.join(', ')}`);
         console.log(`\n${version.text}`);
       });
     });
@@ -118,26 +115,26 @@ export function historyCommand(): Command {
     .option('--json', 'one JSON object: the article, its versions (with what changed) and every check')
     .description('the versions of an article (when, how extracted, what changed) and every check between them')
     .action(async (id: number, options: { json?: boolean }, command: Command) => {
-      await withDatabase(settingsFor(command), (db) => {
-        const article = requireArticle(db, id);
-        const versions = versionsOf(db, article.id);
-        const checks = checksOf(db, article.id);
+      await withStore(settingsFor(command), async (store) => {
+        const article = await requireArticle(store, id);
+        const versions = await store.versions(article.id);
+        const checks = await store.checks(article.id);
         if (options.json) {
           return printJson({
-            id: article.id, url: article.url, title: article.title, goneSince: article.gone_since, nextCheck: article.next_check_at,
+            id: article.id, url: article.url, title: article.title, goneSince: article.goneSince, nextCheck: article.nextCheck,
             versions: versions.map((version) => ({
-              n: version.n, capturedAt: version.captured_at, method: version.method, wrapper: version.wrapper_id, title: version.title, hash: version.hash,
-              change: JSON.parse(version.change) as string[], summary: version.summary,
+              n: version.n, capturedAt: version.capturedAt, method: version.method, wrapper: version.wrapperId, title: version.title, hash: version.hash,
+              change: version.change, summary: version.summary,
             })),
-            checks: checks.map((check) => ({ at: check.at, status: check.status, result: check.result, version: check.version_n, reason: check.reason })),
+            checks,
           });
         }
-        console.log(`${article.title ?? '(untitled)'}\n${article.url}${article.gone_since ? `\ngone since ${article.gone_since} (the page answers 404/410)` : ''}\n`);
+        console.log(`${article.title ?? '(untitled)'}\n${article.url}${article.goneSince ? `\ngone since ${article.goneSince} (the page answers 404/410)` : ''}\n`);
         for (const version of versions) {
-          const change = JSON.parse(version.change) as string[];
-          console.log(`v${version.n}  ${version.captured_at}  ${version.method}${version.wrapper_id ? ` (wrapper ${version.wrapper_id})` : ''}  ${version.hash.slice(0, 12)}  ${version.title ?? ''}`);
+          const { change } = version;
+          console.log(`v${version.n}  ${version.capturedAt}  ${version.method}${version.wrapperId ? ` (wrapper ${version.wrapperId})` : ''}  ${version.hash.slice(0, 12)}  ${version.title ?? ''}`);
           console.log(`     ${change.length ? `${change.join(', ')}: ` : ''}${version.summary ?? ''}`);
-          const between = checks.filter((check) => check.version_n === version.n && check.result !== 'changed');
+          const between = checks.filter((check) => check.version === version.n && check.result !== 'changed');
           if (between.length) {
             // Checks that found no edit, by result; the ones that need a look say why.
             const parts = (['unchanged', 'gone', 'unavailable', 'failed'] as const).flatMap((result) => {
@@ -149,7 +146,7 @@ export function historyCommand(): Command {
             console.log(`     then checks: ${parts.join(', ')}; last ${between.at(-1)!.at}`);
           }
         }
-        console.log(`\n${checks.length} checks; next check ${article.next_check_at ?? 'none scheduled'}`);
+        console.log(`\n${checks.length} checks; next check ${article.nextCheck ?? 'none scheduled'}`);
       });
     });
 }
@@ -200,25 +197,25 @@ export function diffCommand(): Command {
     .description('what changed between two versions of an article: a word diff inside the edited blocks')
     .action(async (id: number, a: number | undefined, b: number | undefined, options: { format: string; json?: boolean }, command: Command) => {
       const format = options.json ? 'json' : options.format;
-      await withDatabase(settingsFor(command), (db) => {
-        const article = requireArticle(db, id);
+      await withStore(settingsFor(command), async (store) => {
+        const article = await requireArticle(store, id);
         if (article.versions < 2 && a === undefined) throw new Error(`article ${id} has a single version: nothing to compare`);
         const later = b ?? article.versions;
         const earlier = a ?? later - 1;
-        const before = requireVersion(db, article, earlier);
-        const after = requireVersion(db, article, later);
-        const left = JSON.parse(before.blocks) as NormalizedObject;
-        const right = JSON.parse(after.blocks) as NormalizedObject;
+        const before = await requireVersion(store, article, earlier);
+        const after = await requireVersion(store, article, later);
+        const left = before.object;
+        const right = after.object;
         // Consecutive versions: the diff recorded when the edit was found, which compared like
         // with like even when the extraction method changed between the two captures.
-        const stored = later === earlier + 1 && after.diff ? (JSON.parse(after.diff) as ObjectDiff) : null;
+        const stored = later === earlier + 1 ? after.diff : null;
         const diff = stored ?? diffObjects(left, right);
-        const caveat = !stored && (before.method !== after.method || before.wrapper_id !== after.wrapper_id)
-          ? `note: v${earlier} was extracted by ${before.method}, v${later} by ${after.method}${after.wrapper_id ? ` (wrapper ${after.wrapper_id})` : ''}; some differences may come from extraction, not from the article`
+        const caveat = !stored && (before.method !== after.method || before.wrapperId !== after.wrapperId)
+          ? `note: v${earlier} was extracted by ${before.method}, v${later} by ${after.method}${after.wrapperId ? ` (wrapper ${after.wrapperId})` : ''}; some differences may come from extraction, not from the article`
           : null;
         if (format === 'json') return printJson({ id: article.id, a: earlier, b: later, ...diff, ...(caveat ? { caveat } : {}) });
-        if (format === 'unified') return void process.stdout.write(createTwoFilesPatch(`article ${id} v${earlier}`, `article ${id} v${later}`, objectLines(left), objectLines(right), before.captured_at, after.captured_at));
-        console.log(`article ${id}: v${earlier} (${before.captured_at}) → v${later} (${after.captured_at})\n${diff.summary}${caveat ? `\n${caveat}` : ''}\n`);
+        if (format === 'unified') return void process.stdout.write(createTwoFilesPatch(`article ${id} v${earlier}`, `article ${id} v${later}`, objectLines(left), objectLines(right), before.capturedAt, after.capturedAt));
+        console.log(`article ${id}: v${earlier} (${before.capturedAt}) → v${later} (${after.capturedAt})\n${diff.summary}${caveat ? `\n${caveat}` : ''}\n`);
         console.log(renderWordDiff(diff, colour()));
       });
     });

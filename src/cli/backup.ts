@@ -1,7 +1,6 @@
 import { Command } from 'commander';
 import { resolve } from 'node:path';
-import { backupArchive } from '../archive/integrity.js';
-import { printJson, settingsFor, withDatabase } from './context.js';
+import { printJson, settingsFor, withStore } from './context.js';
 
 export function backupCommand(): Command {
   return new Command('backup')
@@ -11,7 +10,7 @@ export function backupCommand(): Command {
     .description('an online, consistent copy of the archive, safe while the daemon runs (SQLite\'s backup API); restore by pointing --db (or database.path) at the copy')
     .action(async (file: string, options: { force?: boolean; json?: boolean }, command: Command) => {
       const target = resolve(file);
-      const report = await withDatabase(settingsFor(command), (db) => backupArchive(db, target, { overwrite: Boolean(options.force) }));
+      const report = await withStore(settingsFor(command), (store) => store.backup(target, { overwrite: Boolean(options.force) }));
       if (options.json) return printJson(report);
       console.log(`backed up the archive to ${report.file} (${(report.bytes / 2 ** 20).toFixed(1)} MB in ${(report.ms / 1000).toFixed(1)} s)`);
       console.log(`to restore: stop the daemon, then run it with --db ${report.file} (or copy the file to database.path); \`forest check --db ${report.file}\` verifies the copy`);

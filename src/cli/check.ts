@@ -1,13 +1,12 @@
 import { Command } from 'commander';
-import { checkArchive } from '../archive/integrity.js';
-import { printJson, settingsFor, withDatabase } from './context.js';
+import { printJson, settingsFor, withStore } from './context.js';
 
 export function checkCommand(): Command {
   return new Command('check')
     .option('--json', 'one JSON object: ok, and each check with its problems')
     .description('verify the archive: SQLite integrity, foreign keys, the search index, stored bodies; exit 1 with the list when something is wrong (safe while the daemon runs)')
     .action(async (options: { json?: boolean }, command: Command) => {
-      const checks = await withDatabase(settingsFor(command), (db) => checkArchive(db));
+      const checks = await withStore(settingsFor(command), (store) => store.verify());
       const ok = checks.every((check) => check.problems.length === 0);
       if (options.json) printJson({ ok, checks });
       else {

@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { openDatabase, type Db } from '../archive/database.js';
-import { syncSubscriptions, type SyncReport } from '../archive/feeds.js';
+import type { SyncReport } from '../archive/feeds.js';
+import { openStore } from '../archive/sqlite-store.js';
+import type { Store } from '../archive/store.js';
 import { loadSettings, type Settings } from '../config/settings.js';
 import { readSubscriptions } from '../config/subscriptions.js';
 
@@ -17,27 +17,21 @@ export function settingsFor(command: Command): Settings {
 }
 
 /**
- * Runs `work` with the database open, and closes it whatever happens. Only commands that build
- * the archive (`run`, `demo`, `feeds`) create a missing database; every other command refuses
- * it, because an empty archive made on the spot would look like an archive that lost everything
- * (and a script would read exit 0 as success).
+ * Runs `work` with the archive open, and closes it whatever happens. Only commands that build
+ * the archive (`run`, `demo`, `feeds`) create a missing one (see openStore).
  */
-export async function withDatabase<T>(settings: Settings, work: (db: Db) => T | Promise<T>, options: { create?: boolean } = {}): Promise<T> {
-  const path = settings.database.path;
-  if (!options.create && path !== ':memory:' && !existsSync(path)) {
-    throw new Error(`no archive at ${path}: \`forest run\` creates it (\`forest demo\` makes a demo one), or point --db (or database.path) at an existing archive`);
-  }
-  const db = openDatabase(path);
+export async function withStore<T>(settings: Settings, work: (store: Store) => Promise<T>, options: { create?: boolean } = {}): Promise<T> {
+  const store = openStore(settings.database.path, options);
   try {
-    return await work(db);
+    return await work(store);
   } finally {
-    db.close();
+    await store.close();
   }
 }
 
-/** Reads the subscription list and makes the database match it. */
-export function syncFromList(db: Db, settings: Settings): SyncReport {
-  return syncSubscriptions(db, readSubscriptions(settings.subscriptions));
+/** Reads the subscription list and makes the archive match it. */
+export function syncFromList(store: Store, settings: Settings): Promise<SyncReport> {
+  return store.syncSubscriptions(readSubscriptions(settings.subscriptions));
 }
 
 export const printJson = (value: unknown): void => {

@@ -1,14 +1,13 @@
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { stringify } from 'yaml';
-import { checkpoint, openDatabase, type Db } from '../archive/database.js';
-import { activeWrappers, articleVersionCounts, checkCounts, exampleCaptures, storedBodyBytes, versionsByMethod, type CheckCounts } from '../archive/summary.js';
+import { openStore } from '../archive/sqlite-store.js';
+import type { ArchiveTotals, Store } from '../archive/store.js';
+import type { CheckCounts } from '../archive/summary.js';
 import { loadSettings } from '../config/settings.js';
 import { runDaemon } from '../daemon/service.js';
-import { feedStatuses } from '../daemon/status.js';
-import { backlog } from '../archive/queues.js';
 import { scriptedEdits } from '../synthetic/sites.js';
 import { SyntheticWeb } from '../synthetic/server.js';
 import { createLogger } from '../util/logger.js';
@@ -54,10 +53,10 @@ interface VersionReport {
 const DEMO_REVISITS = ['2s', '3s', '5s', '8s', '13s', '21s', '34s', '55s', '89s'];
 
 /** Compares the archive's versions with the revisions the synthetic web served for each page. */
-function versionReport(db: Db, web: SyntheticWeb, databaseBytes: number): VersionReport {
+function versionReport(totals: ArchiveTotals, web: SyntheticWeb, databaseBytes: number): VersionReport {
   const served = web.servedRevisions();
   const siteOf = new Map([...web.sites.values()].map((site) => [new URL(site.url).host, site.definition.slug]));
-  const articles = articleVersionCounts(db);
+  const articles = totals.articleVersions;
   let falseVersions = 0;
   let missedEdits = 0;
   let editsSeen = 0;
@@ -72,13 +71,14 @@ function versionReport(db: Db, web: SyntheticWeb, databaseBytes: number): Versio
     versions += article.versions;
   }
   return {
-    articles: articles.length, checks: checkCounts(db), versions,
+    articles: articles.length, checks: totals.checks, versions,
     editsMade: web.editsMade().length, editsSeen, falseVersions, missedEdits, databaseBytes, bytesPerArticle: articles.length ? Math.round(databaseBytes / articles.length) : 0,
   };
 }
 
-function summarize(db: Db, web: SyntheticWeb, database: string, logFile: string, seconds: number): Summary {
-  const feeds = feedStatuses(db).map((feed) => ({ url: feed.url, title: feed.title, items: feed.items, pages: feed.pages, failedPages: feed.failedPages }));
+async function summarize(store: Store, web: SyntheticWeb, database: string, logFile: string, seconds: number): Promise<Summary> {
+  const totals = await store.totals();
+  const feeds = (await store.feedStatuses()).map((feed) => ({ url: feed.url, title: feed.title, items: feed.items, pages: feed.pages, failedPages: feed.failedPages }));
   return {
     database,
     logFile,
@@ -87,11 +87,11 @@ function summarize(db: Db, web: SyntheticWeb, database: string, logFile: string,
     items: feeds.reduce((sum, feed) => sum + feed.items, 0),
     pages: feeds.reduce((sum, feed) => sum + feed.pages, 0),
     sites: feeds.filter((feed) => feed.pages > 0).length,
-    snapshotsBytes: storedBodyBytes(db),
-    examples: exampleCaptures(db),
-    versionsByMethod: versionsByMethod(db),
-    wrappers: activeWrappers(db),
-    archive: versionReport(db, web, statSync(database).size),
+    snapshotsBytes: totals.storedBodyBytes,
+    examples: totals.examples,
+    versionsByMethod: totals.versionsByMethod,
+    wrappers: totals.wrappers,
+    archive: versionReport(totals, web, await store.size()),
   };
 }
 
@@ -160,16 +160,22 @@ export function demoCommand(): Command {
           log,
           exitAfter: options.duration ?? options.timeout,
           handleSignals: true,
-          onReady: (db) => {
+          onReady: (store) => {
             // The edits start once the first captures are archived (an edit made before its
             // article's first capture would only be version 1, not an edit to find); without
             // --duration, the demo stops once every feed has been polled, no page is left to
             // capture or extract, and every scripted edit has been made and found.
+            let looking = false;
             watcher = setInterval(() => {
-              const statuses = feedStatuses(db);
-              const settled = statuses.every((feed) => feed.lastPoll !== null && feed.pendingPages === 0) && backlog(db, new Date()).queuedExtractions === 0;
+              if (looking) return;
+              looking = true;
+              void look().finally(() => (looking = false));
+            }, 250);
+            const look = async () => {
+              const [statuses, totals] = await Promise.all([store.feedStatuses(), store.totals()]);
+              const settled = statuses.every((feed) => feed.lastPoll !== null && feed.pendingPages === 0) && totals.backlog.queuedExtractions === 0;
               if (settled) web.releaseEdits();
-              const report = versionReport(db, web, 0);
+              const report = versionReport(totals, web, 0);
               const pages = statuses.reduce((sum, feed) => sum + feed.pages, 0);
               const items = statuses.reduce((sum, feed) => sum + feed.items, 0);
               progress.update(`${((performance.now() - started) / 1000).toFixed(0)} s · ${pages}/${items} pages captured · ${report.checks.revisits} revisits · `
@@ -183,15 +189,17 @@ export function demoCommand(): Command {
                 clearInterval(watcher);
                 process.kill(process.pid, 'SIGTERM');
               }
-            }, 250);
+            };
           },
         });
         clearInterval(watcher);
         progress.done();
-        const db = openDatabase(database);
-        checkpoint(db);
-        summary = summarize(db, web, database, logFile, (performance.now() - started) / 1000);
-        db.close();
+        const store = openStore(database);
+        try {
+          summary = await summarize(store, web, database, logFile, (performance.now() - started) / 1000);
+        } finally {
+          await store.close();
+        }
       } finally {
         progress.done();
         await web.stop();

@@ -1,9 +1,8 @@
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
-import { exportJsonl, exportWarc } from '../archive/export.js';
 import { FOREST_VERSION } from '../util/project-root.js';
 import { dateOption } from './articles.js';
-import { printJson, settingsFor, withDatabase } from './context.js';
+import { printJson, settingsFor, withStore } from './context.js';
 import { progressLine } from './progress.js';
 
 const SOFTWARE = `Forest/${FOREST_VERSION} (feed archiver)`;
@@ -21,9 +20,9 @@ export function exportCommand(): Command {
       const line = progressLine(Boolean(process.stderr.isTTY) && !options.json);
       const progress = (done: number, total: number) => line.update(`exporting: ${done}/${total} articles`);
       const filter = { feed: options.feed, since: options.since };
-      const report = await withDatabase(settingsFor(command), (db) => options.format === 'jsonl'
-        ? exportJsonl(db, filter, out, progress)
-        : exportWarc(db, filter, out, { gzip: out.endsWith('.gz'), software: SOFTWARE, progress }))
+      const report = await withStore(settingsFor(command), (store) => options.format === 'jsonl'
+        ? store.exportJsonl(filter, out, progress)
+        : store.exportWarc(filter, out, { gzip: out.endsWith('.gz'), software: SOFTWARE, progress }))
         .finally(() => line.done());
       if (options.json) return printJson({ out, format: options.format, ...report });
       const records = Object.entries(report.records).map(([type, n]) => `${n} ${type}`).join(', ');

@@ -1,29 +1,19 @@
 import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { isMap } from 'yaml';
-import { feedCounts, listFeeds, type FeedRow } from '../archive/feeds.js';
+import type { Feed } from '../archive/store.js';
 import { ConfigError } from '../config/errors.js';
 import { readOpml, toOpml } from '../config/opml.js';
 import { cronExpression, editSubscriptions, feedUrl, indexOfUrl, readSubscriptions, urlsOf } from '../config/subscriptions.js';
-import { printJson, settingsFor, syncFromList, withDatabase } from './context.js';
+import { printJson, settingsFor, syncFromList, withStore } from './context.js';
 import { progressLine } from './progress.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
-function feedJson(row: FeedRow, counts: { items: number } | undefined) {
-  return {
-    id: row.id,
-    url: row.subscribed_url,
-    fetchUrl: row.url,
-    title: row.title ?? row.feed_title,
-    siteUrl: row.site_url,
-    tags: JSON.parse(row.tags) as string[],
-    schedule: row.cron,
-    enabled: row.enabled === 1,
-    format: row.format,
-    items: counts?.items ?? 0,
-  };
-}
+const feedJson = (feed: Feed, items: number) => ({
+  id: feed.id, url: feed.subscribedUrl, fetchUrl: feed.url, title: feed.title, siteUrl: feed.siteUrl, tags: feed.tags, schedule: feed.schedule, enabled: feed.enabled,
+  format: feed.format, items,
+});
 
 function checked<T>(schema: { safeParse: (value: unknown) => { success: true; data: T } | { success: false; error: { issues: Array<{ message: string }> } } }, value: unknown, what: string): T {
   const result = schema.safeParse(value);
@@ -54,7 +44,7 @@ export function feedsCommand(): Command {
         if (options.disabled) entry['enabled'] = false;
         list.add(document.createNode(entry));
       });
-      await withDatabase(settings, (db) => syncFromList(db, settings), { create: true });
+      await withStore(settings, (store) => syncFromList(store, settings), { create: true });
       console.log(`subscribed to ${feed}`);
     });
 
@@ -68,7 +58,7 @@ export function feedsCommand(): Command {
         if (index < 0) throw new ConfigError(settings.subscriptions, null, 'url', `not subscribed: ${url}`);
         list.delete(index);
       });
-      await withDatabase(settings, (db) => syncFromList(db, settings), { create: true });
+      await withStore(settings, (store) => syncFromList(store, settings), { create: true });
       console.log(`unsubscribed from ${url}`);
     });
 
@@ -84,7 +74,7 @@ export function feedsCommand(): Command {
           if (index < 0 || !isMap(entry)) throw new ConfigError(settings.subscriptions, null, 'url', `not subscribed: ${url}`);
           entry.set('enabled', enabled);
         });
-        await withDatabase(settings, (db) => syncFromList(db, settings), { create: true });
+        await withStore(settings, (store) => syncFromList(store, settings), { create: true });
         console.log(`${enabled ? 'enabled' : 'disabled'} ${url}`);
       });
   }
@@ -94,10 +84,10 @@ export function feedsCommand(): Command {
     .description('list subscribed feeds')
     .action(async (options: { json?: boolean }, command: Command) => {
       const settings = settingsFor(command);
-      await withDatabase(settings, (db) => {
-        syncFromList(db, settings);
-        const counts = feedCounts(db);
-        const rows = listFeeds(db).map((row) => feedJson(row, counts.get(row.id)));
+      await withStore(settings, async (store) => {
+        await syncFromList(store, settings);
+        const items = new Map((await store.feedStatuses()).map((status) => [status.id, status.items]));
+        const rows = (await store.feeds()).map((feed) => feedJson(feed, items.get(feed.id) ?? 0));
         if (options.json) return rows.forEach(printJson);
         if (rows.length === 0) return console.log(`no feeds; add one with \`forest feeds add URL\` (list: ${settings.subscriptions})`);
         for (const row of rows) {
@@ -132,7 +122,7 @@ export function feedsCommand(): Command {
         }
       });
       line.update(`${added} new feeds; updating the database…`);
-      await withDatabase(settings, (db) => syncFromList(db, settings), { create: true }).finally(() => line.done());
+      await withStore(settings, (store) => syncFromList(store, settings), { create: true }).finally(() => line.done());
       console.log(`imported ${added} new feed${added === 1 ? '' : 's'} (${incoming.length - added} already subscribed) from ${file}`);
     });
 
@@ -142,11 +132,11 @@ export function feedsCommand(): Command {
     .action(async (file: string | undefined, _options: unknown, command: Command) => {
       const settings = settingsFor(command);
       const subscriptions = readSubscriptions(settings.subscriptions);
-      const known = await withDatabase(settings, (db) => new Map(listFeeds(db).map((row) => [row.subscribed_url, row])), { create: true });
+      const known = await withStore(settings, async (store) => new Map((await store.feeds()).map((feed) => [feed.subscribedUrl, feed])), { create: true });
       const opml = toOpml(subscriptions.map((subscription) => ({
         ...subscription,
-        siteUrl: subscription.siteUrl ?? known.get(subscription.url)?.site_url ?? null,
-        feedTitle: known.get(subscription.url)?.feed_title ?? null,
+        siteUrl: subscription.siteUrl ?? known.get(subscription.url)?.siteUrl ?? null,
+        feedTitle: known.get(subscription.url)?.feedTitle ?? null,
       })));
       if (file) {
         writeFileSync(file, opml);

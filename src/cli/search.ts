@@ -1,7 +1,7 @@
 import { Command } from 'commander';
-import { search, SearchQueryError } from '../archive/search.js';
+import { SearchQueryError } from '../archive/search.js';
 import { dateOption, positiveInt, wholeNumber } from './articles.js';
-import { printJson, settingsFor, UsageError, withDatabase } from './context.js';
+import { printJson, settingsFor, UsageError, withStore } from './context.js';
 
 const versionList = (versions: number[]) => versions.map((n) => `v${n}`).join(', ');
 
@@ -17,9 +17,9 @@ export function searchCommand(): Command {
     .option('--json', 'JSON lines: one object per result (article, feed, url, title, versions, latest, inLatest, capturedAt, rank, snippet)')
     .description('full-text search over the title and text of every version, ranked, with snippets; finds text an edit has since removed')
     .action(async (query: string, options: { feed?: string; since?: string; until?: string; allVersions?: boolean; limit: number; offset: number; json?: boolean }, command: Command) => {
-      const hits = await withDatabase(settingsFor(command), (db) => {
+      const hits = await withStore(settingsFor(command), async (store) => {
         try {
-          return search(db, query, options);
+          return await store.search(query, options);
         } catch (error) {
           if (error instanceof SearchQueryError) throw new UsageError(error.message);
           throw error;

@@ -1,8 +1,9 @@
 import { Command } from 'commander';
 import { BEHIND_SCHEDULE_MS } from '../schedule/policy.js';
-import { daemonStatus, feedStatuses, type DaemonStatus, type FeedStatus } from '../daemon/status.js';
+import type { FeedStatus } from '../archive/store.js';
+import { daemonStatus, type DaemonStatus } from '../daemon/status.js';
 import { formatDuration } from '../util/units.js';
-import { printJson, settingsFor, withDatabase } from './context.js';
+import { printJson, settingsFor, withStore } from './context.js';
 
 const relative = (iso: string | null, now: number) => {
   if (!iso) return '—';
@@ -89,7 +90,7 @@ export function statusCommand(): Command {
     .description('the daemon (running? its last minute), then per feed: last poll and its result, next poll and why, items, pages, errors, articles, versions and the next revisit')
     .action(async (options: { all?: boolean; json?: boolean }, command: Command) => {
       const settings = settingsFor(command);
-      const { statuses, daemon } = await withDatabase(settings, (db) => ({ statuses: feedStatuses(db), daemon: daemonStatus(db) }));
+      const { statuses, daemon } = await withStore(settings, async (store) => ({ statuses: await store.feedStatuses(), daemon: daemonStatus(await store.leaseHolder()) }));
       if (options.json) return statuses.forEach(printJson);
       printDaemon(daemon, Date.now());
       if (statuses.length > FEEDS_LISTED_IN_FULL && !options.all) printSummary(statuses);

@@ -1,10 +1,7 @@
 import { Command } from 'commander';
-import { statSync } from 'node:fs';
-import { applyRetention, vacuum } from '../archive/retention.js';
 import { retentionAges } from '../daemon/service.js';
-import { printJson, settingsFor, withDatabase } from './context.js';
+import { printJson, settingsFor, withStore } from './context.js';
 
-const fileSize = (path: string) => ['', '-wal'].reduce((sum, suffix) => sum + (statSync(`${path}${suffix}`, { throwIfNoEntry: false })?.size ?? 0), 0);
 
 export function vacuumCommand(): Command {
   return new Command('vacuum')
@@ -13,14 +10,13 @@ export function vacuumCommand(): Command {
     .description('summarise and drop polls and checks older than retention.polls / retention.checks (the daemon also does this daily); --full reclaims disk space')
     .action(async (options: { full?: boolean; json?: boolean }, command: Command) => {
       const settings = settingsFor(command);
-      const path = settings.database.path;
-      const before = fileSize(path);
-      const summarised = await withDatabase(settings, (db) => {
-        const report = applyRetention(db, retentionAges(settings), new Date());
-        if (options.full) vacuum(db);
-        return report;
+      const result = await withStore(settings, async (store) => {
+        const bytesBefore = await store.size();
+        const report = await store.applyRetention(retentionAges(settings), new Date());
+        if (options.full) await store.compact();
+        return { ...report, full: Boolean(options.full), bytesBefore, bytesAfter: await store.size() };
       });
-      const result = { ...summarised, full: Boolean(options.full), bytesBefore: before, bytesAfter: fileSize(path) };
+      const before = result.bytesBefore;
       if (options.json) return printJson(result);
       console.log(`summarised and dropped ${result.polls} polls and ${result.checks} checks; database ${(before / 2 ** 20).toFixed(1)} MB → ${(result.bytesAfter / 2 ** 20).toFixed(1)} MB${options.full ? '' : ' (free pages are reused; --full gives them back to the file system)'}`);
     });

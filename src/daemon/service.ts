@@ -5,6 +5,8 @@ import { isStorageFull, limitSize, openDatabase, type Db } from '../archive/data
 import { countEnabledFeeds, syncSubscriptions } from '../archive/feeds.js';
 import { acquireLease, releaseLease, renewLease } from '../archive/lease.js';
 import { applyRetention } from '../archive/retention.js';
+import { SqliteStore } from '../archive/sqlite-store.js';
+import type { Store } from '../archive/store.js';
 import type { Settings } from '../config/settings.js';
 import { readSubscriptions } from '../config/subscriptions.js';
 import { Fetcher } from '../net/fetcher.js';
@@ -21,7 +23,7 @@ export interface RunOptions {
   /** Handle SIGINT/SIGTERM (stop) and SIGHUP (re-read the subscription list). */
   handleSignals?: boolean;
   /** Called once the database is open and the list synced. */
-  onReady?: (db: Db) => void;
+  onReady?: (store: Store) => void;
 }
 
 /** The heartbeat of the daemon's lease; a lease this much older is stale (its process died). */
@@ -121,7 +123,7 @@ export async function runDaemon(options: RunOptions): Promise<void> {
     const status = { ...(latest ?? daemon.report()), storageFullSince: daemon.storageFullSince };
     if (!renewLease(db, me.owner, new Date(), status)) log.error('the daemon lease was taken over by another process');
   }), HEARTBEAT_MS);
-  options.onReady?.(db);
+  options.onReady?.(new SqliteStore(db, settings.database.path));
 
   let stopping: Promise<void> | null = null;
   const stop = (why: string) => {

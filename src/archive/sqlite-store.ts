@@ -1,0 +1,190 @@
+import { existsSync, statSync } from 'node:fs';
+import { z } from 'zod';
+import { articleById, checksOf, pageOfArticles, sameArticleElsewhere, versionOf, versionsOf, type ArticleRow, type CheckRow, type VersionRow } from './articles.js';
+import { checkpoint, openDatabase, type Db } from './database.js';
+import { exportJsonl, exportWarc } from './export.js';
+import { feedCounts, listFeeds, syncSubscriptions, type FeedRow } from './feeds.js';
+import { backupArchive, checkArchive } from './integrity.js';
+import { leaseHolder } from './lease.js';
+import { backlog } from './queues.js';
+import { applyRetention, vacuum } from './retention.js';
+import { search } from './search.js';
+import type { Article, Check, Feed, FeedStatus, Store, Version } from './store.js';
+import { activeWrappers, articleVersionCounts, checkCounts, exampleCaptures, storedBodyBytes, versionsByMethod } from './summary.js';
+
+/**
+ * The Store on SQLite (better-sqlite3, synchronous: each method does its work before it
+ * returns its promise). Rows become domain types here; the JSON a row holds (a version's object,
+ * its diff and change kinds, a feed's tags) is validated as it is read, so a damaged row is an
+ * error naming the row rather than a wrong value somewhere later.
+ */
+
+const changeKind = z.enum(['title', 'byline', 'dates', 'body-edit', 'paragraphs-added', 'paragraphs-removed', 'media-added', 'media-removed']);
+const block = z.object({ kind: z.enum(['heading', 'paragraph', 'item', 'quote', 'caption', 'code', 'cell']), text: z.string(), links: z.array(z.string()).optional() });
+const normalizedObject = z.object({ title: z.string(), byline: z.string(), published: z.string().nullable(), blocks: z.array(block), media: z.array(z.string()) });
+const wordPart = z.object({ op: z.enum(['equal', 'added', 'removed']), text: z.string() });
+const blockChange = z.union([
+  z.object({ op: z.literal('equal'), count: z.number() }),
+  z.object({ op: z.enum(['added', 'removed']), block }),
+  z.object({ op: z.literal('changed'), before: block, after: block, words: z.array(wordPart) }),
+]);
+const objectDiff = z.object({
+  fields: z.array(z.object({ field: z.enum(['title', 'byline', 'published']), before: z.string().nullable(), after: z.string().nullable() })),
+  blocks: z.array(blockChange),
+  media: z.object({ added: z.array(z.string()), removed: z.array(z.string()) }),
+  kinds: z.array(changeKind),
+  editedShare: z.number(),
+  summary: z.string(),
+});
+
+/** Parses a JSON column with `schema`; a row that fails names itself. */
+function json<T>(schema: z.ZodType<T>, text: string, where: string): T {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${where} holds invalid JSON: ${(error as Error).message}`);
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new Error(`${where} does not hold what it should: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+const feedOf = (row: FeedRow): Feed => ({
+  id: row.id, subscribedUrl: row.subscribed_url, url: row.url, title: row.title ?? row.feed_title, feedTitle: row.feed_title, siteUrl: row.site_url,
+  tags: json(z.array(z.string()), row.tags, `feed ${row.id}'s tags`), schedule: row.cron, enabled: row.enabled === 1, format: row.format,
+});
+
+const articleOf = (row: ArticleRow): Article => ({
+  id: row.id, feedId: row.feed_id, url: row.url, finalUrl: row.final_url, canonicalUrl: row.canonical_url, title: row.title, versions: row.versions,
+  firstCaptured: row.first_captured, lastChecked: row.last_checked, nextCheck: row.next_check_at, goneSince: row.gone_since,
+});
+
+function versionOfRow(row: VersionRow): Version {
+  const where = `version ${row.n} of article ${row.article_id}`;
+  return {
+    n: row.n, capturedAt: row.captured_at, method: row.method, wrapperId: row.wrapper_id, hash: row.hash,
+    change: json(z.array(changeKind), row.change, `${where} (change)`), summary: row.summary,
+    diff: row.diff === null ? null : json(objectDiff, row.diff, `${where} (diff)`),
+    title: row.title, byline: row.byline, published: row.published, text: row.text, html: row.html,
+    object: json(normalizedObject, row.blocks, `${where} (object)`),
+  };
+}
+
+const checkOf = (row: CheckRow): Check => ({ at: row.at, status: row.status, result: row.result, version: row.version_n, reason: row.reason });
+
+export class SqliteStore implements Store {
+  constructor(readonly db: Db, private readonly path: string) {}
+
+  async syncSubscriptions(...args: Parameters<Store['syncSubscriptions']>) {
+    return syncSubscriptions(this.db, ...args);
+  }
+
+  async feeds() {
+    return listFeeds(this.db).map(feedOf);
+  }
+
+  /** Each table is read once (grouped counts), never a query per feed. */
+  async feedStatuses(): Promise<FeedStatus[]> {
+    const counts = feedCounts(this.db);
+    return listFeeds(this.db).map((row) => {
+      const count = counts.get(row.id);
+      const enabled = row.enabled === 1;
+      return {
+        id: row.id, url: row.subscribed_url, fetchUrl: row.url, title: row.title ?? row.feed_title, enabled,
+        lastPoll: row.last_poll_at, result: row.last_result, httpStatus: row.last_status, nextPoll: enabled ? row.next_poll_at : null,
+        scheduleReason: row.schedule_reason, ratePerHour: row.rate_per_hour, window: row.window_size,
+        items: count?.items ?? 0, pages: count?.pages ?? 0, pendingPages: count?.pendingPages ?? 0, failedPages: count?.failedPages ?? 0,
+        errors: row.error_count, consecutiveErrors: row.consecutive_errors, lastError: row.last_error, lastPageError: count?.lastPageError ?? null,
+        articles: count?.articles ?? 0, versions: count?.versions ?? 0, checks: count?.checks ?? 0, nextRevisit: count?.nextRevisit ?? null,
+      };
+    });
+  }
+
+  async leaseHolder() {
+    return leaseHolder(this.db);
+  }
+
+  async articles(...args: Parameters<Store['articles']>) {
+    return pageOfArticles(this.db, ...args);
+  }
+
+  async article(id: number) {
+    const row = articleById(this.db, id);
+    return row ? articleOf(row) : null;
+  }
+
+  async versions(articleId: number) {
+    return versionsOf(this.db, articleId).map(versionOfRow);
+  }
+
+  async version(articleId: number, n: number) {
+    const row = versionOf(this.db, articleId, n);
+    return row ? versionOfRow(row) : null;
+  }
+
+  async checks(articleId: number) {
+    return checksOf(this.db, articleId).map(checkOf);
+  }
+
+  async sameArticleElsewhere(articleId: number) {
+    const row = articleById(this.db, articleId);
+    return row ? sameArticleElsewhere(this.db, row).map((other) => other.id) : [];
+  }
+
+  async search(...args: Parameters<Store['search']>) {
+    return search(this.db, ...args);
+  }
+
+  async totals() {
+    return {
+      checks: checkCounts(this.db), versionsByMethod: versionsByMethod(this.db), articleVersions: articleVersionCounts(this.db),
+      storedBodyBytes: storedBodyBytes(this.db), examples: exampleCaptures(this.db), wrappers: activeWrappers(this.db), backlog: backlog(this.db, new Date()),
+    };
+  }
+
+  exportJsonl(...args: Parameters<Store['exportJsonl']>) {
+    return exportJsonl(this.db, ...args);
+  }
+
+  exportWarc(...args: Parameters<Store['exportWarc']>) {
+    return exportWarc(this.db, ...args);
+  }
+
+  async verify() {
+    return checkArchive(this.db);
+  }
+
+  backup(...args: Parameters<Store['backup']>) {
+    return backupArchive(this.db, ...args);
+  }
+
+  async applyRetention(...args: Parameters<Store['applyRetention']>) {
+    return applyRetention(this.db, ...args);
+  }
+
+  async compact() {
+    vacuum(this.db);
+  }
+
+  async size() {
+    checkpoint(this.db);
+    return this.path === ':memory:' ? 0 : ['', '-wal'].reduce((sum, suffix) => sum + (statSync(`${this.path}${suffix}`, { throwIfNoEntry: false })?.size ?? 0), 0);
+  }
+
+  async close() {
+    if (this.db.open) this.db.close();
+  }
+}
+
+/**
+ * Opens the archive at `path`. Only what builds an archive (`run`, `demo`, `feeds`) creates a
+ * missing one: to any other command an empty archive made on the spot would look like an
+ * archive that lost everything.
+ */
+export function openStore(path: string, options: { create?: boolean } = {}): SqliteStore {
+  if (!options.create && path !== ':memory:' && !existsSync(path)) {
+    throw new Error(`no archive at ${path}: \`forest run\` creates it (\`forest demo\` makes a demo one), or point --db (or database.path) at an existing archive`);
+  }
+  return new SqliteStore(openDatabase(path), path);
+}
