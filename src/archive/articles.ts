@@ -300,20 +300,33 @@ export function revisitItemAt(db: Db, itemId: number, at: string): void {
 }
 
 const ARTICLE_FILTER = `FROM articles JOIN feeds ON feeds.id = articles.feed_id JOIN items ON items.id = articles.item_id
-    WHERE (@feed IS NULL OR feeds.url = @feed OR feeds.subscribed_url = @feed) AND (@since IS NULL OR articles.first_captured >= @since)`;
+    WHERE (@feed IS NULL OR feeds.url = @feed OR feeds.subscribed_url = @feed) AND (@since IS NULL OR articles.first_captured >= @since)
+      AND (@until IS NULL OR articles.first_captured <= @until)`;
+const filterParams = (filter: ArticleFilter) => ({ feed: filter.feed ?? null, since: filter.since ?? null, until: filter.until ?? null });
 const ARTICLE_SUMMARY = `SELECT articles.id, feeds.url AS feed, items.guid, articles.url, articles.canonical_url AS canonicalUrl, articles.title, articles.versions,
       articles.first_captured AS firstCaptured, articles.last_checked AS lastChecked, articles.next_check_at AS nextCheck ${ARTICLE_FILTER}`;
 
 /** Every article the filter selects, oldest first (the order of an export). */
 export function listArticles(db: Db, filter: ArticleFilter = {}): ArticleSummary[] {
-  return db.prepare(`${ARTICLE_SUMMARY} ORDER BY articles.first_captured, articles.id`).all({ feed: filter.feed ?? null, since: filter.since ?? null }) as ArticleSummary[];
+  return db.prepare(`${ARTICLE_SUMMARY} ORDER BY articles.first_captured, articles.id`).all(filterParams(filter)) as ArticleSummary[];
 }
 
 /** One page of the articles the filter selects, newest first, and how many it selects in all. */
 export function pageOfArticles(db: Db, filter: ArticleFilter, page: { limit: number; offset: number }): { articles: ArticleSummary[]; total: number } {
-  const params = { feed: filter.feed ?? null, since: filter.since ?? null };
+  const params = filterParams(filter);
   const articles = db.prepare(`${ARTICLE_SUMMARY} ORDER BY articles.first_captured DESC, articles.id DESC LIMIT @limit OFFSET @offset`)
     .all({ ...params, limit: page.limit, offset: page.offset }) as ArticleSummary[];
   const total = db.prepare(`SELECT COUNT(*) ${ARTICLE_FILTER}`).pluck().get(params) as number;
   return { articles, total };
+}
+
+/**
+ * The articles the filter selects that come after `after` in newest-first order, at most
+ * `limit`: a page that stays right while new articles arrive (keyset, on the
+ * articles_first_captured index; an offset would shift under the reader).
+ */
+export function articlesAfter(db: Db, filter: ArticleFilter, after: { firstCaptured: string; id: number } | null, limit: number): ArticleSummary[] {
+  return db.prepare(`${ARTICLE_SUMMARY} AND (@afterAt IS NULL OR articles.first_captured < @afterAt OR (articles.first_captured = @afterAt AND articles.id < @afterId))
+    ORDER BY articles.first_captured DESC, articles.id DESC LIMIT @limit`)
+    .all({ ...filterParams(filter), afterAt: after?.firstCaptured ?? null, afterId: after?.id ?? 0, limit }) as ArticleSummary[];
 }

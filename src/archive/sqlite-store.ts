@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { z } from 'zod';
-import { articleById, checksOf, pageOfArticles, sameArticleElsewhere, versionOf, versionsOf, type ArticleRow, type CheckRow, type VersionRow } from './articles.js';
+import { articleById, articlesAfter, checksOf, pageOfArticles, sameArticleElsewhere, versionOf, versionsOf, type ArticleRow, type CheckRow, type VersionRow } from './articles.js';
 import { checkpoint, openDatabase, type Db } from './database.js';
 import { exportJsonl, exportWarc } from './export.js';
 import { feedCounts, listFeeds, syncSubscriptions, type FeedRow } from './feeds.js';
@@ -10,7 +10,7 @@ import { backlog } from './queues.js';
 import { applyRetention, vacuum } from './retention.js';
 import { search } from './search.js';
 import type { Article, Check, Feed, FeedStatus, Store, Version } from './store.js';
-import { activeWrappers, articleVersionCounts, checkCounts, exampleCaptures, storedBodyBytes, versionsByMethod } from './summary.js';
+import { activeWrappers, articleVersionCounts, checkCounts, countArticles, exampleCaptures, storedBodyBytes, versionsByMethod } from './summary.js';
 
 /**
  * The Store on SQLite (better-sqlite3, synchronous: each method does its work before it
@@ -109,6 +109,14 @@ export class SqliteStore implements Store {
     return pageOfArticles(this.db, ...args);
   }
 
+  async articlesAfter(...[filter, cursor, limit]: Parameters<Store['articlesAfter']>) {
+    // One more than asked: whether a next page exists, without a count.
+    const rows = articlesAfter(this.db, filter, cursor, limit + 1);
+    const articles = rows.slice(0, limit);
+    const last = articles.at(-1);
+    return { articles, next: rows.length > limit && last ? { firstCaptured: last.firstCaptured, id: last.id } : null };
+  }
+
   async article(id: number) {
     const row = articleById(this.db, id);
     return row ? articleOf(row) : null;
@@ -138,9 +146,13 @@ export class SqliteStore implements Store {
 
   async totals() {
     return {
-      checks: checkCounts(this.db), versionsByMethod: versionsByMethod(this.db), articleVersions: articleVersionCounts(this.db),
+      checks: checkCounts(this.db), versionsByMethod: versionsByMethod(this.db), articles: countArticles(this.db),
       storedBodyBytes: storedBodyBytes(this.db), examples: exampleCaptures(this.db), wrappers: activeWrappers(this.db), backlog: backlog(this.db, new Date()),
     };
+  }
+
+  async versionCounts() {
+    return articleVersionCounts(this.db);
   }
 
   exportJsonl(...args: Parameters<Store['exportJsonl']>) {

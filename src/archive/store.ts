@@ -127,6 +127,14 @@ export interface ArticleFilter {
   feed?: string | undefined;
   /** ISO time: articles first captured at or after it. */
   since?: string | undefined;
+  /** ISO time: articles first captured at or before it. */
+  until?: string | undefined;
+}
+
+/** Where a newest-first listing of articles stopped: the last article shown. */
+export interface ArticleCursor {
+  firstCaptured: string;
+  id: number;
 }
 
 /** An article as a list shows it. */
@@ -147,8 +155,7 @@ export interface ArticleSummary {
 export interface ArchiveTotals {
   checks: CheckCounts;
   versionsByMethod: Record<string, number>;
-  /** Each article's URL and version count. */
-  articleVersions: Array<{ id: number; url: string; versions: number }>;
+  articles: number;
   storedBodyBytes: number;
   /** One capture per feed. */
   examples: Array<{ title: string | null; url: string | null; finalUrl: string; bytes: number }>;
@@ -169,6 +176,8 @@ export interface Store {
 
   /** A page of articles, newest first, and how many the filter selects. */
   articles(filter: ArticleFilter, page: { limit: number; offset: number }): Promise<{ articles: ArticleSummary[]; total: number }>;
+  /** The articles after `cursor` (newest first), at most `limit`, and the cursor of the next page (null at the end). */
+  articlesAfter(filter: ArticleFilter, cursor: ArticleCursor | null, limit: number): Promise<{ articles: ArticleSummary[]; next: ArticleCursor | null }>;
   article(id: number): Promise<Article | null>;
   versions(articleId: number): Promise<Version[]>;
   version(articleId: number, n: number): Promise<Version | null>;
@@ -177,6 +186,8 @@ export interface Store {
   sameArticleElsewhere(articleId: number): Promise<number[]>;
   search(query: string, options: SearchOptions): Promise<SearchHit[]>;
   totals(): Promise<ArchiveTotals>;
+  /** Each article's URL and version count (to compare with what a test web really changed). */
+  versionCounts(): Promise<Array<{ id: number; url: string; versions: number }>>;
 
   exportJsonl(filter: ArticleFilter, path: string, progress?: Progress): Promise<ExportReport>;
   exportWarc(filter: ArticleFilter, path: string, options: { gzip: boolean; software: string; progress?: Progress }): Promise<ExportReport>;

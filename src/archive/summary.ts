@@ -40,6 +40,10 @@ export function articleVersionCounts(db: Db): Array<{ id: number; url: string; v
   return db.prepare('SELECT id, url, versions FROM articles ORDER BY id').all() as Array<{ id: number; url: string; versions: number }>;
 }
 
+export function countArticles(db: Db): number {
+  return db.prepare('SELECT COUNT(*) FROM articles').pluck().get() as number;
+}
+
 /** Bytes of stored (compressed) page bodies. */
 export function storedBodyBytes(db: Db): number {
   return db.prepare('SELECT COALESCE(SUM(LENGTH(data)), 0) FROM blobs').pluck().get() as number;

@@ -1,9 +1,10 @@
 import { styleText } from 'node:util';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { createTwoFilesPatch } from 'diff';
-import { diffObjects, type ObjectDiff, type WordPart } from '../archive/diff.js';
+import type { ObjectDiff, WordPart } from '../archive/diff.js';
 import type { NormalizedObject } from '../archive/normalize.js';
 import type { Article, Store, Version } from '../archive/store.js';
+import { compareVersions, diffView, historyView, versionView } from '../archive/views.js';
 import { parseDuration } from '../util/units.js';
 import { printJson, settingsFor, withStore } from './context.js';
 
@@ -76,14 +77,6 @@ export function articlesCommand(): Command {
     });
 }
 
-function versionJson(article: Article, version: Version) {
-  return {
-    id: article.id, url: article.url, finalUrl: article.finalUrl, canonicalUrl: article.canonicalUrl,
-    version: version.n, versions: article.versions, capturedAt: version.capturedAt, method: version.method, wrapper: version.wrapperId,
-    hash: version.hash, title: version.title, byline: version.byline, published: version.published, text: version.text, html: version.html,
-  };
-}
-
 export function showCommand(): Command {
   return new Command('show')
     .argument('<id>', 'article id (see `forest articles`)', positiveInt)
@@ -97,7 +90,7 @@ export function showCommand(): Command {
         const article = await requireArticle(store, id);
         const version = await requireVersion(store, article, n ?? article.versions);
         const elsewhere = await store.sameArticleElsewhere(article.id);
-        if (format === 'json') return printJson({ ...versionJson(article, version), alsoAt: elsewhere });
+        if (format === 'json') return printJson(versionView(article, version, elsewhere));
         if (format === 'html') return void process.stdout.write(`${version.html}\n`);
         console.log(version.title ?? '(untitled)');
         const meta = [version.byline, version.published ? `published ${version.published}` : null].filter(Boolean).join(' · ');
@@ -120,14 +113,7 @@ export function historyCommand(): Command {
         const versions = await store.versions(article.id);
         const checks = await store.checks(article.id);
         if (options.json) {
-          return printJson({
-            id: article.id, url: article.url, title: article.title, goneSince: article.goneSince, nextCheck: article.nextCheck,
-            versions: versions.map((version) => ({
-              n: version.n, capturedAt: version.capturedAt, method: version.method, wrapper: version.wrapperId, title: version.title, hash: version.hash,
-              change: version.change, summary: version.summary,
-            })),
-            checks,
-          });
+          return printJson(historyView(article, versions, checks));
         }
         console.log(`${article.title ?? '(untitled)'}\n${article.url}${article.goneSince ? `\ngone since ${article.goneSince} (the page answers 404/410)` : ''}\n`);
         for (const version of versions) {
@@ -204,17 +190,10 @@ export function diffCommand(): Command {
         const earlier = a ?? later - 1;
         const before = await requireVersion(store, article, earlier);
         const after = await requireVersion(store, article, later);
-        const left = before.object;
-        const right = after.object;
-        // Consecutive versions: the diff recorded when the edit was found, which compared like
-        // with like even when the extraction method changed between the two captures.
-        const stored = later === earlier + 1 ? after.diff : null;
-        const diff = stored ?? diffObjects(left, right);
-        const caveat = !stored && (before.method !== after.method || before.wrapperId !== after.wrapperId)
-          ? `note: v${earlier} was extracted by ${before.method}, v${later} by ${after.method}${after.wrapperId ? ` (wrapper ${after.wrapperId})` : ''}; some differences may come from extraction, not from the article`
-          : null;
-        if (format === 'json') return printJson({ id: article.id, a: earlier, b: later, ...diff, ...(caveat ? { caveat } : {}) });
-        if (format === 'unified') return void process.stdout.write(createTwoFilesPatch(`article ${id} v${earlier}`, `article ${id} v${later}`, objectLines(left), objectLines(right), before.capturedAt, after.capturedAt));
+        const comparison = compareVersions(before, after);
+        const { diff, caveat } = comparison;
+        if (format === 'json') return printJson(diffView(article, before, after, comparison));
+        if (format === 'unified') return void process.stdout.write(createTwoFilesPatch(`article ${id} v${earlier}`, `article ${id} v${later}`, objectLines(before.object), objectLines(after.object), before.capturedAt, after.capturedAt));
         console.log(`article ${id}: v${earlier} (${before.capturedAt}) → v${later} (${after.capturedAt})\n${diff.summary}${caveat ? `\n${caveat}` : ''}\n`);
         console.log(renderWordDiff(diff, colour()));
       });

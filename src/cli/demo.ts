@@ -53,10 +53,9 @@ interface VersionReport {
 const DEMO_REVISITS = ['2s', '3s', '5s', '8s', '13s', '21s', '34s', '55s', '89s'];
 
 /** Compares the archive's versions with the revisions the synthetic web served for each page. */
-function versionReport(totals: ArchiveTotals, web: SyntheticWeb, databaseBytes: number): VersionReport {
+function versionReport(totals: ArchiveTotals, articles: Array<{ url: string; versions: number }>, web: SyntheticWeb, databaseBytes: number): VersionReport {
   const served = web.servedRevisions();
   const siteOf = new Map([...web.sites.values()].map((site) => [new URL(site.url).host, site.definition.slug]));
-  const articles = totals.articleVersions;
   let falseVersions = 0;
   let missedEdits = 0;
   let editsSeen = 0;
@@ -91,7 +90,7 @@ async function summarize(store: Store, web: SyntheticWeb, database: string, logF
     examples: totals.examples,
     versionsByMethod: totals.versionsByMethod,
     wrappers: totals.wrappers,
-    archive: versionReport(totals, web, await store.size()),
+    archive: versionReport(totals, await store.versionCounts(), web, await store.size()),
   };
 }
 
@@ -172,10 +171,10 @@ export function demoCommand(): Command {
               void look().finally(() => (looking = false));
             }, 250);
             const look = async () => {
-              const [statuses, totals] = await Promise.all([store.feedStatuses(), store.totals()]);
+              const [statuses, totals, counts] = await Promise.all([store.feedStatuses(), store.totals(), store.versionCounts()]);
               const settled = statuses.every((feed) => feed.lastPoll !== null && feed.pendingPages === 0) && totals.backlog.queuedExtractions === 0;
               if (settled) web.releaseEdits();
-              const report = versionReport(totals, web, 0);
+              const report = versionReport(totals, counts, web, 0);
               const pages = statuses.reduce((sum, feed) => sum + feed.pages, 0);
               const items = statuses.reduce((sum, feed) => sum + feed.items, 0);
               progress.update(`${((performance.now() - started) / 1000).toFixed(0)} s · ${pages}/${items} pages captured · ${report.checks.revisits} revisits · `

@@ -78,6 +78,12 @@ const settingsSchema = z.strictObject({
     polls: z.union([z.literal('never'), duration]),
     checks: z.union([z.literal('never'), duration]),
   }),
+  serve: z.strictObject({
+    host: z.string().min(1),
+    port: z.number().int().min(0).max(65535),
+    token: z.string().min(16, 'a token this short is guessable: use at least 16 characters (e.g. `openssl rand -hex 32`)').nullable(),
+    public: z.boolean(),
+  }),
   log: z.strictObject({
     level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']),
     pretty: z.union([z.boolean(), z.literal('auto')]),

@@ -1,0 +1,54 @@
+import { diffObjects, type ObjectDiff } from './diff.js';
+import type { Article, Check, Version } from './store.js';
+
+/**
+ * What an archivist is shown of an article, as plain data: the JSON of `forest history --json`,
+ * `forest show --json` and `forest diff --json` (docs/architecture.md §7), which the HTTP API
+ * serves unchanged. Pure: the CLI and the web server build their output from these.
+ */
+
+/** An article with its versions (what changed in each) and every check: `forest history --json`. */
+export function historyView(article: Article, versions: Version[], checks: Check[]) {
+  return {
+    id: article.id, url: article.url, title: article.title, goneSince: article.goneSince, nextCheck: article.nextCheck,
+    versions: versions.map((version) => ({
+      n: version.n, capturedAt: version.capturedAt, method: version.method, wrapper: version.wrapperId, title: version.title, hash: version.hash,
+      change: version.change, summary: version.summary,
+    })),
+    checks,
+  };
+}
+
+/** One version with its article's URLs: `forest show --json`. */
+export function versionView(article: Article, version: Version, alsoAt: number[]) {
+  return {
+    id: article.id, url: article.url, finalUrl: article.finalUrl, canonicalUrl: article.canonicalUrl,
+    version: version.n, versions: article.versions, capturedAt: version.capturedAt, method: version.method, wrapper: version.wrapperId,
+    hash: version.hash, title: version.title, byline: version.byline, published: version.published, text: version.text, html: version.html,
+    alsoAt,
+  };
+}
+
+export interface Comparison {
+  diff: ObjectDiff;
+  /** Said when the two versions were extracted differently and the diff was not recorded as an edit. */
+  caveat: string | null;
+}
+
+/**
+ * What changed from `before` to `after`. Consecutive versions use the diff recorded when the edit
+ * was found (it compared like with like even when the extraction method changed between the two
+ * captures); any other pair is diffed now, with a caveat when they were extracted differently.
+ */
+export function compareVersions(before: Version, after: Version): Comparison {
+  const stored = after.n === before.n + 1 ? after.diff : null;
+  if (stored) return { diff: stored, caveat: null };
+  const caveat = before.method !== after.method || before.wrapperId !== after.wrapperId
+    ? `note: v${before.n} was extracted by ${before.method}, v${after.n} by ${after.method}${after.wrapperId ? ` (wrapper ${after.wrapperId})` : ''}; some differences may come from extraction, not from the article`
+    : null;
+  return { diff: diffObjects(before.object, after.object), caveat };
+}
+
+/** `forest diff --json`. */
+export const diffView = (article: Article, before: Version, after: Version, comparison: Comparison) =>
+  ({ id: article.id, a: before.n, b: after.n, ...comparison.diff, ...(comparison.caveat ? { caveat: comparison.caveat } : {}) });

@@ -1,0 +1,142 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { SearchQueryError } from '../archive/search.js';
+import type { ArticleCursor, Store } from '../archive/store.js';
+import { compareVersions, diffView, historyView, versionView } from '../archive/views.js';
+import { daemonStatus } from '../daemon/status.js';
+import { Problem } from './problems.js';
+
+/**
+ * The HTTP API (`/api/v1`, JSON): the archive as the CLI's `--json` shows it (the same field
+ * names, built by the same views), read through the Store. Every route declares its parameters
+ * as JSON Schema: Fastify validates them (a bad one is a 400 problem document) and
+ * @fastify/swagger turns the same schemas into the OpenAPI document at /api/v1/openapi.json.
+ */
+
+/** Largest page of articles or search results one request gets. */
+const MAX_LIMIT = 200;
+
+const id = { type: 'integer', minimum: 1 } as const;
+const isoTime = { type: 'string', format: 'date-time' } as const;
+const anything = { type: 'object', additionalProperties: true } as const;
+
+/** A time as the archive stores it (ISO, UTC, milliseconds): the schema has checked it is a date-time. */
+const utc = (time: string | undefined) => (time === undefined ? undefined : new Date(time).toISOString());
+
+/** A cursor is the last article of a page, opaque to clients (base64url JSON). */
+const cursorShape = z.tuple([z.string(), z.number().int()]);
+const encodeCursor = (cursor: ArticleCursor) => Buffer.from(JSON.stringify([cursor.firstCaptured, cursor.id])).toString('base64url');
+function decodeCursor(text: string): ArticleCursor {
+  try {
+    const [firstCaptured, articleId] = cursorShape.parse(JSON.parse(Buffer.from(text, 'base64url').toString('utf8')));
+    return { firstCaptured, id: articleId };
+  } catch {
+    throw new Problem(400, 'Bad cursor', 'the cursor is not one this API returned: start again without it');
+  }
+}
+
+async function requireArticle(store: Store, articleId: number) {
+  const article = await store.article(articleId);
+  if (!article) throw new Problem(404, 'No such article', `no article ${articleId}`);
+  return article;
+}
+
+async function requireVersion(store: Store, articleId: number, n: number) {
+  const version = await store.version(articleId, n);
+  if (!version) throw new Problem(404, 'No such version', `article ${articleId} has no version ${n}`);
+  return version;
+}
+
+export function apiRoutes(app: FastifyInstance, store: Store): void {
+  app.get('/api/v1/feeds', {
+    schema: { summary: 'The subscribed feeds with their health and counts', tags: ['feeds'], response: { 200: { type: 'object', properties: { items: { type: 'array', items: anything } } } } },
+  }, async () => ({ items: await feedsWithStatus(store) }));
+
+  app.get<{ Params: { id: number } }>('/api/v1/feeds/:id', {
+    schema: { summary: 'One feed', tags: ['feeds'], params: { type: 'object', properties: { id }, required: ['id'] }, response: { 200: anything } },
+  }, async (request) => {
+    const feed = (await feedsWithStatus(store)).find((candidate) => candidate.id === request.params.id);
+    if (!feed) throw new Problem(404, 'No such feed', `no feed ${request.params.id}`);
+    return feed;
+  });
+
+  app.get<{ Querystring: { feed?: string; since?: string; until?: string; limit: number; cursor?: string } }>('/api/v1/articles', {
+    schema: {
+      summary: 'Archived articles, newest first, a page at a time (`next` is the cursor of the next page, null at the end)', tags: ['articles'],
+      querystring: {
+        type: 'object', additionalProperties: false,
+        properties: { feed: { type: 'string', description: 'a feed URL, as subscribed or as fetched' }, since: isoTime, until: isoTime, limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: 50 }, cursor: { type: 'string' } },
+      },
+      response: { 200: { type: 'object', properties: { items: { type: 'array', items: anything }, next: { type: ['string', 'null'] } } } },
+    },
+  }, async (request) => {
+    const { feed, limit, cursor } = request.query;
+    const page = await store.articlesAfter({ feed, since: utc(request.query.since), until: utc(request.query.until) }, cursor ? decodeCursor(cursor) : null, limit);
+    return { items: page.articles, next: page.next ? encodeCursor(page.next) : null };
+  });
+
+  app.get<{ Params: { id: number } }>('/api/v1/articles/:id', {
+    schema: { summary: 'An article with its versions and checks (as `forest history --json`)', tags: ['articles'], params: { type: 'object', properties: { id }, required: ['id'] }, response: { 200: anything } },
+  }, async (request) => {
+    const article = await requireArticle(store, request.params.id);
+    return historyView(article, await store.versions(article.id), await store.checks(article.id));
+  });
+
+  app.get<{ Params: { id: number; n: number } }>('/api/v1/articles/:id/versions/:n', {
+    schema: { summary: 'One version of an article (as `forest show --json`)', tags: ['articles'], params: { type: 'object', properties: { id, n: id }, required: ['id', 'n'] }, response: { 200: anything } },
+  }, async (request) => {
+    const article = await requireArticle(store, request.params.id);
+    const version = await requireVersion(store, article.id, request.params.n);
+    return versionView(article, version, await store.sameArticleElsewhere(article.id));
+  });
+
+  app.get<{ Params: { id: number }; Querystring: { from?: number; to?: number } }>('/api/v1/articles/:id/diff', {
+    schema: {
+      summary: 'What changed between two versions (default: the last edit), as `forest diff --json`', tags: ['articles'],
+      params: { type: 'object', properties: { id }, required: ['id'] },
+      querystring: { type: 'object', additionalProperties: false, properties: { from: id, to: id } },
+      response: { 200: anything },
+    },
+  }, async (request) => {
+    const article = await requireArticle(store, request.params.id);
+    const to = request.query.to ?? article.versions;
+    const from = request.query.from ?? to - 1;
+    if (from < 1) throw new Problem(400, 'Nothing to compare', `article ${article.id} has a single version`);
+    const before = await requireVersion(store, article.id, from);
+    const after = await requireVersion(store, article.id, to);
+    return diffView(article, before, after, compareVersions(before, after));
+  });
+
+  app.get<{ Querystring: { q: string; feed?: string; since?: string; until?: string; limit: number; offset: number } }>('/api/v1/search', {
+    schema: {
+      summary: 'Full-text search over every version (FTS5 syntax), one result per article, ranked', tags: ['search'],
+      querystring: {
+        type: 'object', additionalProperties: false, required: ['q'],
+        properties: { q: { type: 'string', minLength: 1 }, feed: { type: 'string' }, since: isoTime, until: isoTime, limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: 20 }, offset: { type: 'integer', minimum: 0, default: 0 } },
+      },
+      response: { 200: { type: 'object', properties: { items: { type: 'array', items: anything } } } },
+    },
+  }, async (request) => {
+    const { q, since, until, ...options } = request.query;
+    try {
+      return { items: await store.search(q, { ...options, since: utc(since), until: utc(until) }) };
+    } catch (error) {
+      if (error instanceof SearchQueryError) throw new Problem(400, 'Bad query', error.message);
+      throw error;
+    }
+  });
+
+  app.get('/api/v1/status', {
+    schema: { summary: 'The daemon on this archive (from its lease) and archive-wide totals', tags: ['status'], response: { 200: anything } },
+  }, async () => {
+    const [holder, totals] = await Promise.all([store.leaseHolder(), store.totals()]);
+    return { daemon: daemonStatus(holder), checks: totals.checks, versionsByMethod: totals.versionsByMethod, backlog: totals.backlog, articles: totals.articles };
+  });
+}
+
+/** Each feed as `forest feeds list --json` and `forest status --json` show it, merged. */
+async function feedsWithStatus(store: Store) {
+  const [feeds, statuses] = await Promise.all([store.feeds(), store.feedStatuses()]);
+  const statusOf = new Map(statuses.map((status) => [status.id, status]));
+  return feeds.map((feed) => ({ ...statusOf.get(feed.id), id: feed.id, url: feed.subscribedUrl, fetchUrl: feed.url, title: feed.title, siteUrl: feed.siteUrl, tags: feed.tags, schedule: feed.schedule, format: feed.format }));
+}

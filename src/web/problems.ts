@@ -1,0 +1,21 @@
+/**
+ * Errors of the HTTP API as problem documents (RFC 9457): a status, a short title, and a detail
+ * that says what to do. Thrown by a route; the server's error handler writes it.
+ */
+export class Problem extends Error {
+  constructor(readonly status: number, readonly title: string, readonly detail: string) {
+    super(detail);
+    this.name = 'Problem';
+  }
+}
+
+export interface ProblemDocument {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance?: string;
+}
+
+export const problemDocument = (status: number, title: string, detail: string, instance?: string): ProblemDocument =>
+  ({ type: 'about:blank', title, status, detail, ...(instance ? { instance } : {}) });

@@ -1,0 +1,65 @@
+import helmet from '@fastify/helmet';
+import swagger from '@fastify/swagger';
+import { timingSafeEqual } from 'node:crypto';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import type { Store } from '../archive/store.js';
+import type { Settings } from '../config/settings.js';
+import { FOREST_VERSION } from '../util/project-root.js';
+import { apiRoutes } from './api.js';
+import { errorPage, pageRoutes } from './pages.js';
+import { Problem, problemDocument } from './problems.js';
+
+/**
+ * `forest serve`: the archive in a browser and as JSON, read through the Store. Fastify (schema-
+ * validated routes, a well-kept core) with @fastify/helmet (security headers and a Content
+ * Security Policy: no script runs that the app did not send) and @fastify/swagger (the OpenAPI
+ * document, built from the routes' own schemas). Errors under /api/ are problem documents
+ * (RFC 9457); a browser gets an error page; neither ever shows a stack trace.
+ */
+
+export async function buildServer(store: Store, settings: Pick<Settings, 'serve'>): Promise<FastifyInstance> {
+  const app = Fastify({ logger: false, ajv: { customOptions: { coerceTypes: true, removeAdditional: false } } });
+  // Forest serves plain HTTP (TLS belongs to a reverse proxy in front): no HSTS, and no
+  // upgrade-insecure-requests, which would send a browser to an https port nobody listens on.
+  // Images stay same-origin: an archived article's images would tell their site who reads it.
+  await app.register(helmet, { strictTransportSecurity: false, contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Forest', version: FOREST_VERSION, description: 'The archive of a Forest feed archiver: feeds, articles, their versions and checks, search.' },
+      servers: [{ url: `http://${settings.serve.host}:${settings.serve.port}` }],
+    },
+  });
+  app.setErrorHandler((error: FastifyError | Problem, request, reply) => {
+    const problem = error instanceof Problem ? error
+      : error.validation ? new Problem(400, 'Bad request', error.message)
+        : (error.statusCode ?? 500) < 500 ? new Problem(error.statusCode!, 'Bad request', error.message)
+          : null;
+    if (!problem) request.log.error({ err: error }, 'request failed');
+    const [status, title, detail] = problem ? [problem.status, problem.title, problem.detail] : [500, 'Internal error', 'the server could not answer; the error is in its log'];
+    if (request.url.startsWith('/api/')) return reply.code(status).type('application/problem+json').send(problemDocument(status, title, detail, request.url));
+    return reply.code(status).type('text/html; charset=utf-8').send(errorPage(status, title, detail));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const detail = `nothing at ${request.url}`;
+    if (request.url.startsWith('/api/')) return reply.code(404).type('application/problem+json').send(problemDocument(404, 'Not found', `${detail} (the routes are listed at /api/v1/openapi.json)`, request.url));
+    return reply.code(404).type('text/html; charset=utf-8').send(errorPage(404, 'Not found', detail));
+  });
+  if (!settings.serve.public) requireToken(app, settings.serve.token);
+  apiRoutes(app, store);
+  pageRoutes(app, store);
+  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  return app;
+}
+
+/** With `serve.public: false`, every request needs `Authorization: Bearer <serve.token>`. */
+function requireToken(app: FastifyInstance, token: string | null): void {
+  if (token === null) throw new Error('serve.public is false but serve.token is not set: set a token (e.g. `openssl rand -hex 32`) or make reads public');
+  const expected = Buffer.from(`Bearer ${token}`);
+  app.addHook('onRequest', async (request) => {
+    const given = Buffer.from(request.headers.authorization ?? '');
+    // Compared in constant time: how long a wrong token takes must not tell how much of it was right.
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      throw new Problem(401, 'Token required', 'this server needs `Authorization: Bearer <serve.token>` (serve.public is false)');
+    }
+  });
+}

@@ -1,0 +1,50 @@
+import { addVersion, articleById, createArticle } from '../../src/archive/articles.js';
+import { encodeBody } from '../../src/archive/codec.js';
+import { diffObjects } from '../../src/archive/diff.js';
+import { syncSubscriptions } from '../../src/archive/feeds.js';
+import { upsertItems } from '../../src/archive/items.js';
+import { normalizeArticle, objectHash } from '../../src/archive/normalize.js';
+import { recordCapture } from '../../src/archive/snapshots.js';
+import { openStore, type SqliteStore } from '../../src/archive/sqlite-store.js';
+
+/** The first time of the archive; article i is first captured i minutes later. */
+export const ARCHIVE_START = Date.parse('2026-11-02T00:00:00Z');
+
+/**
+ * A small archive written through src/archive's own functions (loadCodec() first): one feed
+ * (`https://a.example/feed`, tagged news), `titles.length` articles captured a minute apart —
+ * article 1 by Ann Lee, with a second version whose second paragraph was edited.
+ */
+export function smallArchive(path: string, titles: string[] = ['One']): SqliteStore {
+  const store = openStore(path, { create: true });
+  const { db } = store;
+  syncSubscriptions(db, [{ url: 'https://a.example/feed', title: 'A', tags: ['news'], enabled: true }]);
+  const at = (minutes: number) => new Date(ARCHIVE_START + minutes * 60_000);
+  const items = titles.map((title, i) => ({ guid: `g${i + 1}`, link: `https://a.example/${i + 1}`, title, summary: null, published: null, updated: null, author: null, categories: [], enclosures: [], content: null, origLink: null }));
+  upsertItems(db, 1, items, at(0), true);
+  const capture = (itemId: number, when: Date, html: string) => {
+    const body = Buffer.from(`<html><body>${html}</body></html>`);
+    return recordCapture(db, itemId, {
+      url: `https://a.example/${itemId}`, finalUrl: `https://a.example/${itemId}`, status: 200, headers: {}, contentType: 'text/html',
+      redirects: [], permanentUrl: null, notModified: false, retryAfterMs: null, fetchedAt: when, durationMs: 5,
+    }, encodeBody(body));
+  };
+  const content = (snapshotId: number, when: Date, title: string, html: string) => {
+    const object = normalizeArticle({ title, byline: 'Ann Lee', published: null, html });
+    return { snapshotId, capturedAt: when.toISOString(), method: 'sigfeed', wrapperId: null, title, byline: 'Ann Lee', published: null, text: html.replace(/<[^>]+>/g, ' ').trim(), html, object, hash: objectHash(object) };
+  };
+  const first = '<p>First paragraph of the story.</p><p>The mayor said no.</p>';
+  titles.forEach((title, i) => {
+    const when = at(i + 1);
+    const snapshotId = capture(i + 1, when, first);
+    createArticle(db, { itemId: i + 1, feedId: 1, url: `https://a.example/${i + 1}`, finalUrl: `https://a.example/${i + 1}`, canonicalUrl: null },
+      content(snapshotId, when, title, first), { at: when.toISOString(), status: 200, snapshotId }, { step: 1, at: at(600).toISOString() });
+  });
+  const edited = '<p>First paragraph of the story.</p><p>The mayor said yes.</p>';
+  const when = at(titles.length + 5);
+  const snapshotId = capture(1, when, edited);
+  const before = content(1, at(1), titles[0]!, first);
+  const after = content(snapshotId, when, titles[0]!, edited);
+  addVersion(db, articleById(db, 1)!, after, diffObjects(before.object, after.object), { at: when.toISOString(), status: 200, snapshotId }, { step: 2, at: null }, null);
+  return store;
+}

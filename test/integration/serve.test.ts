@@ -1,0 +1,155 @@
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { loadCodec } from '../../src/archive/codec.js';
+import { finished, forest, startForest, waitFor } from '../helpers/cli.js';
+import { smallArchive } from '../helpers/small-archive.js';
+import { tempDir } from '../helpers/temp.js';
+
+// `forest serve` as a user runs it: the built command on a real archive file, over real HTTP.
+
+const HOSTILE = '<script>alert(1)</script> & “quotes”';
+// Made at the top level: a temporary folder made in a hook is removed when the hook's scope ends.
+const database = join(tempDir(), 'archive.db');
+let server: ReturnType<typeof startForest>;
+let base = '';
+
+before(async () => {
+  await loadCodec();
+  await smallArchive(database, ['One', HOSTILE, 'Three']).close();
+  server = startForest(['serve', '--db', database, '--host', '127.0.0.1', '--port', '0']);
+  await waitFor(() => /listening on http:\/\/127\.0\.0\.1:\d+/.test(server.output.stdout), 15_000, `forest serve to listen (stderr: ${server.output.stderr})`);
+  base = /listening on (http:\/\/\S+)/.exec(server.output.stdout)![1]!;
+});
+
+after(() => {
+  if (server.exitCode === null) server.kill('SIGKILL');
+});
+
+const get = async (path: string) => {
+  const response = await fetch(`${base}${path}`);
+  const type = response.headers.get('content-type') ?? '';
+  return { status: response.status, type, headers: response.headers, body: type.includes('json') ? (await response.json()) as Record<string, unknown> : await response.text() };
+};
+
+test('the API serves feeds, articles a page at a time (cursor), an article with its versions and checks, a version, a diff and search', async () => {
+  const feeds = await get('/api/v1/feeds');
+  assert.equal(feeds.status, 200);
+  const [feed] = (feeds.body as { items: Array<Record<string, unknown>> }).items;
+  assert.equal(feed?.['url'], 'https://a.example/feed');
+  assert.deepEqual(feed?.['tags'], ['news']);
+  assert.equal(feed?.['articles'], 3);
+  assert.equal((await get(`/api/v1/feeds/${String(feed?.['id'])}`)).status, 200);
+
+  const first = await get('/api/v1/articles?limit=2');
+  const page1 = first.body as { items: Array<{ id: number; title: string; guid: string; firstCaptured: string }>; next: string | null };
+  assert.deepEqual(page1.items.map((article) => article.id), [3, 2], 'newest first');
+  assert.equal(page1.items[1]?.title, HOSTILE);
+  assert.equal(page1.items[0]?.guid, 'g3');
+  assert.ok(page1.next);
+  const page2 = (await get(`/api/v1/articles?limit=2&cursor=${page1.next}`)).body as typeof page1;
+  assert.deepEqual(page2.items.map((article) => article.id), [1]);
+  assert.equal(page2.next, null);
+  const since = (await get('/api/v1/articles?since=2026-11-02T00:02:00Z&until=2026-11-02T00:02:30Z')).body as typeof page1;
+  assert.deepEqual(since.items.map((article) => article.id), [2]);
+
+  const article = (await get('/api/v1/articles/1')).body as { versions: Array<{ n: number; change: string[] }>; checks: unknown[] };
+  assert.deepEqual(article.versions.map((version) => [version.n, version.change]), [[1, []], [2, ['body-edit']]]);
+  assert.equal(article.checks.length, 2);
+  const version = (await get('/api/v1/articles/1/versions/2')).body as { text: string; version: number; byline: string };
+  assert.match(version.text, /The mayor said yes/);
+  assert.equal(version.byline, 'Ann Lee');
+  const diff = (await get('/api/v1/articles/1/diff')).body as { a: number; b: number; kinds: string[] };
+  assert.deepEqual([diff.a, diff.b, diff.kinds], [1, 2, ['body-edit']]);
+  const hits = (await get('/api/v1/search?q=mayor')).body as { items: Array<{ article: number }> };
+  assert.deepEqual(hits.items.map((hit) => hit.article).sort(), [1, 2, 3]);
+  const status = (await get('/api/v1/status')).body as { daemon: unknown; articles: number };
+  assert.deepEqual([status.daemon, status.articles], [null, 3]);
+});
+
+test('the API answers what the CLI prints: GET /api/v1/articles/1 is `forest history 1 --json`', async () => {
+  const cli = await forest(['history', '1', '--json', '--db', database]);
+  assert.equal(cli.code, 0, cli.stderr);
+  assert.deepEqual((await get('/api/v1/articles/1')).body, JSON.parse(cli.stdout));
+});
+
+test('API errors are problem documents that say what is wrong, never a stack trace', async () => {
+  for (const [path, status, detail] of [
+    ['/api/v1/articles/99', 404, /no article 99/],
+    ['/api/v1/articles/1/versions/7', 404, /article 1 has no version 7/],
+    ['/api/v1/articles?cursor=garbage', 400, /cursor/],
+    ['/api/v1/articles?limit=0', 400, /limit/],
+    ['/api/v1/articles?since=yesterday', 400, /since/],
+    ['/api/v1/articles/x', 400, /id/],
+    ['/api/v1/search?q=%22unclosed', 400, /.+/],
+    ['/api/v1/nothing-here', 404, /openapi\.json/],
+  ] as const) {
+    const response = await get(path);
+    assert.equal(response.status, status, path);
+    assert.match(response.type, /^application\/problem\+json/, path);
+    const problem = response.body as { status: number; title: string; detail: string };
+    assert.equal(problem.status, status, path);
+    assert.match(problem.detail, detail, path);
+    assert.doesNotMatch(JSON.stringify(problem), /\.ts:\d+|at \w+ \(/, `${path}: no stack trace`);
+  }
+});
+
+test('the OpenAPI document lists every API route with its parameters', async () => {
+  const { body } = await get('/api/v1/openapi.json');
+  const document = body as { openapi: string; paths: Record<string, Record<string, { parameters?: Array<{ name: string }> }>> };
+  assert.match(document.openapi, /^3\./);
+  for (const path of ['/api/v1/feeds', '/api/v1/feeds/{id}', '/api/v1/articles', '/api/v1/articles/{id}', '/api/v1/articles/{id}/versions/{n}', '/api/v1/articles/{id}/diff', '/api/v1/search', '/api/v1/status']) {
+    assert.ok(document.paths[path]?.['get'], `${path} documented`);
+  }
+  assert.deepEqual(document.paths['/api/v1/articles']!['get']!.parameters!.map((parameter) => parameter.name).sort(), ['cursor', 'feed', 'limit', 'since', 'until']);
+});
+
+test('pages: the dashboard and an article page, with the text of feeds escaped and a Content Security Policy', async () => {
+  const dashboard = await get('/');
+  assert.equal(dashboard.status, 200);
+  assert.match(dashboard.type, /text\/html/);
+  const policy = dashboard.headers.get('content-security-policy') ?? '';
+  assert.match(policy, /script-src 'self'/);
+  assert.doesNotMatch(policy, /upgrade-insecure-requests/, 'plain HTTP on a LAN address must keep working');
+  const text = dashboard.body as string;
+  assert.match(text, /&lt;script&gt;alert\(1\)&lt;\/script&gt; &amp; “quotes”/);
+  assert.doesNotMatch(text, /<script>alert/);
+  assert.match(text, /href="\/articles\/1"/);
+  const article = (await get('/articles/1')).body as string;
+  assert.match(article, /The mayor said yes/);
+  assert.match(article, /body-edit/);
+  const missing = await get('/articles/99');
+  assert.equal(missing.status, 404);
+  assert.match(missing.body as string, /no article 99/);
+});
+
+test('with serve.public false, every request needs the token', async () => {
+  const dir = tempDir();
+  const config = join(dir, 'settings.yaml');
+  writeFileSync(config, 'serve:\n  public: false\n  token: 0123456789abcdef0123\n');
+  const guarded = startForest(['serve', '--config', config, '--db', database, '--port', '0']);
+  try {
+    await waitFor(() => /listening on/.test(guarded.output.stdout), 15_000, `the guarded server (stderr: ${guarded.output.stderr})`);
+    const url = /listening on (http:\/\/\S+)/.exec(guarded.output.stdout)![1]!;
+    const without = await fetch(`${url}/api/v1/feeds`);
+    assert.equal(without.status, 401);
+    assert.match(((await without.json()) as { detail: string }).detail, /Bearer/);
+    assert.equal((await fetch(`${url}/`, { headers: { authorization: 'Bearer 0123456789abcdef0124' } })).status, 401);
+    assert.equal((await fetch(`${url}/api/v1/feeds`, { headers: { authorization: 'Bearer 0123456789abcdef0123' } })).status, 200);
+  } finally {
+    guarded.kill('SIGTERM');
+    await finished(guarded);
+  }
+  writeFileSync(config, 'serve:\n  public: false\n');
+  const refused = await forest(['serve', '--config', config, '--db', database, '--port', '0']);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /serve\.public is false but serve\.token is not set/);
+});
+
+test('SIGTERM stops the server: it closes and exits 0', async () => {
+  server.kill('SIGTERM');
+  const result = await finished(server);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, /stopped/);
+});
