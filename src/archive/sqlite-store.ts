@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { z } from 'zod';
+import { captureContent, capturesOfUrl, recentChanges } from './access.js';
 import { articleById, articlesAfter, checksOf, pageOfArticles, sameArticleElsewhere, versionOf, versionsOf, type ArticleRow, type CheckRow, type VersionRow } from './articles.js';
 import { checkpoint, openDatabase, type Db } from './database.js';
 import { exportJsonl, exportWarc } from './export.js';
@@ -142,6 +143,22 @@ export class SqliteStore implements Store {
 
   async search(...args: Parameters<Store['search']>) {
     return search(this.db, ...args);
+  }
+
+  async changes(...[filter, limit]: Parameters<Store['changes']>) {
+    return recentChanges(this.db, filter, limit).map((row) => ({
+      articleId: row.articleId, version: row.n, capturedAt: row.capturedAt, title: row.title, url: row.url,
+      change: json(z.array(changeKind), row.change, `version ${row.n} of article ${row.articleId} (change)`), summary: row.summary, feed: row.feed, feedTitle: row.feedTitle,
+    }));
+  }
+
+  async mementos(url: string) {
+    return capturesOfUrl(this.db, url).map((row) => ({ snapshotId: row.snapshotId, datetime: row.fetchedAt, status: row.status }));
+  }
+
+  async capture(snapshotId: number) {
+    const row = captureContent(this.db, snapshotId);
+    return row ? { ...row, headers: json(z.record(z.string(), z.union([z.string(), z.array(z.string())])), row.headers, `capture ${snapshotId} (headers)`) } : null;
   }
 
   async totals() {

@@ -164,6 +164,38 @@ export interface ArchiveTotals {
   backlog: Backlog;
 }
 
+/** A version after the first: an edit a revisit found (the change feed). */
+export interface Change {
+  articleId: number;
+  version: number;
+  capturedAt: string;
+  title: string | null;
+  url: string;
+  change: ChangeKind[];
+  summary: string | null;
+  feed: string;
+  feedTitle: string | null;
+}
+
+/** A capture whose bytes are kept: a memento of its page (RFC 7089). */
+export interface Memento {
+  snapshotId: number;
+  datetime: string;
+  status: number;
+}
+
+/** A raw capture as it was fetched. */
+export interface Capture {
+  url: string;
+  finalUrl: string;
+  fetchedAt: string;
+  status: number;
+  /** The response headers as received (a repeated header is a list). */
+  headers: Record<string, string | string[]>;
+  contentType: string | null;
+  body: Buffer;
+}
+
 export type Progress = (done: number, total: number) => void;
 
 export interface Store {
@@ -185,6 +217,11 @@ export interface Store {
   /** Other articles with the same canonical URL (the same story in another feed). */
   sameArticleElsewhere(articleId: number): Promise<number[]>;
   search(query: string, options: SearchOptions): Promise<SearchHit[]>;
+  /** Edits found by revisits, newest first, of one feed or of the feeds with a tag. */
+  changes(filter: { feed?: string | undefined; tag?: string | undefined }, limit: number): Promise<Change[]>;
+  /** The replayable captures of the articles whose item link, final URL or canonical URL is `url`, oldest first. */
+  mementos(url: string): Promise<Memento[]>;
+  capture(snapshotId: number): Promise<Capture | null>;
   totals(): Promise<ArchiveTotals>;
   /** Each article's URL and version count (to compare with what a test web really changed). */
   versionCounts(): Promise<Array<{ id: number; url: string; versions: number }>>;

@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
+import { createLogger } from '../util/logger.js';
 import { buildServer } from '../web/server.js';
 import { settingsFor, withStore } from './context.js';
 
@@ -17,7 +18,7 @@ export function serveCommand(): Command {
       const settings = settingsFor(command);
       const serve = { ...settings.serve, host: options.host ?? settings.serve.host, port: options.port ?? settings.serve.port };
       await withStore(settings, async (store) => {
-        const app = await buildServer(store, { serve });
+        const app = await buildServer(store, { serve }, createLogger(settings.log));
         await app.listen({ host: serve.host, port: serve.port });
         const address = app.server.address();
         const port = typeof address === 'object' && address ? address.port : serve.port;

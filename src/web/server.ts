@@ -2,10 +2,14 @@ import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import { timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { loadCodec } from '../archive/codec.js';
 import type { Store } from '../archive/store.js';
 import type { Settings } from '../config/settings.js';
+import type { Logger } from '../util/logger.js';
 import { FOREST_VERSION } from '../util/project-root.js';
 import { apiRoutes } from './api.js';
+import { changeFeedRoutes } from './changes.js';
+import { mementoRoutes } from './memento.js';
 import { errorPage, pageRoutes } from './pages.js';
 import { Problem, problemDocument } from './problems.js';
 
@@ -17,7 +21,10 @@ import { Problem, problemDocument } from './problems.js';
  * (RFC 9457); a browser gets an error page; neither ever shows a stack trace.
  */
 
-export async function buildServer(store: Store, settings: Pick<Settings, 'serve'>): Promise<FastifyInstance> {
+export async function buildServer(store: Store, settings: Pick<Settings, 'serve'>, log: Logger): Promise<FastifyInstance> {
+  // Mementos are decoded here, on this thread.
+  await loadCodec();
+  // Fastify's own request log stays off: Forest's log gets the failures, which a line per request would bury.
   const app = Fastify({ logger: false, ajv: { customOptions: { coerceTypes: true, removeAdditional: false } } });
   // Forest serves plain HTTP (TLS belongs to a reverse proxy in front): no HSTS, and no
   // upgrade-insecure-requests, which would send a browser to an https port nobody listens on.
@@ -34,7 +41,7 @@ export async function buildServer(store: Store, settings: Pick<Settings, 'serve'
       : error.validation ? new Problem(400, 'Bad request', error.message)
         : (error.statusCode ?? 500) < 500 ? new Problem(error.statusCode!, 'Bad request', error.message)
           : null;
-    if (!problem) request.log.error({ err: error }, 'request failed');
+    if (!problem) log.error({ err: error, url: request.url }, 'request failed');
     const [status, title, detail] = problem ? [problem.status, problem.title, problem.detail] : [500, 'Internal error', 'the server could not answer; the error is in its log'];
     if (request.url.startsWith('/api/')) return reply.code(status).type('application/problem+json').send(problemDocument(status, title, detail, request.url));
     return reply.code(status).type('text/html; charset=utf-8').send(errorPage(status, title, detail));
@@ -47,6 +54,8 @@ export async function buildServer(store: Store, settings: Pick<Settings, 'serve'
   if (!settings.serve.public) requireToken(app, settings.serve.token);
   apiRoutes(app, store);
   pageRoutes(app, store);
+  mementoRoutes(app, store);
+  changeFeedRoutes(app, store);
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;
 }

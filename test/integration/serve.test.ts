@@ -124,6 +124,52 @@ test('pages: the dashboard and an article page, with the text of feeds escaped a
   assert.match(missing.body as string, /no article 99/);
 });
 
+test('Memento: a TimeMap of every kept capture, a TimeGate that honours Accept-Datetime, and each capture as fetched, sandboxed', async () => {
+  const original = 'https://a.example/1';
+  const map = await fetch(`${base}/timemap/link/${original}`);
+  assert.equal(map.status, 200);
+  assert.match(map.headers.get('content-type') ?? '', /^application\/link-format/);
+  const links = await map.text();
+  assert.match(links, /<https:\/\/a\.example\/1>; rel="original"/);
+  assert.match(links, /<\/timegate\/https:\/\/a\.example\/1>; rel="timegate"/);
+  assert.deepEqual([...links.matchAll(/<\/memento\/(\d{14})\/https:\/\/a\.example\/1>; rel="[^"]*memento"; datetime="([^"]+)"/g)].map((m) => [m[1], m[2]]),
+    [['20261102000100', 'Mon, 02 Nov 2026 00:01:00 GMT'], ['20261102000800', 'Mon, 02 Nov 2026 00:08:00 GMT']]);
+  const json = (await get(`/timemap/json/${original}`)).body as { mementos: { list: Array<{ uri: string }> } };
+  assert.equal(json.mementos.list.length, 2);
+
+  const gate = await fetch(`${base}/timegate/${original}`, { redirect: 'manual', headers: { 'accept-datetime': 'Mon, 02 Nov 2026 00:03:00 GMT' } });
+  assert.equal(gate.status, 302);
+  assert.equal(gate.headers.get('location'), `/memento/20261102000100/${original}`);
+  assert.match(gate.headers.get('vary') ?? '', /accept-datetime/i);
+  assert.match(gate.headers.get('link') ?? '', /rel="original".*rel="timemap"/);
+  const latest = await fetch(`${base}/timegate/${original}`, { redirect: 'manual' });
+  assert.equal(latest.headers.get('location'), `/memento/20261102000800/${original}`);
+
+  const memento = await fetch(`${base}/memento/20261102000100/${original}`, { redirect: 'manual' });
+  assert.equal(memento.status, 200);
+  assert.equal(memento.headers.get('memento-datetime'), 'Mon, 02 Nov 2026 00:01:00 GMT');
+  assert.match(memento.headers.get('link') ?? '', /rel="next memento"/);
+  assert.match(memento.headers.get('content-security-policy') ?? '', /^sandbox/);
+  assert.match(await memento.text(), /The mayor said no/);
+  const near = await fetch(`${base}/memento/20261102000700/${original}`, { redirect: 'manual' });
+  assert.equal(near.status, 302);
+  assert.equal(near.headers.get('location'), `/memento/20261102000800/${original}`);
+  assert.equal((await fetch(`${base}/timegate/https://a.example/never`, { redirect: 'manual' })).status, 404);
+});
+
+test('changes.atom: one entry per edit, newest first, for a feed or a tag', async () => {
+  const atom = await fetch(`${base}/changes.atom`);
+  assert.match(atom.headers.get('content-type') ?? '', /application\/atom\+xml/);
+  const text = await atom.text();
+  assert.equal([...text.matchAll(/<entry>/g)].length, 1);
+  assert.match(text, /<title>One — version 2<\/title>/);
+  assert.match(text, /<category term="body-edit"\/>/);
+  assert.match(text, /<link href="http:\/\/127\.0\.0\.1:\d+\/articles\/1"\/>/);
+  assert.match(await (await fetch(`${base}/changes.atom?tag=news`)).text(), /<entry>/);
+  assert.doesNotMatch(await (await fetch(`${base}/changes.atom?tag=sport`)).text(), /<entry>/);
+  assert.doesNotMatch(await (await fetch(`${base}/changes.atom?feed=https://b.example/feed`)).text(), /<entry>/);
+});
+
 test('with serve.public false, every request needs the token', async () => {
   const dir = tempDir();
   const config = join(dir, 'settings.yaml');

@@ -1,0 +1,113 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Memento, Store } from '../archive/store.js';
+import { Problem } from './problems.js';
+
+/**
+ * Memento (RFC 7089): "what did this URL say at time T", the way web archives answer it, so that
+ * replay and research tools can ask Forest. An original URL is an article's item link, final URL
+ * or canonical URL; its mementos are the captures whose bytes Forest kept.
+ * - TimeMap: /timemap/link/{url} (application/link-format) and /timemap/json/{url};
+ * - TimeGate: /timegate/{url}, honouring Accept-Datetime (the nearest memento; the latest without);
+ * - Memento: /memento/{YYYYMMDDhhmmss}/{url}, the capture as fetched, sandboxed.
+ * The original URL is everything after the prefix, query string included (RFC 7089 appendix).
+ */
+
+/** `20261102000100` for 2026-11-02T00:01:00Z: the 14-digit stamp of memento URLs. */
+export const stamp = (iso: string) => iso.replace(/[-:T]/g, '').slice(0, 14);
+const fromStamp = (text: string) => Date.parse(`${text.slice(0, 4)}-${text.slice(4, 6)}-${text.slice(6, 8)}T${text.slice(8, 10)}:${text.slice(10, 12)}:${text.slice(12, 14)}Z`);
+const httpDate = (iso: string) => new Date(iso).toUTCString();
+
+/** What follows `prefix` in the request's URL, as sent. */
+function originalOf(request: FastifyRequest, prefix: string): string {
+  const original = request.url.slice(prefix.length);
+  if (!/^https?:\/\/[^/]/i.test(original)) throw new Problem(400, 'Not an original URL', `expected ${prefix}http(s)://…, got ${prefix}${original}`);
+  return original;
+}
+
+/** The memento nearest to `at` (ms); ties go to the earlier. */
+function nearest(mementos: Memento[], at: number): Memento {
+  return mementos.reduce((best, memento) => (Math.abs(Date.parse(memento.datetime) - at) < Math.abs(Date.parse(best.datetime) - at) ? memento : best));
+}
+
+async function mementosOf(store: Store, original: string): Promise<Memento[]> {
+  const mementos = await store.mementos(original);
+  if (mementos.length === 0) throw new Problem(404, 'Not archived', `Forest has no capture of ${original}`);
+  return mementos;
+}
+
+const links = (original: string) => ({
+  original: `<${original}>; rel="original"`,
+  timegate: `</timegate/${original}>; rel="timegate"`,
+  timemap: `</timemap/link/${original}>; rel="timemap"; type="application/link-format"`,
+});
+const mementoLink = (original: string, memento: Memento, rel: string) => `</memento/${stamp(memento.datetime)}/${original}>; rel="${rel}"; datetime="${httpDate(memento.datetime)}"`;
+
+/**
+ * A capture is someone else's page: it is served with a sandbox policy (no script runs, and it
+ * gets an opaque origin of its own, so it cannot reach this server's pages or API as the reader),
+ * and without loading anything from the live web.
+ */
+const CAPTURE_POLICY = "sandbox; default-src 'none'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; font-src 'self' data:";
+
+export function mementoRoutes(app: FastifyInstance, store: Store): void {
+  app.get('/timemap/link/*', { schema: { hide: true } }, async (request, reply) => {
+    const original = originalOf(request, '/timemap/link/');
+    const mementos = await mementosOf(store, original);
+    const own = links(original);
+    const lines = [own.original, `</timemap/link/${original}>; rel="self"; type="application/link-format"; from="${httpDate(mementos[0]!.datetime)}"; until="${httpDate(mementos.at(-1)!.datetime)}"`, own.timegate,
+      ...mementos.map((memento, i) => mementoLink(original, memento, [i === 0 ? 'first' : '', i === mementos.length - 1 ? 'last' : '', 'memento'].filter(Boolean).join(' ')))];
+    return reply.type('application/link-format').send(`${lines.join(',\n')}\n`);
+  });
+
+  app.get('/timemap/json/*', { schema: { hide: true } }, async (request) => {
+    const original = originalOf(request, '/timemap/json/');
+    const mementos = await mementosOf(store, original);
+    return {
+      original_uri: original, timegate_uri: `/timegate/${original}`,
+      timemap_uri: { link_format: `/timemap/link/${original}`, json_format: `/timemap/json/${original}` },
+      mementos: { first: { datetime: mementos[0]!.datetime, uri: `/memento/${stamp(mementos[0]!.datetime)}/${original}` }, last: { datetime: mementos.at(-1)!.datetime, uri: `/memento/${stamp(mementos.at(-1)!.datetime)}/${original}` },
+        list: mementos.map((memento) => ({ datetime: memento.datetime, uri: `/memento/${stamp(memento.datetime)}/${original}` })) },
+    };
+  });
+
+  app.get('/timegate/*', { schema: { hide: true } }, async (request, reply) => {
+    const original = originalOf(request, '/timegate/');
+    const mementos = await mementosOf(store, original);
+    const asked = [request.headers['accept-datetime'] ?? []].flat()[0];
+    const at = asked === undefined ? null : Date.parse(asked);
+    if (at !== null && Number.isNaN(at)) throw new Problem(400, 'Bad Accept-Datetime', `not an HTTP date: ${asked} (e.g. Tue, 03 Nov 2026 12:00:00 GMT)`);
+    const chosen = at === null ? mementos.at(-1)! : nearest(mementos, at);
+    const own = links(original);
+    return reply.code(302).header('vary', 'accept-datetime').header('location', `/memento/${stamp(chosen.datetime)}/${original}`)
+      .header('link', [own.original, own.timemap, mementoLink(original, chosen, 'memento')].join(', ')).send();
+  });
+
+  app.get<{ Params: { stamp: string } }>('/memento/:stamp/*', { schema: { hide: true } }, async (request, reply) => {
+    const { stamp: asked } = request.params;
+    if (!/^\d{14}$/.test(asked)) throw new Problem(400, 'Bad datetime', `a memento URL starts /memento/YYYYMMDDhhmmss/, got ${asked}`);
+    const original = originalOf(request, `/memento/${asked}/`);
+    const mementos = await mementosOf(store, original);
+    const exact = mementos.findIndex((memento) => stamp(memento.datetime) === asked);
+    // No capture at that second: the nearest one, at its own URL (as web archives do).
+    if (exact < 0) return reply.code(302).header('location', `/memento/${stamp(nearest(mementos, fromStamp(asked)).datetime)}/${original}`).send();
+    return serveCapture(reply, store, original, mementos, exact);
+  });
+}
+
+async function serveCapture(reply: FastifyReply, store: Store, original: string, mementos: Memento[], index: number): Promise<FastifyReply> {
+  const memento = mementos[index]!;
+  const capture = await store.capture(memento.snapshotId);
+  if (!capture) throw new Problem(404, 'Not archived', `the capture of ${original} at ${memento.datetime} is no longer kept`);
+  const own = links(original);
+  const neighbours = [
+    mementoLink(original, mementos[0]!, 'first memento'), mementoLink(original, mementos.at(-1)!, 'last memento'),
+    ...(index > 0 ? [mementoLink(original, mementos[index - 1]!, 'prev memento')] : []),
+    ...(index < mementos.length - 1 ? [mementoLink(original, mementos[index + 1]!, 'next memento')] : []),
+  ];
+  return reply.code(200)
+    .header('memento-datetime', httpDate(memento.datetime))
+    .header('link', [own.original, own.timegate, own.timemap, ...neighbours].join(', '))
+    .header('content-security-policy', CAPTURE_POLICY)
+    .type(capture.contentType ?? 'application/octet-stream')
+    .send(capture.body);
+}
