@@ -7,6 +7,8 @@ export const apps = [
   {
     name: 'forest',
     script: 'bin/forest.js',
+    // 'run --serve' also serves the web app and the API (serve.host:serve.port) from this
+    // process; or start `forest serve` as a process of its own (it reads the same database).
     args: 'run',
     cwd: import.meta.dirname,
     exec_mode: 'fork',

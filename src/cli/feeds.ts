@@ -1,10 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';
-import { isMap } from 'yaml';
 import type { Feed } from '../archive/store.js';
-import { ConfigError } from '../config/errors.js';
 import { readOpml, toOpml } from '../config/opml.js';
-import { cronExpression, editSubscriptions, feedUrl, indexOfUrl, readSubscriptions, urlsOf } from '../config/subscriptions.js';
+import { addSubscription, editSubscriptions, readSubscriptions, removeSubscription, setSubscriptionEnabled, urlsOf } from '../config/subscriptions.js';
 import { printJson, settingsFor, syncFromList, withStore } from './context.js';
 import { progressLine } from './progress.js';
 
@@ -14,12 +12,6 @@ const feedJson = (feed: Feed, items: number) => ({
   id: feed.id, url: feed.subscribedUrl, fetchUrl: feed.url, title: feed.title, siteUrl: feed.siteUrl, tags: feed.tags, schedule: feed.schedule, enabled: feed.enabled,
   format: feed.format, items,
 });
-
-function checked<T>(schema: { safeParse: (value: unknown) => { success: true; data: T } | { success: false; error: { issues: Array<{ message: string }> } } }, value: unknown, what: string): T {
-  const result = schema.safeParse(value);
-  if (!result.success) throw new ConfigError('command line', null, what, result.error.issues[0]!.message);
-  return result.data;
-}
 
 export function feedsCommand(): Command {
   const feeds = new Command('feeds').description('manage the subscription list (config/feeds.yaml by default) and sync it into the database');
@@ -33,17 +25,7 @@ export function feedsCommand(): Command {
     .description('subscribe to a feed')
     .action(async (url: string, options: { title?: string; tag: string[]; schedule?: string; disabled?: boolean }, command: Command) => {
       const settings = settingsFor(command);
-      const feed = checked(feedUrl, url, 'url');
-      const schedule = options.schedule !== undefined ? checked(cronExpression, options.schedule, '--schedule') : undefined;
-      editSubscriptions(settings.subscriptions, (list, document) => {
-        if (indexOfUrl(list, feed) >= 0) throw new ConfigError(settings.subscriptions, null, 'url', `already subscribed: ${feed}`);
-        const entry: Record<string, unknown> = { url: feed };
-        if (options.title) entry['title'] = options.title;
-        if (options.tag.length > 0) entry['tags'] = options.tag;
-        if (schedule) entry['schedule'] = schedule;
-        if (options.disabled) entry['enabled'] = false;
-        list.add(document.createNode(entry));
-      });
+      const feed = addSubscription(settings.subscriptions, { url, title: options.title, tags: options.tag, schedule: options.schedule, enabled: !options.disabled }, 'command line');
       await withStore(settings, (store) => syncFromList(store, settings), { create: true });
       console.log(`subscribed to ${feed}`);
     });
@@ -53,11 +35,7 @@ export function feedsCommand(): Command {
     .description('unsubscribe (the archive of the feed is kept)')
     .action(async (url: string, _options: unknown, command: Command) => {
       const settings = settingsFor(command);
-      editSubscriptions(settings.subscriptions, (list) => {
-        const index = indexOfUrl(list, url);
-        if (index < 0) throw new ConfigError(settings.subscriptions, null, 'url', `not subscribed: ${url}`);
-        list.delete(index);
-      });
+      removeSubscription(settings.subscriptions, url);
       await withStore(settings, (store) => syncFromList(store, settings), { create: true });
       console.log(`unsubscribed from ${url}`);
     });
@@ -68,12 +46,7 @@ export function feedsCommand(): Command {
       .description(enabled ? 'resume polling a feed' : 'stop polling a feed (it stays subscribed)')
       .action(async (url: string, _options: unknown, command: Command) => {
         const settings = settingsFor(command);
-        editSubscriptions(settings.subscriptions, (list) => {
-          const index = indexOfUrl(list, url);
-          const entry = list.get(index, true);
-          if (index < 0 || !isMap(entry)) throw new ConfigError(settings.subscriptions, null, 'url', `not subscribed: ${url}`);
-          entry.set('enabled', enabled);
-        });
+        setSubscriptionEnabled(settings.subscriptions, url, enabled);
         await withStore(settings, (store) => syncFromList(store, settings), { create: true });
         console.log(`${enabled ? 'enabled' : 'disabled'} ${url}`);
       });

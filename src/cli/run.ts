@@ -1,5 +1,8 @@
 import { Command, InvalidArgumentError } from 'commander';
+import type { FastifyInstance } from 'fastify';
+import type { Store } from '../archive/store.js';
 import { runDaemon } from '../daemon/service.js';
+import { buildServer } from '../web/server.js';
 import { createLogger } from '../util/logger.js';
 import { parseDuration } from '../util/units.js';
 import { settingsFor } from './context.js';
@@ -13,6 +16,7 @@ export function durationOption(value: string): number {
 export function runCommand(): Command {
   return new Command('run')
     .option('--exit-after <duration>', 'stop gracefully after this long (e.g. 90s, 10m)', durationOption)
+    .option('--serve', 'also serve the web app and the HTTP API from this process, on serve.host:serve.port (as `forest serve`)')
     .description('run the archiver (the daemon): poll feeds, capture and extract the page of every new item, revisit articles and record their versions, until stopped')
     .addHelpText('after', `
 What it does:
@@ -37,10 +41,28 @@ Settings that matter most (config/default.yaml documents them all; override with
   workers               worker threads for CPU work (auto: one per core)
   log.level             debug, info, warn or error (info)
 `)
-    .action(async (options: { exitAfter?: number }, command: Command) => {
+    .action(async (options: { exitAfter?: number; serve?: boolean }, command: Command) => {
       const settings = settingsFor(command);
       const log = createLogger(settings.log, 1);
-      await runDaemon({ settings, log, exitAfter: options.exitAfter, handleSignals: true });
+      let server: FastifyInstance | null = null;
+      const serve = async (store: Store) => {
+        server = await buildServer(store, settings, log);
+        await server.listen({ host: settings.serve.host, port: settings.serve.port });
+        const address = server.server.address();
+        const port = typeof address === 'object' && address ? address.port : settings.serve.port;
+        log.info({ host: settings.serve.host, port }, `listening on http://${settings.serve.host}:${port}`);
+      };
+      await runDaemon({
+        settings, log, exitAfter: options.exitAfter, handleSignals: true,
+        // A server that cannot start (the port is taken) stops the daemon too: `--serve` asked for both.
+        onReady: options.serve ? (store) => void serve(store).catch((error: unknown) => {
+          log.error({ err: error }, 'the web server could not start; stopping');
+          process.kill(process.pid, 'SIGTERM');
+        }) : undefined,
+        beforeClose: async () => {
+          await server?.close();
+        },
+      });
       // The shutdown is complete (logs are written synchronously): exit now, even when an IPC
       // channel (pm2's) or another handle would keep the process alive — pm2 would otherwise wait
       // out its kill timeout and SIGKILL every stop and reload.

@@ -18,7 +18,7 @@ export function serveCommand(): Command {
       const settings = settingsFor(command);
       const serve = { ...settings.serve, host: options.host ?? settings.serve.host, port: options.port ?? settings.serve.port };
       await withStore(settings, async (store) => {
-        const app = await buildServer(store, { serve }, createLogger(settings.log));
+        const app = await buildServer(store, { serve, subscriptions: settings.subscriptions }, createLogger(settings.log));
         await app.listen({ host: serve.host, port: serve.port });
         const address = app.server.address();
         const port = typeof address === 'object' && address ? address.port : serve.port;

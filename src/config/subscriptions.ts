@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { isSeq, parseDocument, YAMLSeq, type Document } from 'yaml';
+import { isMap, isSeq, parseDocument, YAMLSeq, type Document } from 'yaml';
 import { z } from 'zod';
 import type { Subscription } from '../archive/feeds.js';
 import { cronProblem } from '../schedule/cron.js';
@@ -92,5 +92,56 @@ export function indexOfUrl(list: YAMLSeq, url: string): number {
   return list.items.findIndex((item) => {
     const value = (item as { get?: (key: string) => unknown }).get?.('url');
     return value === url;
+  });
+}
+
+/** A subscription to add: what `forest feeds add` and `POST /api/v1/feeds` take. */
+export interface NewSubscription {
+  url: string;
+  title?: string | undefined;
+  tags?: string[] | undefined;
+  schedule?: string | undefined;
+  enabled?: boolean | undefined;
+}
+
+/** Checks a value from a command line or a request; `source` says where it came from in errors. */
+function checked<T>(schema: z.ZodType<T>, value: unknown, source: string, field: string): T {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new ConfigError(source, null, field, result.error.issues[0]!.message);
+  return result.data;
+}
+
+/** Adds a feed to the list (an error names the list when it is there already); returns its URL as written. */
+export function addSubscription(file: string, subscription: NewSubscription, source: string): string {
+  const url = checked(feedUrl, subscription.url, source, 'url');
+  const schedule = subscription.schedule !== undefined ? checked(cronExpression, subscription.schedule, source, 'schedule') : undefined;
+  editSubscriptions(file, (list, document) => {
+    if (indexOfUrl(list, url) >= 0) throw new ConfigError(file, null, 'url', `already subscribed: ${url}`);
+    const entry: Record<string, unknown> = { url };
+    if (subscription.title) entry['title'] = subscription.title;
+    if (subscription.tags?.length) entry['tags'] = subscription.tags;
+    if (schedule) entry['schedule'] = schedule;
+    if (subscription.enabled === false) entry['enabled'] = false;
+    list.add(document.createNode(entry));
+  });
+  return url;
+}
+
+/** Removes a feed from the list (the archive keeps what it archived). */
+export function removeSubscription(file: string, url: string): void {
+  editSubscriptions(file, (list) => {
+    const index = indexOfUrl(list, url);
+    if (index < 0) throw new ConfigError(file, null, 'url', `not subscribed: ${url}`);
+    list.delete(index);
+  });
+}
+
+/** Resumes or pauses polling a feed. */
+export function setSubscriptionEnabled(file: string, url: string, enabled: boolean): void {
+  editSubscriptions(file, (list) => {
+    const index = indexOfUrl(list, url);
+    const entry = list.get(index, true);
+    if (index < 0 || !isMap(entry)) throw new ConfigError(file, null, 'url', `not subscribed: ${url}`);
+    entry.set('enabled', enabled);
   });
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { isStorageFull, limitSize, openDatabase, type Db } from '../archive/database.js';
+import { isStorageFull, limitSize, openDatabase } from '../archive/database.js';
 import { countEnabledFeeds, syncSubscriptions } from '../archive/feeds.js';
 import { acquireLease, releaseLease, renewLease } from '../archive/lease.js';
 import { applyRetention } from '../archive/retention.js';
@@ -24,6 +24,8 @@ export interface RunOptions {
   handleSignals?: boolean;
   /** Called once the database is open and the list synced. */
   onReady?: (store: Store) => void;
+  /** Called once the daemon has stopped, before the database closes (what else reads it stops here). */
+  beforeClose?: () => Promise<void>;
 }
 
 /** The heartbeat of the daemon's lease; a lease this much older is stale (its process died). */
@@ -164,6 +166,7 @@ export async function runDaemon(options: RunOptions): Promise<void> {
       process.off('SIGHUP', onHangup);
     }
     await pool.close();
+    await options.beforeClose?.();
     releaseLease(db, me.owner);
     db.close();
   }

@@ -1,6 +1,5 @@
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
-import { timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { loadCodec } from '../archive/codec.js';
 import type { Store } from '../archive/store.js';
@@ -8,6 +7,7 @@ import type { Settings } from '../config/settings.js';
 import type { Logger } from '../util/logger.js';
 import { FOREST_VERSION } from '../util/project-root.js';
 import { apiRoutes } from './api.js';
+import { hasToken, writeRoutes } from './writes.js';
 import { changeFeedRoutes } from './changes.js';
 import { mementoRoutes } from './memento.js';
 import { errorPage, pageRoutes } from './pages.js';
@@ -21,7 +21,7 @@ import { Problem, problemDocument } from './problems.js';
  * (RFC 9457); a browser gets an error page; neither ever shows a stack trace.
  */
 
-export async function buildServer(store: Store, settings: Pick<Settings, 'serve'>, log: Logger): Promise<FastifyInstance> {
+export async function buildServer(store: Store, settings: Pick<Settings, 'serve' | 'subscriptions'>, log: Logger): Promise<FastifyInstance> {
   // Mementos are decoded here, on this thread.
   await loadCodec();
   // Fastify's own request log stays off: Forest's log gets the failures, which a line per request would bury.
@@ -34,6 +34,7 @@ export async function buildServer(store: Store, settings: Pick<Settings, 'serve'
     openapi: {
       info: { title: 'Forest', version: FOREST_VERSION, description: 'The archive of a Forest feed archiver: feeds, articles, their versions and checks, search.' },
       servers: [{ url: `http://${settings.serve.host}:${settings.serve.port}` }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'serve.token' } } },
     },
   });
   app.setErrorHandler((error: FastifyError | Problem, request, reply) => {
@@ -53,6 +54,7 @@ export async function buildServer(store: Store, settings: Pick<Settings, 'serve'
   });
   if (!settings.serve.public) requireToken(app, settings.serve.token);
   apiRoutes(app, store);
+  writeRoutes(app, store, settings);
   pageRoutes(app, store);
   mementoRoutes(app, store);
   changeFeedRoutes(app, store);
@@ -63,12 +65,7 @@ export async function buildServer(store: Store, settings: Pick<Settings, 'serve'
 /** With `serve.public: false`, every request needs `Authorization: Bearer <serve.token>`. */
 function requireToken(app: FastifyInstance, token: string | null): void {
   if (token === null) throw new Error('serve.public is false but serve.token is not set: set a token (e.g. `openssl rand -hex 32`) or make reads public');
-  const expected = Buffer.from(`Bearer ${token}`);
   app.addHook('onRequest', async (request) => {
-    const given = Buffer.from(request.headers.authorization ?? '');
-    // Compared in constant time: how long a wrong token takes must not tell how much of it was right.
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      throw new Problem(401, 'Token required', 'this server needs `Authorization: Bearer <serve.token>` (serve.public is false)');
-    }
+    if (!hasToken(request, token)) throw new Problem(401, 'Token required', 'this server needs `Authorization: Bearer <serve.token>` (serve.public is false)');
   });
 }

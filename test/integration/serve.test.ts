@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { loadCodec } from '../../src/archive/codec.js';
@@ -170,11 +170,24 @@ test('changes.atom: one entry per edit, newest first, for a feed or a tag', asyn
   assert.doesNotMatch(await (await fetch(`${base}/changes.atom?feed=https://b.example/feed`)).text(), /<entry>/);
 });
 
-test('with serve.public false, every request needs the token', async () => {
-  const dir = tempDir();
+test('writes are refused without a token configured, and say how to set one', async () => {
+  const response = await fetch(`${base}/api/v1/feeds`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: 'https://b.example/feed' }) });
+  assert.equal(response.status, 403);
+  assert.match(((await response.json()) as { detail: string }).detail, /set serve\.token/);
+});
+
+// A directory made at the top level (see above) for the server with a token.
+const guardedDir = tempDir();
+
+test('with serve.public false, every request needs the token; with it, feeds are added, paused and removed through the list', async () => {
+  const dir = guardedDir;
   const config = join(dir, 'settings.yaml');
-  writeFileSync(config, 'serve:\n  public: false\n  token: 0123456789abcdef0123\n');
-  const guarded = startForest(['serve', '--config', config, '--db', database, '--port', '0']);
+  const list = join(dir, 'feeds.yaml');
+  const guardedDb = join(dir, 'guarded.db');
+  await smallArchive(guardedDb).close();
+  writeFileSync(list, '# my feeds\n- url: https://a.example/feed\n  title: A\n  tags: [news]\n');
+  writeFileSync(config, `subscriptions: ${list}\nserve:\n  public: false\n  token: 0123456789abcdef0123\n`);
+  const guarded = startForest(['serve', '--config', config, '--db', guardedDb, '--port', '0']);
   try {
     await waitFor(() => /listening on/.test(guarded.output.stdout), 15_000, `the guarded server (stderr: ${guarded.output.stderr})`);
     const url = /listening on (http:\/\/\S+)/.exec(guarded.output.stdout)![1]!;
@@ -183,12 +196,30 @@ test('with serve.public false, every request needs the token', async () => {
     assert.match(((await without.json()) as { detail: string }).detail, /Bearer/);
     assert.equal((await fetch(`${url}/`, { headers: { authorization: 'Bearer 0123456789abcdef0124' } })).status, 401);
     assert.equal((await fetch(`${url}/api/v1/feeds`, { headers: { authorization: 'Bearer 0123456789abcdef0123' } })).status, 200);
+
+    const auth = { authorization: 'Bearer 0123456789abcdef0123', 'content-type': 'application/json' };
+    const created = await fetch(`${url}/api/v1/feeds`, { method: 'POST', headers: auth, body: JSON.stringify({ url: 'https://b.example/feed', title: 'B', tags: ['sport'] }) });
+    assert.equal(created.status, 201);
+    const feed = (await created.json()) as { id: number; subscribedUrl: string; tags: string[]; enabled: boolean };
+    assert.deepEqual([feed.subscribedUrl, feed.tags, feed.enabled], ['https://b.example/feed', ['sport'], true]);
+    assert.match(readFileSync(list, 'utf8'), /# my feeds[\s\S]*url: https:\/\/b\.example\/feed/, 'the list keeps its comment and gains the feed');
+    assert.equal((await fetch(`${url}/api/v1/feeds`, { method: 'POST', headers: auth, body: JSON.stringify({ url: 'https://b.example/feed' }) })).status, 409);
+    assert.equal((await fetch(`${url}/api/v1/feeds`, { method: 'POST', headers: auth, body: JSON.stringify({ url: 'ftp://c.example/' }) })).status, 400);
+    const paused = await fetch(`${url}/api/v1/feeds/${feed.id}`, { method: 'PATCH', headers: auth, body: JSON.stringify({ enabled: false }) });
+    assert.equal(paused.status, 200);
+    assert.equal(((await paused.json()) as { enabled: boolean }).enabled, false);
+    assert.match(readFileSync(list, 'utf8'), /enabled: false/);
+    assert.equal((await fetch(`${url}/api/v1/feeds/${feed.id}`, { method: 'DELETE', headers: { authorization: auth.authorization } })).status, 204);
+    assert.doesNotMatch(readFileSync(list, 'utf8'), /b\.example/);
+    const listed = (await (await fetch(`${url}/api/v1/feeds`, { headers: auth })).json()) as { items: Array<{ url: string }> };
+    assert.deepEqual(listed.items.map((item) => item.url), ['https://a.example/feed']);
+    assert.equal((await fetch(`${url}/api/v1/feeds/${feed.id}`, { method: 'DELETE', headers: { authorization: 'Bearer wrong-token-wrong-token' } })).status, 401);
   } finally {
     guarded.kill('SIGTERM');
     await finished(guarded);
   }
   writeFileSync(config, 'serve:\n  public: false\n');
-  const refused = await forest(['serve', '--config', config, '--db', database, '--port', '0']);
+  const refused = await forest(['serve', '--config', config, '--db', guardedDb, '--port', '0']);
   assert.equal(refused.code, 1);
   assert.match(refused.stderr, /serve\.public is false but serve\.token is not set/);
 });
@@ -198,4 +229,22 @@ test('SIGTERM stops the server: it closes and exits 0', async () => {
   const result = await finished(server);
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, /stopped/);
+});
+
+test('forest run --serve: the daemon and the web server in one process, stopped together', async () => {
+  const dir = tempDir();
+  const config = join(dir, 'settings.yaml');
+  writeFileSync(join(dir, 'feeds.yaml'), '[]\n');
+  writeFileSync(config, `subscriptions: ${join(dir, 'feeds.yaml')}\ndatabase:\n  path: ${join(dir, 'run.db')}\nserve:\n  port: 0\nlog:\n  pretty: false\n`);
+  const both = startForest(['run', '--serve', '--config', config]);
+  try {
+    await waitFor(() => /listening on http:\/\/127\.0\.0\.1:\d+/.test(both.output.stdout), 15_000, `forest run --serve to listen (stderr: ${both.output.stderr})`);
+    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(both.output.stdout)![1]!;
+    const status = (await (await fetch(`${url}/api/v1/status`)).json()) as { daemon: { pid: number } | null };
+    assert.equal(status.daemon?.pid, both.pid, 'the status is the running daemon\'s own');
+  } finally {
+    both.kill('SIGTERM');
+  }
+  const result = await finished(both);
+  assert.equal(result.code, 0, result.stderr);
 });

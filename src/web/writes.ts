@@ -1,0 +1,103 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Store } from '../archive/store.js';
+import { ConfigError } from '../config/errors.js';
+import type { Settings } from '../config/settings.js';
+import { addSubscription, readSubscriptions, removeSubscription, setSubscriptionEnabled } from '../config/subscriptions.js';
+import { Problem } from './problems.js';
+
+/**
+ * Writes through the API: subscribe, pause or resume, unsubscribe — the same edits of the YAML
+ * list as `forest feeds …` (it stays the source of truth, comments kept), then the same sync into
+ * the archive; a running daemon picks the list up on SIGHUP or its next sync. Every write needs
+ * `Authorization: Bearer <serve.token>`; with no token set, writes are refused.
+ */
+
+/** Whether `request` carries the token (compared in constant time: a wrong token's timing must not tell how much of it was right). */
+export function hasToken(request: FastifyRequest, token: string): boolean {
+  const given = Buffer.from(request.headers.authorization ?? '');
+  const expected = Buffer.from(`Bearer ${token}`);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+function requireWriter(request: FastifyRequest, token: string | null): void {
+  if (token === null) throw new Problem(403, 'Writes are off', 'set serve.token in your settings (16+ characters, e.g. `openssl rand -hex 32`) and send it as `Authorization: Bearer <token>`');
+  if (!hasToken(request, token)) throw new Problem(401, 'Token required', 'writes need `Authorization: Bearer <serve.token>`');
+}
+
+/** A list edit that went wrong, as the API says it. */
+function asProblem(error: unknown): never {
+  if (error instanceof ConfigError) {
+    if (/already subscribed/.test(error.problem)) throw new Problem(409, 'Already subscribed', error.problem);
+    if (/not subscribed/.test(error.problem)) throw new Problem(404, 'Not subscribed', error.problem);
+    throw new Problem(400, 'Bad feed', error.message);
+  }
+  throw error;
+}
+
+export function writeRoutes(app: FastifyInstance, store: Store, settings: Pick<Settings, 'serve' | 'subscriptions'>): void {
+  const list = settings.subscriptions;
+  const sync = () => store.syncSubscriptions(readSubscriptions(list));
+  const feedOf = async (id: number) => {
+    const feed = (await store.feeds()).find((candidate) => candidate.id === id);
+    if (!feed) throw new Problem(404, 'No such feed', `no feed ${id}`);
+    return feed;
+  };
+  const writer = { onRequest: async (request: FastifyRequest) => requireWriter(request, settings.serve.token) };
+
+  app.post<{ Body: { url: string; title?: string; tags?: string[]; schedule?: string; enabled?: boolean } }>('/api/v1/feeds', {
+    ...writer,
+    schema: {
+      summary: 'Subscribe to a feed (needs the token)', tags: ['feeds'], security: [{ bearer: [] }],
+      body: {
+        type: 'object', additionalProperties: false, required: ['url'],
+        properties: { url: { type: 'string' }, title: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } }, schedule: { type: 'string', description: 'a cron expression instead of the learned schedule' }, enabled: { type: 'boolean' } },
+      },
+    },
+  }, async (request, reply) => {
+    let url: string;
+    try {
+      url = addSubscription(list, request.body, 'request body');
+    } catch (error) {
+      asProblem(error);
+    }
+    await sync();
+    const feed = (await store.feeds()).find((candidate) => candidate.subscribedUrl === url);
+    return reply.code(201).header('location', `/api/v1/feeds/${feed?.id}`).send(feed);
+  });
+
+  app.patch<{ Params: { id: number }; Body: { enabled: boolean } }>('/api/v1/feeds/:id', {
+    ...writer,
+    schema: {
+      summary: 'Pause or resume polling a feed (needs the token)', tags: ['feeds'], security: [{ bearer: [] }],
+      params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } }, required: ['id'] },
+      body: { type: 'object', additionalProperties: false, required: ['enabled'], properties: { enabled: { type: 'boolean' } } },
+    },
+  }, async (request) => {
+    const feed = await feedOf(request.params.id);
+    try {
+      setSubscriptionEnabled(list, feed.subscribedUrl, request.body.enabled);
+    } catch (error) {
+      asProblem(error);
+    }
+    await sync();
+    return feedOf(feed.id);
+  });
+
+  app.delete<{ Params: { id: number } }>('/api/v1/feeds/:id', {
+    ...writer,
+    schema: {
+      summary: 'Unsubscribe (the archive keeps what it archived; needs the token)', tags: ['feeds'], security: [{ bearer: [] }],
+      params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } }, required: ['id'] },
+    },
+  }, async (request, reply) => {
+    const feed = await feedOf(request.params.id);
+    try {
+      removeSubscription(list, feed.subscribedUrl);
+    } catch (error) {
+      asProblem(error);
+    }
+    await sync();
+    return reply.code(204).send();
+  });
+}
