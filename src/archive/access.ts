@@ -29,6 +29,23 @@ export function recentChanges(db: Db, filter: { feed?: string | undefined; tag?:
     ORDER BY versions.captured_at DESC LIMIT @limit`).all({ feed: filter.feed ?? null, tag: filter.tag ?? null, limit }) as ChangeRow[];
 }
 
+export interface WrapperRow {
+  id: number;
+  templateId: number;
+  xpath: string;
+  samples: number;
+  learnedAt: string;
+  active: number;
+  reason: string;
+}
+
+/** A feed's wrappers, the active ones first, then newest first (the wrappers_template index per template; a feed has a few). */
+export function wrappersOfFeed(db: Db, feedId: number, limit: number): WrapperRow[] {
+  return db.prepare(`SELECT wrappers.id, wrappers.template_id AS templateId, wrappers.xpath, wrappers.samples, wrappers.learned_at AS learnedAt, wrappers.active, wrappers.reason
+    FROM templates JOIN wrappers ON wrappers.template_id = templates.id WHERE templates.feed_id = ?
+    ORDER BY wrappers.active DESC, wrappers.id DESC LIMIT ?`).all(feedId, limit) as WrapperRow[];
+}
+
 export interface CaptureRow {
   snapshotId: number;
   fetchedAt: string;

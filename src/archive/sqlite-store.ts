@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { z } from 'zod';
-import { captureContent, capturesOfUrl, recentChanges } from './access.js';
+import { captureContent, capturesOfUrl, recentChanges, wrappersOfFeed } from './access.js';
 import { articleById, articlesAfter, checksOf, pageOfArticles, sameArticleElsewhere, versionOf, versionsOf, type ArticleRow, type CheckRow, type VersionRow } from './articles.js';
 import { checkpoint, openDatabase, type Db } from './database.js';
 import { exportJsonl, exportWarc } from './export.js';
@@ -159,6 +159,10 @@ export class SqliteStore implements Store {
   async capture(snapshotId: number) {
     const row = captureContent(this.db, snapshotId);
     return row ? { ...row, headers: json(z.record(z.string(), z.union([z.string(), z.array(z.string())])), row.headers, `capture ${snapshotId} (headers)`) } : null;
+  }
+
+  async wrappers(feedId: number, limit: number) {
+    return wrappersOfFeed(this.db, feedId, limit).map((row) => ({ ...row, active: row.active === 1 }));
   }
 
   async totals() {

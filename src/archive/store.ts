@@ -177,6 +177,19 @@ export interface Change {
   feedTitle: string | null;
 }
 
+/** A FOREST wrapper learned for one of a feed's templates. */
+export interface WrapperInfo {
+  id: number;
+  templateId: number;
+  xpath: string;
+  samples: number;
+  learnedAt: string;
+  /** The one the template's pages are extracted with now. */
+  active: boolean;
+  /** Why it was learned (or re-learned). */
+  reason: string;
+}
+
 /** A capture whose bytes are kept: a memento of its page (RFC 7089). */
 export interface Memento {
   snapshotId: number;
@@ -222,6 +235,8 @@ export interface Store {
   /** The replayable captures of the articles whose item link, final URL or canonical URL is `url`, oldest first. */
   mementos(url: string): Promise<Memento[]>;
   capture(snapshotId: number): Promise<Capture | null>;
+  /** A feed's wrappers, the active ones first. */
+  wrappers(feedId: number, limit: number): Promise<WrapperInfo[]>;
   totals(): Promise<ArchiveTotals>;
   /** Each article's URL and version count (to compare with what a test web really changed). */
   versionCounts(): Promise<Array<{ id: number; url: string; versions: number }>>;

@@ -1,6 +1,9 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { Article, Check, FeedStatus, Store, Version } from '../archive/store.js';
+import type { BlockChange, WordPart } from '../archive/diff.js';
+import type { Article, ArticleSummary, Check, FeedStatus, Store, Version, WrapperInfo } from '../archive/store.js';
+import { compareVersions, type Comparison } from '../archive/views.js';
 import { html, trusted, type Safe } from './html.js';
+import { SearchQueryError, type SearchHit } from '../archive/search.js';
 import { Problem } from './problems.js';
 
 /**
@@ -13,13 +16,15 @@ const STYLE = `body{font:16px/1.5 system-ui,sans-serif;margin:0 auto;max-width:6
 header{display:flex;gap:1rem;align-items:baseline;border-bottom:1px solid #ddd}header a{color:inherit;text-decoration:none}
 table{border-collapse:collapse;width:100%}td,th{padding:.3rem .5rem;border-bottom:1px solid #eee;text-align:left;vertical-align:top}
 .failing{color:#a00}.muted{color:#666;font-size:.9em}.label{display:inline-block;padding:0 .4rem;margin-right:.2rem;border-radius:.3rem;background:#eef;font-size:.85em}
-article img{max-width:100%;height:auto}@media (max-width:40rem){.wide{display:none}}`;
+article img{max-width:100%;height:auto}@media (max-width:40rem){.wide{display:none}}
+del{background:#fdd;text-decoration:line-through}ins{background:#dfd;text-decoration:none}mark{background:#ffa}
+.side{table-layout:fixed}.side td{width:50%}form{margin:1rem 0}input[type=search]{width:60%}`;
 
 function page(title: string, body: Safe): Safe {
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} — Forest</title><style>${trusted(STYLE)}</style></head>
-<body><header><h1><a href="/">Forest</a></h1><span class="muted">${title}</span></header>
+<body><header><h1><a href="/">Forest</a></h1><a href="/search">search</a><a href="/changes.atom">changes (Atom)</a><span class="muted">${title}</span></header>
 <main>${body}</main></body></html>`;
 }
 
@@ -28,7 +33,7 @@ const when = (iso: string | null) => (iso ? html`<time datetime="${iso}">${iso.r
 function feedRow(feed: FeedStatus): Safe {
   const failing = feed.result === 'error';
   const state = !feed.enabled ? 'disabled' : failing ? `failing (${feed.consecutiveErrors} in a row)` : feed.result ?? 'not polled yet';
-  return html`<tr><td><a href="${feed.url}">${feed.title ?? feed.url}</a>${feed.lastError ? html`<div class="muted failing">${feed.lastError}</div>` : null}</td>
+  return html`<tr><td><a href="/feeds/${feed.id}">${feed.title ?? feed.url}</a>${feed.lastError ? html`<div class="muted failing">${feed.lastError}</div>` : null}</td>
 <td class="${failing ? 'failing' : ''}">${state}</td><td class="wide">${when(feed.lastPoll)}</td>
 <td class="wide">${when(feed.nextPoll)}${feed.scheduleReason ? html`<div class="muted">${feed.scheduleReason}</div>` : null}</td>
 <td>${feed.articles} articles · ${feed.versions} versions</td></tr>`;
@@ -57,10 +62,79 @@ ${latest ? html`<p class="muted">version ${latest.n} of ${article.versions}, cap
 </article>
 <h2>Versions</h2>
 <ol>${versions.map((version) => html`<li>${when(version.capturedAt)} ${version.change.map((kind) => html`<span class="label">${kind}</span>`)}
-${version.summary ? html`<span class="muted">${version.summary}</span>` : null}</li>`)}</ol>
+${version.summary ? html`<span class="muted">${version.summary}</span>` : null}
+${version.n > 1 ? html` · <a href="/articles/${article.id}/diff?from=${version.n - 1}&amp;to=${version.n}">what changed</a>` : null}
+· <a href="/memento/${version.capturedAt.replace(/[-:T]/g, '').slice(0, 14)}/${article.url}">capture</a></li>`)}</ol>
 <h2>Checks (${checks.length})</h2>
 <table><thead><tr><th>at</th><th>HTTP</th><th>result</th><th>why</th></tr></thead>
 <tbody>${checks.map((check) => html`<tr><td>${when(check.at)}</td><td>${check.status ?? '—'}</td><td>${check.result}</td><td class="muted">${check.reason ?? ''}</td></tr>`)}</tbody></table>`);
+}
+
+function feedPage(feed: FeedStatus, articles: ArticleSummary[], wrappers: WrapperInfo[]): Safe {
+  return page(feed.title ?? feed.url, html`
+<h2>${feed.title ?? feed.url}</h2>
+<p class="muted"><a href="${feed.url}">${feed.url}</a>${feed.fetchUrl !== feed.url ? html` → ${feed.fetchUrl}` : null} · <a href="/changes.atom?feed=${feed.url}">changes (Atom)</a></p>
+<table><tbody>
+<tr><th>last poll</th><td>${when(feed.lastPoll)} ${feed.result ?? 'not polled yet'}${feed.httpStatus ? ` (HTTP ${feed.httpStatus})` : ''}${feed.consecutiveErrors ? html` <span class="failing">${feed.consecutiveErrors} failures in a row</span>` : null}</td></tr>
+<tr><th>next poll</th><td>${feed.enabled ? when(feed.nextPoll) : 'disabled'} <span class="muted">${feed.scheduleReason ?? ''}</span></td></tr>
+<tr><th>publishing</th><td>${feed.ratePerHour === null ? 'rate unknown' : feed.ratePerHour >= 1 ? `${feed.ratePerHour.toFixed(1)} items/hour` : `${(feed.ratePerHour * 24).toFixed(2)} items/day`}${feed.window !== null ? ` · the feed shows ${feed.window} items` : ''}</td></tr>
+<tr><th>archive</th><td>${feed.items} items · ${feed.pages} pages (${feed.pendingPages} pending, ${feed.failedPages} failed) · ${feed.articles} articles · ${feed.versions} versions · ${feed.checks} checks</td></tr>
+${feed.lastError ? html`<tr><th>last error</th><td class="failing">${feed.lastError}</td></tr>` : null}
+${feed.lastPageError ? html`<tr><th>last page error</th><td class="failing">${feed.lastPageError}</td></tr>` : null}
+</tbody></table>
+<h2>Wrappers</h2>
+${wrappers.length === 0 ? html`<p>None learned yet: pages are extracted one at a time (SIGFEED).</p>` : html`<ul>${wrappers.map((wrapper) => html`<li><code>${wrapper.xpath}</code>
+<span class="muted">template ${wrapper.templateId} · ${wrapper.samples} pages · learned ${when(wrapper.learnedAt)} (${wrapper.reason})${wrapper.active ? ' · active' : ''}</span></li>`)}</ul>`}
+<h2>Articles</h2>
+${articles.length === 0 ? html`<p>Nothing archived yet.</p>` : html`<ul>${articles.map((article) => html`<li><a href="/articles/${article.id}">${article.title ?? '(untitled)'}</a>
+<span class="muted">${article.versions} version${article.versions === 1 ? '' : 's'} · ${when(article.firstCaptured)}</span></li>`)}</ul>`}`);
+}
+
+/** FTS5 snippets mark matches with [ and ] (archive/search.ts): shown as <mark>, everything else escaped. */
+const snippet = (text: string) => text.split(/(\[[^\]]*\])/).map((part) => (part.startsWith('[') && part.endsWith(']') ? html`<mark>${part.slice(1, -1)}</mark>` : html`${part}`));
+
+function searchPage(query: { q?: string | undefined; feed?: string | undefined }, hits: SearchHit[] | null, problem: string | null): Safe {
+  return page(query.q ? `search: ${query.q}` : 'search', html`
+<form action="/search" method="get"><input type="search" name="q" value="${query.q ?? ''}" placeholder="words, &quot;a phrase&quot;, title:word, prefix*" aria-label="search">
+<input type="hidden" name="feed" value="${query.feed ?? ''}"><button>Search</button></form>
+${problem ? html`<p class="failing">${problem}</p>` : null}
+${hits === null ? null : hits.length === 0 ? html`<p>No match.</p>` : html`<ol>${hits.map((hit) => html`<li><a href="/articles/${hit.article}">${hit.title ?? '(untitled)'}</a>
+${hit.inLatest ? null : html` <span class="label">removed by a later edit</span>`}
+<div>${snippet(hit.snippet)}</div><span class="muted">${hit.url} · in version${hit.versions.length === 1 ? '' : 's'} ${hit.versions.join(', ')} of ${hit.latest}</span></li>`)}</ol>`}`);
+}
+
+const words = (parts: WordPart[]) => parts.map((part) => (part.op === 'equal' ? html`${part.text}` : part.op === 'added' ? html`<ins>${part.text}</ins>` : html`<del>${part.text}</del>`));
+const beforeSide = (parts: WordPart[]) => words(parts.filter((part) => part.op !== 'added'));
+const afterSide = (parts: WordPart[]) => words(parts.filter((part) => part.op !== 'removed'));
+
+/** One block change, side by side or inline; `n` numbers the changes for "next change" links. */
+function blockRow(change: BlockChange, n: number, view: 'side' | 'inline'): Safe {
+  const anchor = html`<a id="change-${n}" href="#change-${n + 1}" class="muted" title="next change">↓</a>`;
+  if (change.op === 'equal') return html`<tr><td colspan="2" class="muted">… ${change.count} unchanged block${change.count === 1 ? '' : 's'}</td></tr>`;
+  if (view === 'inline') {
+    const body = change.op === 'changed' ? words(change.words) : change.op === 'added' ? html`<ins>${change.block.text}</ins>` : html`<del>${change.block.text}</del>`;
+    return html`<tr><td colspan="2">${anchor} ${body}</td></tr>`;
+  }
+  if (change.op === 'changed') return html`<tr><td>${anchor} ${beforeSide(change.words)}</td><td>${afterSide(change.words)}</td></tr>`;
+  return change.op === 'added' ? html`<tr><td>${anchor}</td><td><ins>${change.block.text}</ins></td></tr>` : html`<tr><td>${anchor} <del>${change.block.text}</del></td><td></td></tr>`;
+}
+
+function diffPage(article: Article, before: Version, after: Version, comparison: Comparison, view: 'side' | 'inline'): Safe {
+  const { diff, caveat } = comparison;
+  let n = 0;
+  const base = `/articles/${article.id}/diff?from=${before.n}&to=${after.n}`;
+  return page(`${article.title ?? `article ${article.id}`}: v${before.n} → v${after.n}`, html`
+<h2><a href="/articles/${article.id}">${article.title ?? '(untitled)'}</a></h2>
+<p>version ${before.n} (${when(before.capturedAt)}) → version ${after.n} (${when(after.capturedAt)}) ${diff.kinds.map((kind) => html`<span class="label">${kind}</span>`)}</p>
+<p>${diff.summary}</p>${caveat ? html`<p class="muted">${caveat}</p>` : null}
+<p>${view === 'side' ? html`side by side · <a href="${base}&amp;view=inline">inline</a>` : html`<a href="${base}&amp;view=side">side by side</a> · inline`}
+${before.n > 1 ? html` · <a href="/articles/${article.id}/diff?from=${before.n - 1}&amp;to=${before.n}&amp;view=${view}">previous edit</a>` : null}
+${after.n < article.versions ? html` · <a href="/articles/${article.id}/diff?from=${after.n}&amp;to=${after.n + 1}&amp;view=${view}">next edit</a>` : null}
+ · <a href="#change-1">first change</a></p>
+${diff.fields.length ? html`<ul>${diff.fields.map((field) => html`<li>${field.field}: <del>${field.before ?? ''}</del> → <ins>${field.after ?? ''}</ins></li>`)}</ul>` : null}
+<table class="${view === 'side' ? 'side' : ''}">${view === 'side' ? html`<thead><tr><th>v${before.n}</th><th>v${after.n}</th></tr></thead>` : null}
+<tbody>${diff.blocks.map((change) => blockRow(change, change.op === 'equal' ? n : ++n, view))}</tbody></table>
+${diff.media.removed.length || diff.media.added.length ? html`<h3>Media</h3><ul>${diff.media.removed.map((url) => html`<li><del>${url}</del></li>`)}${diff.media.added.map((url) => html`<li><ins>${url}</ins></li>`)}</ul>` : null}`);
 }
 
 const sendPage = (reply: FastifyReply, body: Safe) => reply.type('text/html; charset=utf-8').send(body.value);
@@ -69,6 +143,40 @@ export function pageRoutes(app: FastifyInstance, store: Store): void {
   app.get('/', { schema: { hide: true } }, async (_request, reply) => {
     const [feeds, latest] = await Promise.all([store.feedStatuses(), store.articlesAfter({}, null, 20)]);
     return sendPage(reply, dashboard(feeds, latest.articles));
+  });
+
+  const idParams = { type: 'object', properties: { id: { type: 'integer', minimum: 1 } }, required: ['id'] } as const;
+
+  app.get<{ Params: { id: number } }>('/feeds/:id', { schema: { hide: true, params: idParams } }, async (request, reply) => {
+    const feed = (await store.feedStatuses()).find((candidate) => candidate.id === request.params.id);
+    if (!feed) throw new Problem(404, 'No such feed', `no feed ${request.params.id}`);
+    const [articles, wrappers] = await Promise.all([store.articlesAfter({ feed: feed.url }, null, 50), store.wrappers(feed.id, 20)]);
+    return sendPage(reply, feedPage(feed, articles.articles, wrappers));
+  });
+
+  app.get<{ Querystring: { q?: string; feed?: string } }>('/search', {
+    schema: { hide: true, querystring: { type: 'object', properties: { q: { type: 'string' }, feed: { type: 'string' } } } },
+  }, async (request, reply) => {
+    const { q, feed } = request.query;
+    if (!q?.trim()) return sendPage(reply, searchPage(request.query, null, null));
+    try {
+      return sendPage(reply, searchPage(request.query, await store.search(q, { feed: feed || undefined, limit: 50 }), null));
+    } catch (error) {
+      if (error instanceof SearchQueryError) return sendPage(reply.code(400), searchPage(request.query, null, `The query could not be read: ${error.message}`));
+      throw error;
+    }
+  });
+
+  app.get<{ Params: { id: number }; Querystring: { from?: number; to?: number; view: 'side' | 'inline' } }>('/articles/:id/diff', {
+    schema: { hide: true, params: idParams, querystring: { type: 'object', properties: { from: { type: 'integer', minimum: 1 }, to: { type: 'integer', minimum: 1 }, view: { enum: ['side', 'inline'], default: 'side' } } } },
+  }, async (request, reply) => {
+    const article = await store.article(request.params.id);
+    if (!article) throw new Problem(404, 'No such article', `no article ${request.params.id}`);
+    const to = request.query.to ?? article.versions;
+    const from = request.query.from ?? to - 1;
+    const [before, after] = await Promise.all([store.version(article.id, from), store.version(article.id, to)]);
+    if (!before || !after) throw new Problem(404, 'No such version', `article ${article.id} has versions 1 to ${article.versions}`);
+    return sendPage(reply, diffPage(article, before, after, compareVersions(before, after), request.query.view));
   });
 
   app.get<{ Params: { id: number } }>('/articles/:id', { schema: { hide: true, params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } }, required: ['id'] } } }, async (request, reply) => {

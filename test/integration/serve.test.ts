@@ -224,6 +224,32 @@ test('with serve.public false, every request needs the token; with it, feeds are
   assert.match(refused.stderr, /serve\.public is false but serve\.token is not set/);
 });
 
+test('pages: a feed, search with snippets (text an edit removed is marked), and a diff side by side and inline', async () => {
+  const feed = (await get('/feeds/1')).body as string;
+  assert.match(feed, /None learned yet/);
+  assert.match(feed, /href="\/articles\/3"/);
+  assert.equal((await get('/feeds/9')).status, 404);
+
+  const search = (await get('/search?q=mayor+said+no')).body as string;
+  assert.match(search, /<mark>mayor<\/mark>/i);
+  const first = /<li><a href="\/articles\/1">[\s\S]*?<\/li>/.exec(search)?.[0] ?? '';
+  assert.match(first, /removed by a later edit/, 'article 1 says "no" only in its first version');
+  const third = /<li><a href="\/articles\/3">[\s\S]*?<\/li>/.exec(search)?.[0] ?? '';
+  assert.ok(third && !/removed by a later edit/.test(third));
+  const bad = await get('/search?q=%22unclosed');
+  assert.equal(bad.status, 400);
+  assert.match(bad.body as string, /could not be read/);
+
+  const side = (await get('/articles/1/diff')).body as string;
+  assert.match(side, /<td><a id="change-1"[^>]*>↓<\/a> The mayor said <del>no\.?<\/del>/);
+  assert.match(side, /<ins>yes\.?<\/ins>/);
+  assert.match(side, /<span class="label">body-edit<\/span>/);
+  assert.match(side, /view=inline/);
+  const inline = (await get('/articles/1/diff?view=inline')).body as string;
+  assert.match(inline, /<td colspan="2"><a id="change-1"[^>]*>↓<\/a> The mayor said <del>no\.?<\/del><ins>yes\.?<\/ins>/);
+  assert.equal((await get('/articles/1/diff?from=1&to=5')).status, 404);
+});
+
 test('SIGTERM stops the server: it closes and exits 0', async () => {
   server.kill('SIGTERM');
   const result = await finished(server);
