@@ -15,15 +15,15 @@ export const ARCHIVE_START = Date.parse('2026-11-02T00:00:00Z');
  * (`https://a.example/feed`, tagged news), `titles.length` articles captured a minute apart —
  * article 1 by Ann Lee, with a second version whose second paragraph was edited.
  */
-export function smallArchive(path: string, titles: string[] = ['One']): SqliteStore {
+export function smallArchive(path: string, titles: string[] = ['One'], options: { firstPageExtra?: string } = {}): SqliteStore {
   const store = openStore(path, { create: true });
   const { db } = store;
   syncSubscriptions(db, [{ url: 'https://a.example/feed', title: 'A', tags: ['news'], enabled: true }]);
   const at = (minutes: number) => new Date(ARCHIVE_START + minutes * 60_000);
   const items = titles.map((title, i) => ({ guid: `g${i + 1}`, link: `https://a.example/${i + 1}`, title, summary: null, published: null, updated: null, author: null, categories: [], enclosures: [], content: null, origLink: null }));
   upsertItems(db, 1, items, at(0), true);
-  const capture = (itemId: number, when: Date, html: string) => {
-    const body = Buffer.from(`<html><body>${html}</body></html>`);
+  const capture = (itemId: number, when: Date, html: string, extra = '') => {
+    const body = Buffer.from(`<html><head><title>${titles[itemId - 1] ?? ''}</title></head><body>${html}${extra}</body></html>`);
     return recordCapture(db, itemId, {
       url: `https://a.example/${itemId}`, finalUrl: `https://a.example/${itemId}`, status: 200, headers: {}, contentType: 'text/html',
       redirects: [], permanentUrl: null, notModified: false, retryAfterMs: null, fetchedAt: when, durationMs: 5,
@@ -36,7 +36,7 @@ export function smallArchive(path: string, titles: string[] = ['One']): SqliteSt
   const first = '<p>First paragraph of the story.</p><p>The mayor said no.</p>';
   titles.forEach((title, i) => {
     const when = at(i + 1);
-    const snapshotId = capture(i + 1, when, first);
+    const snapshotId = capture(i + 1, when, first, i === 0 ? options.firstPageExtra : '');
     createArticle(db, { itemId: i + 1, feedId: 1, url: `https://a.example/${i + 1}`, finalUrl: `https://a.example/${i + 1}`, canonicalUrl: null },
       content(snapshotId, when, title, first), { at: when.toISOString(), status: 200, snapshotId }, { step: 1, at: at(600).toISOString() });
   });

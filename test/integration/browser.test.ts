@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { chromium, type Browser } from 'playwright-core';
+import { loadCodec } from '../../src/archive/codec.js';
+import { startForest, waitFor } from '../helpers/cli.js';
+import { smallArchive } from '../helpers/small-archive.js';
+import { tempDir } from '../helpers/temp.js';
+
+// The web app in a real browser: Debian's Chromium driven by playwright-core (installed by
+// scripts/install-chromium.sh, which `npm test` runs first), against `forest serve`.
+
+const dir = tempDir();
+const database = join(dir, 'archive.db');
+// A captured page that runs a script: replayed as a memento, it must not.
+const HOSTILE_PAGE = '<script>document.title = "script ran"</script>';
+let server: ReturnType<typeof startForest>;
+let base = '';
+let browser: Browser;
+
+before(async () => {
+  await loadCodec();
+  await smallArchive(database, ['One', 'Two', 'Three'], { firstPageExtra: HOSTILE_PAGE }).close();
+  server = startForest(['serve', '--db', database, '--port', '0']);
+  await waitFor(() => /listening on/.test(server.output.stdout), 15_000, `forest serve (stderr: ${server.output.stderr})`);
+  base = /listening on (http:\/\/\S+)/.exec(server.output.stdout)![1]!;
+  browser = await chromium.launch({
+    executablePath: process.env['FOREST_CHROMIUM'] ?? '/usr/bin/chromium',
+    // Headless as root in a closed network: no sandbox of Chromium's own, nothing that phones home.
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill('SIGTERM');
+});
+
+test('without JavaScript, on a phone: from the dashboard to an article, to what changed, side by side and inline', async () => {
+  const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 375, height: 740 }, isMobile: true });
+  const page = await context.newPage();
+  await page.goto(base);
+  await page.getByRole('link', { name: 'One' }).click();
+  assert.match(page.url(), /\/articles\/1$/);
+  assert.equal(await page.getByRole('heading', { level: 2 }).first().textContent(), 'One');
+  await page.getByRole('link', { name: 'what changed' }).click();
+  assert.equal(await page.locator('del').first().textContent(), 'no');
+  assert.equal(await page.locator('ins').first().textContent(), 'yes');
+  await page.getByRole('link', { name: 'inline' }).click();
+  assert.match(page.url(), /view=inline/);
+  assert.equal(await page.locator('td[colspan="2"] del').count(), 1);
+  const shot = join(dir, 'diff-phone.png');
+  await page.screenshot({ path: shot, fullPage: true });
+  assert.ok(statSync(shot).size > 5_000, 'a screenshot with something on it');
+  await context.close();
+});
+
+test('pages fit a phone screen: nothing wider than the viewport', async () => {
+  const context = await browser.newContext({ viewport: { width: 375, height: 740 }, isMobile: true });
+  const page = await context.newPage();
+  for (const path of ['/', '/feeds/1', '/articles/1', '/articles/1/diff', '/search?q=mayor']) {
+    await page.goto(`${base}${path}`);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, `${path} is ${overflow}px wider than the screen`);
+  }
+  await context.close();
+});
+
+test('search from the form finds text an edit removed, and says so', async () => {
+  const page = await browser.newPage();
+  await page.goto(`${base}/search`);
+  await page.getByRole('searchbox', { name: 'search' }).fill('mayor said no');
+  await page.getByRole('button', { name: 'Search' }).click();
+  const first = page.locator('li', { has: page.getByRole('link', { name: 'One' }) });
+  assert.match((await first.textContent()) ?? '', /removed by a later edit/);
+  await page.close();
+});
+
+test('an archived page replays as it was captured, but its scripts do not run', async () => {
+  const page = await browser.newPage();
+  const response = await page.goto(`${base}/timegate/https://a.example/1`, { waitUntil: 'load' });
+  assert.ok(response);
+  assert.match(page.url(), /\/memento\/\d{14}\/https:\/\/a\.example\/1$/);
+  assert.match((await page.textContent('body')) ?? '', /The mayor said yes/);
+  await page.goto(`${base}/memento/20261102000100/https://a.example/1`);
+  assert.match((await page.textContent('body')) ?? '', /The mayor said no/);
+  assert.equal(await page.title(), 'One', 'the page\'s own script did not run');
+  await page.close();
+});
