@@ -1,8 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
-import type { FastifyInstance } from 'fastify';
 import type { Store } from '../archive/store.js';
 import { runDaemon } from '../daemon/service.js';
-import { buildServer } from '../web/server.js';
+import { startWeb, type RunningWeb } from '../web/listen.js';
 import { createLogger } from '../util/logger.js';
 import { parseDuration } from '../util/units.js';
 import { settingsFor } from './context.js';
@@ -44,13 +43,10 @@ Settings that matter most (config/default.yaml documents them all; override with
     .action(async (options: { exitAfter?: number; serve?: boolean }, command: Command) => {
       const settings = settingsFor(command);
       const log = createLogger(settings.log, 1);
-      let server: FastifyInstance | null = null;
+      let web: RunningWeb | null = null;
       const serve = async (store: Store) => {
-        server = await buildServer(store, settings, log);
-        await server.listen({ host: settings.serve.host, port: settings.serve.port });
-        const address = server.server.address();
-        const port = typeof address === 'object' && address ? address.port : settings.serve.port;
-        log.info({ host: settings.serve.host, port }, `listening on http://${settings.serve.host}:${port}`);
+        web = await startWeb(store, settings, log);
+        log.info({ captures: web.captureUrl }, `listening on ${web.url}`);
       };
       await runDaemon({
         settings, log, exitAfter: options.exitAfter, handleSignals: true,
@@ -60,7 +56,7 @@ Settings that matter most (config/default.yaml documents them all; override with
           process.kill(process.pid, 'SIGTERM');
         }) : undefined,
         beforeClose: async () => {
-          await server?.close();
+          await web?.close();
         },
       });
       // The shutdown is complete (logs are written synchronously): exit now, even when an IPC

@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { createLogger } from '../util/logger.js';
-import { buildServer } from '../web/server.js';
+import { startWeb } from '../web/listen.js';
 import { settingsFor, withStore } from './context.js';
 
 function portOption(value: string): number {
@@ -18,11 +18,9 @@ export function serveCommand(): Command {
       const settings = settingsFor(command);
       const serve = { ...settings.serve, host: options.host ?? settings.serve.host, port: options.port ?? settings.serve.port };
       await withStore(settings, async (store) => {
-        const app = await buildServer(store, { serve, subscriptions: settings.subscriptions }, createLogger(settings.log));
-        await app.listen({ host: serve.host, port: serve.port });
-        const address = app.server.address();
-        const port = typeof address === 'object' && address ? address.port : serve.port;
-        console.log(`listening on http://${serve.host.includes(':') ? `[${serve.host}]` : serve.host}:${port}`);
+        const web = await startWeb(store, { serve, subscriptions: settings.subscriptions }, createLogger(settings.log));
+        console.log(`listening on ${web.url}`);
+        console.log(`archived pages from ${web.captureUrl}`);
         // Until a signal: then requests in flight finish, the port closes, the archive is closed.
         await new Promise<void>((resolve) => {
           const stop = () => {
@@ -33,7 +31,7 @@ export function serveCommand(): Command {
           process.on('SIGINT', stop);
           process.on('SIGTERM', stop);
         });
-        await app.close();
+        await web.close();
       });
       console.log('stopped');
     });

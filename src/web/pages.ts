@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { BlockChange, WordPart } from '../archive/diff.js';
-import type { Article, ArticleSummary, Check, FeedStatus, Store, Version, WrapperInfo } from '../archive/store.js';
+import type { Article, ArticleSummary, Check, FeedStatus, Memento, Store, Version, WrapperInfo } from '../archive/store.js';
 import { compareVersions, type Comparison } from '../archive/views.js';
 import { html, trusted, type Safe } from './html.js';
 import { SearchQueryError, type SearchHit } from '../archive/search.js';
+import { stamp } from './memento.js';
 import { Problem } from './problems.js';
 
 /**
@@ -64,7 +65,7 @@ ${latest ? html`<p class="muted">version ${latest.n} of ${article.versions}, cap
 <ol>${versions.map((version) => html`<li>${when(version.capturedAt)} ${version.change.map((kind) => html`<span class="label">${kind}</span>`)}
 ${version.summary ? html`<span class="muted">${version.summary}</span>` : null}
 ${version.n > 1 ? html` · <a href="/articles/${article.id}/diff?from=${version.n - 1}&amp;to=${version.n}">what changed</a>` : null}
-· <a href="/memento/${version.capturedAt.replace(/[-:T]/g, '').slice(0, 14)}/${article.url}">capture</a></li>`)}</ol>
+· <a href="/captures/${stamp(version.capturedAt)}/${article.url}">capture</a></li>`)}</ol>
 <h2>Checks (${checks.length})</h2>
 <table><thead><tr><th>at</th><th>HTTP</th><th>result</th><th>why</th></tr></thead>
 <tbody>${checks.map((check) => html`<tr><td>${when(check.at)}</td><td>${check.status ?? '—'}</td><td>${check.result}</td><td class="muted">${check.reason ?? ''}</td></tr>`)}</tbody></table>`);
@@ -139,7 +140,21 @@ ${diff.media.removed.length || diff.media.added.length ? html`<h3>Media</h3><ul>
 
 const sendPage = (reply: FastifyReply, body: Safe) => reply.type('text/html; charset=utf-8').send(body.value);
 
-export function pageRoutes(app: FastifyInstance, store: Store): void {
+/**
+ * A capture as it was fetched, inside a frame from the capture origin with every sandbox flag
+ * off (no script, no form, no navigation of this page), under a banner that says what it is.
+ */
+function captureView(original: string, mementos: Memento[], index: number, captureOrigin: string): Safe {
+  const memento = mementos[index]!;
+  const at = (i: number) => `/captures/${stamp(mementos[i]!.datetime)}/${original}`;
+  return page(`capture of ${original}`, html`
+<p><strong>Archived page</strong>, captured ${when(memento.datetime)} (HTTP ${memento.status}) from <a href="${original}">${original}</a>, as Forest fetched it:
+shown sandboxed (no script runs), from its own origin. ${index > 0 ? html`<a href="${at(index - 1)}">← earlier capture</a> ` : null}${index < mementos.length - 1 ? html`<a href="${at(index + 1)}">later capture →</a> ` : null}
+· <a href="/timemap/link/${original}">all ${mementos.length} captures</a></p>
+<iframe sandbox="" src="${captureOrigin}/memento/${stamp(memento.datetime)}/${original}" title="the archived page" style="width:100%;height:75vh;border:1px solid #ccc"></iframe>`);
+}
+
+export function pageRoutes(app: FastifyInstance, store: Store, captureOrigin: () => string): void {
   app.get('/', { schema: { hide: true } }, async (_request, reply) => {
     const [feeds, latest] = await Promise.all([store.feedStatuses(), store.articlesAfter({}, null, 20)]);
     return sendPage(reply, dashboard(feeds, latest.articles));
@@ -177,6 +192,15 @@ export function pageRoutes(app: FastifyInstance, store: Store): void {
     const [before, after] = await Promise.all([store.version(article.id, from), store.version(article.id, to)]);
     if (!before || !after) throw new Problem(404, 'No such version', `article ${article.id} has versions 1 to ${article.versions}`);
     return sendPage(reply, diffPage(article, before, after, compareVersions(before, after), request.query.view));
+  });
+
+  app.get<{ Params: { stamp: string } }>('/captures/:stamp/*', { schema: { hide: true } }, async (request, reply) => {
+    const asked = request.params.stamp;
+    const original = request.url.slice(`/captures/${asked}/`.length);
+    const mementos = await store.mementos(original);
+    const index = mementos.findIndex((memento) => stamp(memento.datetime) === asked);
+    if (index < 0) throw new Problem(404, 'Not archived', `no capture of ${original} at ${asked}`);
+    return sendPage(reply, captureView(original, mementos, index, captureOrigin()));
   });
 
   app.get<{ Params: { id: number } }>('/articles/:id', { schema: { hide: true, params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } }, required: ['id'] } } }, async (request, reply) => {

@@ -21,7 +21,7 @@ import { Problem, problemDocument } from './problems.js';
  * (RFC 9457); a browser gets an error page; neither ever shows a stack trace.
  */
 
-export async function buildServer(store: Store, settings: Pick<Settings, 'serve' | 'subscriptions'>, log: Logger): Promise<FastifyInstance> {
+export async function buildServer(store: Store, settings: Pick<Settings, 'serve' | 'subscriptions'>, log: Logger, captureOrigin: () => string): Promise<FastifyInstance> {
   // Mementos are decoded here, on this thread.
   await loadCodec();
   // Fastify's own request log stays off: Forest's log gets the failures, which a line per request would bury.
@@ -29,7 +29,11 @@ export async function buildServer(store: Store, settings: Pick<Settings, 'serve'
   // Forest serves plain HTTP (TLS belongs to a reverse proxy in front): no HSTS, and no
   // upgrade-insecure-requests, which would send a browser to an https port nobody listens on.
   // Images stay same-origin: an archived article's images would tell their site who reads it.
-  await app.register(helmet, { strictTransportSecurity: false, contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } });
+  // The capture view frames archived pages from their own origin (startWeb).
+  await app.register(helmet, {
+    strictTransportSecurity: false,
+    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null, frameSrc: ["'self'", () => captureOrigin() || "'self'"] } },
+  });
   await app.register(swagger, {
     openapi: {
       info: { title: 'Forest', version: FOREST_VERSION, description: 'The archive of a Forest feed archiver: feeds, articles, their versions and checks, search.' },
@@ -37,6 +41,31 @@ export async function buildServer(store: Store, settings: Pick<Settings, 'serve'
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'serve.token' } } },
     },
   });
+  handleErrors(app, log);
+  if (!settings.serve.public) requireToken(app, settings.serve.token);
+  apiRoutes(app, store);
+  writeRoutes(app, store, settings);
+  pageRoutes(app, store, captureOrigin);
+  mementoRoutes(app, store);
+  changeFeedRoutes(app, store);
+  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  return app;
+}
+
+/**
+ * The origin archived pages are shown from: only the Memento routes, each capture sandboxed
+ * (memento.ts). On a port of its own, a capture's origin is never the app's, even where a
+ * browser ignores the sandbox.
+ */
+export async function buildCaptureServer(store: Store, log: Logger): Promise<FastifyInstance> {
+  await loadCodec();
+  const app = Fastify({ logger: false });
+  handleErrors(app, log);
+  mementoRoutes(app, store);
+  return app;
+}
+
+function handleErrors(app: FastifyInstance, log: Logger): void {
   app.setErrorHandler((error: FastifyError | Problem, request, reply) => {
     const problem = error instanceof Problem ? error
       : error.validation ? new Problem(400, 'Bad request', error.message)
@@ -52,14 +81,6 @@ export async function buildServer(store: Store, settings: Pick<Settings, 'serve'
     if (request.url.startsWith('/api/')) return reply.code(404).type('application/problem+json').send(problemDocument(404, 'Not found', `${detail} (the routes are listed at /api/v1/openapi.json)`, request.url));
     return reply.code(404).type('text/html; charset=utf-8').send(errorPage(404, 'Not found', detail));
   });
-  if (!settings.serve.public) requireToken(app, settings.serve.token);
-  apiRoutes(app, store);
-  writeRoutes(app, store, settings);
-  pageRoutes(app, store);
-  mementoRoutes(app, store);
-  changeFeedRoutes(app, store);
-  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  return app;
 }
 
 /** With `serve.public: false`, every request needs `Authorization: Bearer <serve.token>`. */

@@ -88,3 +88,15 @@ test('an archived page replays as it was captured, but its scripts do not run', 
   assert.equal(await page.title(), 'One', 'the page\'s own script did not run');
   await page.close();
 });
+
+test('the capture view shows the archived page in a sandboxed frame from the capture origin', async () => {
+  const page = await browser.newPage();
+  await page.goto(`${base}/articles/1`);
+  await page.getByRole('link', { name: 'capture' }).first().click();
+  assert.match(page.url(), /\/captures\/20261102000100\/https:\/\/a\.example\/1$/);
+  assert.match((await page.frameLocator('iframe').locator('body').textContent()) ?? '', /The mayor said no/);
+  const frame = page.frames().find((candidate) => /\/memento\//.test(candidate.url()));
+  assert.ok(frame, 'the capture is framed');
+  assert.notEqual(new URL(frame.url()).origin, new URL(base).origin);
+  await page.close();
+});

@@ -157,6 +157,21 @@ test('Memento: a TimeMap of every kept capture, a TimeGate that honours Accept-D
   assert.equal((await fetch(`${base}/timegate/https://a.example/never`, { redirect: 'manual' })).status, 404);
 });
 
+test('the capture view frames an archived page from the capture origin, sandboxed, under a banner', async () => {
+  const captureUrl = /archived pages from (http:\/\/\S+)/.exec(server.output.stdout)?.[1];
+  assert.ok(captureUrl && captureUrl !== base, 'a second origin');
+  const view = await get('/captures/20261102000100/https://a.example/1');
+  assert.equal(view.status, 200);
+  assert.match(view.body as string, /Archived page<\/strong>, captured/);
+  assert.match(view.body as string, new RegExp(`<iframe sandbox="" src="${captureUrl}/memento/20261102000100/https://a\\.example/1"`));
+  assert.match(view.headers.get('content-security-policy') ?? '', new RegExp(`frame-src 'self' ${captureUrl}`));
+  const framed = await fetch(`${captureUrl}/memento/20261102000100/https://a.example/1`);
+  assert.equal(framed.status, 200);
+  assert.match(framed.headers.get('content-security-policy') ?? '', /^sandbox/);
+  assert.equal((await fetch(`${captureUrl}/api/v1/feeds`)).status, 404, 'the capture origin serves captures only');
+  assert.equal((await get('/captures/20261102000500/https://a.example/1')).status, 404);
+});
+
 test('changes.atom: one entry per edit, newest first, for a feed or a tag', async () => {
   const atom = await fetch(`${base}/changes.atom`);
   assert.match(atom.headers.get('content-type') ?? '', /application\/atom\+xml/);
