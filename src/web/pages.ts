@@ -44,7 +44,7 @@ function dashboard(feeds: FeedStatus[], latest: Array<{ id: number; title: strin
   return page('dashboard', html`
 <h2>Feeds (${feeds.length})</h2>
 ${feeds.length === 0 ? html`<p>No feeds yet: add one with <code>forest feeds add URL</code>.</p>` : html`<table>
-<thead><tr><th>feed</th><th>last poll</th><th class="wide">polled</th><th class="wide">next poll</th><th>archive</th></tr></thead>
+<thead><tr><th>feed</th><th>state</th><th class="wide">last poll</th><th class="wide">next poll and why</th><th>archive</th></tr></thead>
 <tbody>${feeds.map(feedRow)}</tbody></table>`}
 <h2>Latest articles</h2>
 ${latest.length === 0 ? html`<p>Nothing archived yet.</p>` : html`<ul>${latest.map((article) => html`<li><a href="/articles/${article.id}">${article.title ?? '(untitled)'}</a>
