@@ -137,18 +137,10 @@ export interface ArticleCursor {
   id: number;
 }
 
-/** An article as a list shows it. */
-export interface ArticleSummary {
-  id: number;
+/** An article as a list shows it: with its feed's URL and its item's guid (`forest articles --json`). */
+export interface ArticleSummary extends Pick<Article, 'id' | 'url' | 'canonicalUrl' | 'title' | 'versions' | 'firstCaptured' | 'lastChecked' | 'nextCheck'> {
   feed: string;
   guid: string;
-  url: string;
-  canonicalUrl: string | null;
-  title: string | null;
-  versions: number;
-  firstCaptured: string;
-  lastChecked: string | null;
-  nextCheck: string | null;
 }
 
 /** Archive-wide totals (the demo's report; an overview page). */
