@@ -14,6 +14,7 @@ export interface ChangeRow {
   url: string;
   change: string;
   summary: string | null;
+  diff: string | null;
   feed: string;
   feedTitle: string | null;
 }
@@ -21,7 +22,7 @@ export interface ChangeRow {
 /** Versions after the first (edits found by a revisit), newest first, of a feed or a tag. */
 export function recentChanges(db: Db, filter: { feed?: string | undefined; tag?: string | undefined }, limit: number): ChangeRow[] {
   return db.prepare(`SELECT versions.article_id AS articleId, versions.n, versions.captured_at AS capturedAt, contents.title, articles.url, versions.change,
-      versions.summary, feeds.subscribed_url AS feed, COALESCE(feeds.title, feeds.feed_title) AS feedTitle
+      versions.summary, versions.diff, feeds.subscribed_url AS feed, COALESCE(feeds.title, feeds.feed_title) AS feedTitle
     FROM versions INDEXED BY versions_edits JOIN articles ON articles.id = versions.article_id JOIN feeds ON feeds.id = articles.feed_id
       JOIN contents ON contents.hash = versions.hash
     WHERE versions.n > 1 AND (@feed IS NULL OR feeds.url = @feed OR feeds.subscribed_url = @feed)

@@ -148,7 +148,8 @@ export class SqliteStore implements Store {
   async changes(...[filter, limit]: Parameters<Store['changes']>) {
     return recentChanges(this.db, filter, limit).map((row) => ({
       articleId: row.articleId, version: row.n, capturedAt: row.capturedAt, title: row.title, url: row.url,
-      change: json(z.array(changeKind), row.change, `version ${row.n} of article ${row.articleId} (change)`), summary: row.summary, feed: row.feed, feedTitle: row.feedTitle,
+      change: json(z.array(changeKind), row.change, `version ${row.n} of article ${row.articleId} (change)`), summary: row.summary,
+      diff: row.diff === null ? null : json(objectDiff, row.diff, `version ${row.n} of article ${row.articleId} (diff)`), feed: row.feed, feedTitle: row.feedTitle,
     }));
   }
 

@@ -165,6 +165,8 @@ export interface Change {
   url: string;
   change: ChangeKind[];
   summary: string | null;
+  /** The diff from the version before, as recorded when the edit was found. */
+  diff: ObjectDiff | null;
   feed: string;
   feedTitle: string | null;
 }

@@ -84,6 +84,7 @@ const settingsSchema = z.strictObject({
     token: z.string().min(16, 'a token this short is guessable: use at least 16 characters (e.g. `openssl rand -hex 32`)').nullable(),
     public: z.boolean(),
     capturePort: z.number().int().min(0).max(65535).nullable(),
+    captureOrigin: z.string().regex(/^https?:\/\/[^/]+$/, 'an origin: scheme and host, e.g. https://captures.archive.example.org').nullable(),
   }),
   log: z.strictObject({
     level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']),

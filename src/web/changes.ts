@@ -1,12 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { Store } from '../archive/store.js';
 import { html } from './html.js';
+import { changedBlocks } from './pages.js';
+import { Problem } from './problems.js';
 
 /**
- * `GET /changes.atom[?feed=URL][&tag=T]`: one Atom entry per edit a revisit found (a version
- * after the first), newest first, so that an archivist can follow changes in any feed reader.
- * Each entry links to the article page and says what changed; its id is stable (article and
- * version), so readers never show an edit twice.
+ * `GET /changes.atom[?feed=ID or URL][&tag=T]`: one Atom entry per edit a revisit found (a
+ * version after the first), newest first, so that an archivist can follow changes in any feed
+ * reader. Each entry links to the diff, carries the change kinds as categories and the changed
+ * blocks (word-level) as its content; its id names the version, so a reader shows each edit once
+ * as new, never as an update of another.
  */
 
 const ENTRIES = 50;
@@ -15,7 +18,13 @@ export function changeFeedRoutes(app: FastifyInstance, store: Store): void {
   app.get<{ Querystring: { feed?: string; tag?: string } }>('/changes.atom', {
     schema: { hide: true, querystring: { type: 'object', additionalProperties: false, properties: { feed: { type: 'string' }, tag: { type: 'string' } } } },
   }, async (request, reply) => {
-    const { feed, tag } = request.query;
+    const { tag } = request.query;
+    let feed = request.query.feed;
+    if (feed && /^\d+$/.test(feed)) {
+      const id = Number(feed);
+      feed = (await store.feeds()).find((candidate) => candidate.id === id)?.subscribedUrl;
+      if (!feed) throw new Problem(404, 'No such feed', `no feed ${id}`);
+    }
     const changes = await store.changes({ feed, tag }, ENTRIES);
     // Links as the reader reached this server (through a proxy too: its Host header).
     const base = `${request.protocol}://${request.host}`;
@@ -31,10 +40,11 @@ export function changeFeedRoutes(app: FastifyInstance, store: Store): void {
 ${changes.map((change) => html`<entry>
 <title>${change.title ?? change.url} — version ${change.version}</title>
 <id>${base}/articles/${change.articleId}/versions/${change.version}</id>
-<link href="${base}/articles/${change.articleId}"/>
+<link href="${base}/articles/${change.articleId}/diff?from=${change.version - 1}&amp;to=${change.version}"/>
 <updated>${change.capturedAt}</updated>
 ${change.change.map((kind) => html`<category term="${kind}"/>`)}
 <summary>${change.summary ?? 'edited'} (${change.feedTitle ?? change.feed}; ${change.url})</summary>
+${change.diff ? html`<content type="html">${changedBlocks(change.diff).value}</content>` : null}
 </entry>
 `)}</feed>
 `;

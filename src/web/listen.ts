@@ -33,7 +33,7 @@ export async function startWeb(store: Store, settings: Pick<Settings, 'serve' | 
     await app.close();
     throw error;
   }
-  captureUrl = origin(host, captures);
+  captureUrl = settings.serve.captureOrigin ?? origin(host, captures);
   return {
     url: origin(host, app),
     captureUrl,

@@ -108,6 +108,7 @@ async function serveCapture(reply: FastifyReply, store: Store, original: string,
     .header('memento-datetime', httpDate(memento.datetime))
     .header('link', [own.original, own.timegate, own.timemap, ...neighbours].join(', '))
     .header('content-security-policy', CAPTURE_POLICY)
+    .header('x-content-type-options', 'nosniff')
     .type(capture.contentType ?? 'application/octet-stream')
     .send(capture.body);
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { BlockChange, WordPart } from '../archive/diff.js';
+import type { BlockChange, ObjectDiff, WordPart } from '../archive/diff.js';
 import type { Article, ArticleSummary, Check, FeedStatus, Memento, Store, Version, WrapperInfo } from '../archive/store.js';
 import { compareVersions, type Comparison } from '../archive/views.js';
 import { html, trusted, type Safe } from './html.js';
@@ -118,6 +118,12 @@ function blockRow(change: BlockChange, n: number, view: 'side' | 'inline'): Safe
   }
   if (change.op === 'changed') return html`<tr><td>${anchor} ${beforeSide(change.words)}</td><td>${afterSide(change.words)}</td></tr>`;
   return change.op === 'added' ? html`<tr><td>${anchor}</td><td><ins>${change.block.text}</ins></td></tr>` : html`<tr><td>${anchor} <del>${change.block.text}</del></td><td></td></tr>`;
+}
+
+/** The blocks an edit touched, inline, with the words that changed (a change feed entry's content). */
+export function changedBlocks(diff: ObjectDiff): Safe {
+  return html`${diff.fields.map((field) => html`<p>${field.field}: <del>${field.before ?? ''}</del> <ins>${field.after ?? ''}</ins></p>`)}
+${diff.blocks.map((change) => (change.op === 'equal' ? null : html`<p>${change.op === 'changed' ? words(change.words) : change.op === 'added' ? html`<ins>${change.block.text}</ins>` : html`<del>${change.block.text}</del>`}</p>`))}`;
 }
 
 function diffPage(article: Article, before: Version, after: Version, comparison: Comparison, view: 'side' | 'inline'): Safe {

@@ -32,7 +32,8 @@ export async function buildServer(store: Store, settings: Pick<Settings, 'serve'
   // The capture view frames archived pages from their own origin (startWeb).
   await app.register(helmet, {
     strictTransportSecurity: false,
-    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null, frameSrc: ["'self'", () => captureOrigin() || "'self'"] } },
+    // Nobody frames the app (clickjacking); the app frames only the capture origin.
+    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null, frameAncestors: ["'none'"], frameSrc: ["'self'", () => captureOrigin() || "'self'"] } },
   });
   await app.register(swagger, {
     openapi: {

@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { loadCodec } from '../../src/archive/codec.js';
+import { parseFeed } from '../../src/feeds/parse.js';
 import { finished, forest, startForest, waitFor } from '../helpers/cli.js';
 import { smallArchive } from '../helpers/small-archive.js';
 import { tempDir } from '../helpers/temp.js';
@@ -111,6 +112,7 @@ test('pages: the dashboard and an article page, with the text of feeds escaped a
   assert.match(dashboard.type, /text\/html/);
   const policy = dashboard.headers.get('content-security-policy') ?? '';
   assert.match(policy, /script-src 'self'/);
+  assert.match(policy, /frame-ancestors 'none'/);
   assert.doesNotMatch(policy, /upgrade-insecure-requests/, 'plain HTTP on a LAN address must keep working');
   const text = dashboard.body as string;
   assert.match(text, /&lt;script&gt;alert\(1\)&lt;\/script&gt; &amp; “quotes”/);
@@ -167,7 +169,9 @@ test('the capture view frames an archived page from the capture origin, sandboxe
   assert.match(view.headers.get('content-security-policy') ?? '', new RegExp(`frame-src 'self' ${captureUrl}`));
   const framed = await fetch(`${captureUrl}/memento/20261102000100/https://a.example/1`);
   assert.equal(framed.status, 200);
-  assert.match(framed.headers.get('content-security-policy') ?? '', /^sandbox/);
+  assert.match(framed.headers.get('content-security-policy') ?? '', /^sandbox; default-src 'none'/);
+  assert.equal(framed.headers.get('x-content-type-options'), 'nosniff');
+  assert.equal(framed.headers.get('set-cookie'), null);
   assert.equal((await fetch(`${captureUrl}/api/v1/feeds`)).status, 404, 'the capture origin serves captures only');
   assert.equal((await get('/captures/20261102000500/https://a.example/1')).status, 404);
 });
@@ -179,7 +183,16 @@ test('changes.atom: one entry per edit, newest first, for a feed or a tag', asyn
   assert.equal([...text.matchAll(/<entry>/g)].length, 1);
   assert.match(text, /<title>One — version 2<\/title>/);
   assert.match(text, /<category term="body-edit"\/>/);
-  assert.match(text, /<link href="http:\/\/127\.0\.0\.1:\d+\/articles\/1"\/>/);
+  assert.match(text, /<link href="http:\/\/127\.0\.0\.1:\d+\/articles\/1\/diff\?from=1&amp;to=2"\/>/);
+  // It is a feed: Forest's own parser reads it, with the edit's words in the entry.
+  const parsed = await parseFeed(Buffer.from(text), { url: `${base}/changes.atom`, contentType: 'application/atom+xml' });
+  assert.equal(parsed.format, 'atom1.0');
+  assert.equal(parsed.items.length, 1);
+  assert.match(parsed.items[0]!.content ?? '', /The mayor said no\s*yes/);
+  assert.match(text, /<content type="html">[^<]*&lt;del&gt;no&lt;\/del&gt;&lt;ins&gt;yes&lt;\/ins&gt;/, 'the changed words, marked, escaped in the XML');
+  assert.match(parsed.items[0]!.guid, /\/articles\/1\/versions\/2$/);
+  assert.match(await (await fetch(`${base}/changes.atom?feed=1`)).text(), /<entry>/);
+  assert.equal((await fetch(`${base}/changes.atom?feed=99`)).status, 404);
   assert.match(await (await fetch(`${base}/changes.atom?tag=news`)).text(), /<entry>/);
   assert.doesNotMatch(await (await fetch(`${base}/changes.atom?tag=sport`)).text(), /<entry>/);
   assert.doesNotMatch(await (await fetch(`${base}/changes.atom?feed=https://b.example/feed`)).text(), /<entry>/);
@@ -201,7 +214,7 @@ test('with serve.public false, every request needs the token; with it, feeds are
   const guardedDb = join(dir, 'guarded.db');
   await smallArchive(guardedDb).close();
   writeFileSync(list, '# my feeds\n- url: https://a.example/feed\n  title: A\n  tags: [news]\n');
-  writeFileSync(config, `subscriptions: ${list}\nserve:\n  public: false\n  token: 0123456789abcdef0123\n`);
+  writeFileSync(config, `subscriptions: ${list}\nserve:\n  public: false\n  token: 0123456789abcdef0123\n  captureOrigin: https://captures.example.test\n`);
   const guarded = startForest(['serve', '--config', config, '--db', guardedDb, '--port', '0']);
   try {
     await waitFor(() => /listening on/.test(guarded.output.stdout), 15_000, `the guarded server (stderr: ${guarded.output.stderr})`);
@@ -213,6 +226,8 @@ test('with serve.public false, every request needs the token; with it, feeds are
     assert.equal((await fetch(`${url}/api/v1/feeds`, { headers: { authorization: 'Bearer 0123456789abcdef0123' } })).status, 200);
 
     const auth = { authorization: 'Bearer 0123456789abcdef0123', 'content-type': 'application/json' };
+    const view = await (await fetch(`${url}/captures/20261102000100/https://a.example/1`, { headers: auth })).text();
+    assert.match(view, /<iframe sandbox="" src="https:\/\/captures\.example\.test\/memento\/20261102000100\/https:\/\/a\.example\/1"/, 'behind a proxy, the captures\' public origin');
     const created = await fetch(`${url}/api/v1/feeds`, { method: 'POST', headers: auth, body: JSON.stringify({ url: 'https://b.example/feed', title: 'B', tags: ['sport'] }) });
     assert.equal(created.status, 201);
     const feed = (await created.json()) as { id: number; subscribedUrl: string; tags: string[]; enabled: boolean };
