@@ -14,7 +14,14 @@ import { tempDir } from '../helpers/temp.js';
 const dir = tempDir();
 const database = join(dir, 'archive.db');
 // A captured page that runs a script: replayed as a memento, it must not.
-const HOSTILE_PAGE = '<script>document.title = "script ran"</script>';
+const HOSTILE_PAGE = [
+  '<script>document.title = "script ran"; alert("script ran")</script>',
+  '<img src="x" onerror="alert(\'handler ran\')">',
+  '<a id="js" href="javascript:alert(\'link ran\')">click me</a>',
+  '<meta http-equiv="refresh" content="0; url=https://elsewhere.example/">',
+  '<form action="https://elsewhere.example/steal" method="post"><input name="q" value="x"><button id="send">send</button></form>',
+  '<img src="https://tracker.example/pixel.gif">',
+].join('');
 let server: ReturnType<typeof startForest>;
 let base = '';
 let browser: Browser;
@@ -98,5 +105,39 @@ test('the capture view shows the archived page in a sandboxed frame from the cap
   const frame = page.frames().find((candidate) => /\/memento\//.test(candidate.url()));
   assert.ok(frame, 'the capture is framed');
   assert.notEqual(new URL(frame.url()).origin, new URL(base).origin);
+  await page.close();
+});
+
+test('nothing of a hostile archived page runs in the capture view: no dialog, no navigation, no request leaving the archive', async () => {
+  const page = await browser.newPage();
+  const dialogs: string[] = [];
+  const outside: string[] = [];
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  // Chromium reports a request the page's policy stopped as one that failed with 'csp': it never
+  // left. Anything else to another host (answered, or failed on the closed network) tried to.
+  page.on('requestfinished', (request) => {
+    if (new URL(request.url()).hostname !== '127.0.0.1') outside.push(request.url());
+  });
+  page.on('requestfailed', (request) => {
+    if (new URL(request.url()).hostname !== '127.0.0.1' && !/csp|blocked/i.test(request.failure()?.errorText ?? '')) outside.push(`${request.url()} (${request.failure()?.errorText})`);
+  });
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(`${base}/captures/20261102000100/https://a.example/1`, { waitUntil: 'load' });
+  const frame = page.frameLocator('iframe');
+  assert.match((await frame.locator('body').textContent()) ?? '', /The mayor said no/);
+  // Try what a reader might: the javascript: link and the form.
+  await frame.locator('#js').click({ timeout: 2000 }).catch(() => undefined);
+  await frame.locator('#send').click({ timeout: 2000 }).catch(() => undefined);
+  await page.waitForTimeout(1500); // the meta refresh had 0 s
+  assert.deepEqual(dialogs, [], 'no script, handler or javascript: link ran');
+  assert.deepEqual(outside, [], 'no request left the archive (the tracker, the refresh, the form)');
+  assert.match(page.url(), /\/captures\/20261102000100\//, 'the app page did not navigate');
+  const framed = page.frames().find((candidate) => /\/memento\//.test(candidate.url()));
+  assert.ok(framed && /\/memento\/20261102000100\/https:\/\/a\.example\/1$/.test(framed.url()), `the frame stayed on the capture (${framed?.url()})`);
+  assert.deepEqual(errors, [], 'the app itself raised no error');
   await page.close();
 });
