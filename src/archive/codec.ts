@@ -73,16 +73,43 @@ function zstd(): { compress: number; decompress: number } {
 
 export const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
-/** `bytes` in the smaller of its encodings: alone, or against `reference` when there is one. */
+/**
+ * Decoded references, by sha256: a site's captures are compressed against the same reference one
+ * after another, and decoding it for each costs as much as a small page's compression.
+ */
+const decodedReferences = new Map<string, Buffer>();
+const DECODED_REFERENCES = 16;
+
+function referenceBytes(reference: ReferenceBody): Buffer {
+  let bytes = decodedReferences.get(reference.sha256);
+  if (!bytes) {
+    bytes = decodeStoredBody(reference.stored);
+    if (decodedReferences.size >= DECODED_REFERENCES) decodedReferences.delete(decodedReferences.keys().next().value!);
+    decodedReferences.set(reference.sha256, bytes);
+  }
+  return bytes;
+}
+
+/**
+ * `bytes` in the smaller of its encodings: alone, or against `reference` when there is one.
+ * Compressing alone as well, only to compare, would double the work of every capture; a page
+ * compresses alone about as well as its site's reference did (the reference is stored alone, so
+ * its ratio is known), so the page is compressed alone only when the estimate says the reference
+ * may not fit.
+ */
 export function encodeBody(bytes: Uint8Array, reference: ReferenceBody | null = null): EncodedBody {
-  const { compress: context } = zstd();
-  const alone = compress(bytes, LEVEL);
   const base = { sha256: sha256(bytes), size: bytes.byteLength };
   if (reference && reference.sha256 !== base.sha256) {
-    const against = compressUsingDict(context, bytes, decodeStoredBody(reference.stored), LEVEL);
+    const dictionary = referenceBytes(reference);
+    const against = compressUsingDict(zstd().compress, bytes, dictionary, LEVEL);
+    // The estimate holds for a reference zstd compressed alone at this level (older ones were gzip or identity).
+    const estimatedAlone = reference.stored.encoding === 'zstd' ? bytes.byteLength * (reference.stored.data.byteLength / Math.max(1, dictionary.byteLength)) : 0;
+    if (against.byteLength <= estimatedAlone * REFERENCE_FITS) return { ...base, encoding: 'zstd-dict', data: against, reference: reference.sha256 };
+    const alone = compress(bytes, LEVEL);
     if (against.byteLength <= alone.byteLength * REFERENCE_FITS) return { ...base, encoding: 'zstd-dict', data: against, reference: reference.sha256 };
+    return { ...base, encoding: 'zstd', data: alone, reference: null };
   }
-  return { ...base, encoding: 'zstd', data: alone, reference: null };
+  return { ...base, encoding: 'zstd', data: compress(bytes, LEVEL), reference: null };
 }
 
 export function decodeStoredBody(body: StoredBody): Buffer {

@@ -7,23 +7,34 @@ import { queueExtraction, type ExtractionPriority } from './queues.js';
 /** A fetched response as stored: everything but the body, which comes hashed and compressed. */
 export type FetchedPage = Omit<FetchResult, 'body'>;
 
+/** A capture whose body is not kept (its article object was the one archived): only its payload's digest. */
+export interface PayloadDigest {
+  digest: string;
+}
+
 /**
  * Stores one raw capture, its body once per sha256 (a byte-identical revisit costs a row, not a
- * page). A 2xx page with a body is queued for extraction, at `extract`'s priority (null: not).
+ * page), or only the body's digest. A 2xx page with a body is queued for extraction, at
+ * `extract`'s priority (null: not).
  */
-export function insertSnapshot(db: Db, itemId: number, page: FetchedPage, body: EncodedBody | null, extract: ExtractionPriority | null): number {
+export function insertSnapshot(db: Db, itemId: number, page: FetchedPage, body: EncodedBody | PayloadDigest | null, extract: ExtractionPriority | null): number {
+  if (body !== null && 'digest' in body) return insertSnapshotRow(db, itemId, page, null, body.digest);
   const hash = body && body.size > 0 ? putEncodedBlob(db, body) : null;
   if (hash !== null && body!.reference === null && extract === 'first' && page.status >= 200 && page.status < 300) {
     // A new item's page stored alone becomes its site's reference for the captures that follow
     // (codec.ts). Revisits do not: their bodies are dropped when the article did not change.
     adoptCaptureReference(db, referenceHost(page.finalUrl), hash);
   }
-  const { lastInsertRowid } = db.prepare(`INSERT INTO snapshots (item_id, url, final_url, canonical_url, fetched_at, duration_ms, status, headers, content_type, sha256, payload_digest)
-    VALUES (?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?)`).run(itemId, page.url, page.finalUrl, page.fetchedAt.toISOString(), page.durationMs,
-    page.status, JSON.stringify(page.headers), page.contentType, hash, hash);
-  const id = Number(lastInsertRowid);
+  const id = insertSnapshotRow(db, itemId, page, hash, hash);
   if (extract !== null && hash !== null && page.status >= 200 && page.status < 300) queueExtraction(db, id, page.fetchedAt.toISOString(), extract);
   return id;
+}
+
+function insertSnapshotRow(db: Db, itemId: number, page: FetchedPage, hash: string | null, digest: string | null): number {
+  const { lastInsertRowid } = db.prepare(`INSERT INTO snapshots (item_id, url, final_url, canonical_url, fetched_at, duration_ms, status, headers, content_type, sha256, payload_digest)
+    VALUES (?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?)`).run(itemId, page.url, page.finalUrl, page.fetchedAt.toISOString(), page.durationMs,
+    page.status, JSON.stringify(page.headers), page.contentType, hash, digest);
+  return Number(lastInsertRowid);
 }
 
 /** Stores an item's first capture and marks its item captured, atomically. */

@@ -6,10 +6,11 @@ import {
   type PendingSnapshot,
 } from '../archive/extractions.js';
 import { queuedExtractions } from '../archive/queues.js';
-import { dropCaptureBody, setCanonicalUrl } from '../archive/snapshots.js';
+import { dropCaptureBody, insertSnapshot, setCanonicalUrl, type FetchedPage } from '../archive/snapshots.js';
 import { emptyArticle } from '../extract/extract.js';
 import type { PipelineContext } from './pipeline.js';
-import type { Comparison, ExtractOutcome, PageInput, TemplateChoice } from './tasks.js';
+import { canonicalVerdict } from './availability.js';
+import type { Comparison, ExtractOutcome, PageInput, RevisitOutcome, TemplateChoice } from './tasks.js';
 import { recordVersion, type Outcome } from './versioning.js';
 
 /**
@@ -27,6 +28,18 @@ const RELEARN_FROM = 10;
 const REEXTRACT_LIMIT = 50;
 const MAX_CANDIDATES = 256;
 const RELEARN_GAP = 3;
+/** The gap doubles with each re-learning that did not make the template's pages match again, up to 2^4 × RELEARN_GAP pages. */
+const RELEARN_BACKOFF_STEPS = 4;
+
+/**
+ * Pages a template waits, since its last learning, before a wrapper that stopped matching is
+ * re-learned: RELEARN_GAP after a redesign (the first failure), doubling with each re-learning
+ * that did not help — a template whose pages no wrapper fits (bench:scale: 291 of 617
+ * learnings were such retries, each parsing ten pages) is not re-learned every few pages forever.
+ */
+export function relearnGap(failedRelearns: number): number {
+  return RELEARN_GAP * 2 ** Math.min(failedRelearns, RELEARN_BACKOFF_STEPS);
+}
 
 function learningDue(pages: number, learnAfter: number): boolean {
   return pages === learnAfter || pages === 5 || pages === 10 || (pages > 10 && pages % 10 === 0);
@@ -42,6 +55,27 @@ function pageInput(context: PipelineContext, snapshot: PendingSnapshot, feed: Pe
 }
 
 const how = (method: string, wrapperId: number | null) => (wrapperId === null ? method : `${method} (wrapper ${wrapperId})`);
+
+/**
+ * Records a revisit whose article object the pool found unchanged (tasks.ts, revisitTask): the
+ * snapshot keeps the payload's digest, not its bytes, with the extraction and an unchanged
+ * check, in one transaction — what the queued extraction of a stored revisit records, minus the
+ * body. Returns false, recording nothing, when the page no longer presents the article
+ * (availability.ts): such a capture is kept whole, the usual way.
+ */
+export function recordUnchangedRevisit(context: PipelineContext, article: ArticleRow, page: FetchedPage, revisit: Extract<RevisitOutcome, { kind: 'same' }>): boolean {
+  const { db } = context;
+  const { extracted } = revisit;
+  if (canonicalVerdict(article.url, article.canonical_url, extracted.canonicalUrl) !== null) return false;
+  return db.transaction(() => {
+    const snapshotId = insertSnapshot(db, article.item_id, page, { digest: revisit.sha256 }, null);
+    setCanonicalUrl(db, snapshotId, extracted.canonicalUrl);
+    const snapshot = snapshotById(db, snapshotId)!;
+    const outcome = recordVersion(context, snapshot, extracted, { kind: 'same' }, null);
+    saveExtraction(db, snapshotId, article.item_id, extracted.template.id, extracted.wrapperId, extracted.article, extracted.hash);
+    return outcome === 'unchanged';
+  })();
+}
 
 export interface ExtractionReport {
   snapshotId: number;
@@ -67,6 +101,8 @@ export class Extractor {
   private learningTurn: Promise<void> = Promise.resolve();
   /** The page count of each template at its last learning (since this process started). */
   private readonly learnedAt = new Map<number, number>();
+  /** Re-learnings of each template since one of its pages last matched its wrapper. */
+  private readonly failedRelearns = new Map<number, number>();
 
   constructor(private readonly context: PipelineContext, private readonly capacity: number) {}
 
@@ -139,7 +175,11 @@ export class Extractor {
       if (templateId !== null && pages !== null) {
         // The wrapper this page was extracted with (not one learned since).
         const used = templates.find((template) => template.id === templateId);
-        if (used?.wrapper && result.article.method !== 'forest' && this.mayRelearn(templateId, pages)) await this.relearn(snapshot.feed_id, templateId, `stopped matching at page ${pages}`, pages);
+        if (result.article.method === 'forest') this.failedRelearns.delete(templateId);
+        if (used?.wrapper && result.article.method !== 'forest' && this.mayRelearn(templateId, pages)) {
+          this.failedRelearns.set(templateId, (this.failedRelearns.get(templateId) ?? 0) + 1);
+          await this.relearn(snapshot.feed_id, templateId, `stopped matching at page ${pages}`, pages);
+        }
         else if (learningDue(pages, settings.extract.learnAfter)) await this.relearn(snapshot.feed_id, templateId, `${pages} pages`, pages);
       }
       return report(result.article.method, outcome, result.article.text.split(/\s+/).filter(Boolean).length, result.article.reason);
@@ -181,12 +221,12 @@ export class Extractor {
   }
 
   /**
-   * A wrapper that stopped matching is re-learned once the template has had RELEARN_GAP pages
-   * since its last learning: a wrapper that still fails is not re-learned on every page (each
-   * learning parses the template's recent pages again).
+   * A wrapper that stopped matching is re-learned once the template has had enough pages since
+   * its last learning (relearnGap): a wrapper that still fails is not re-learned on every page
+   * (each learning parses the template's recent pages again).
    */
   private mayRelearn(templateId: number, pages: number): boolean {
-    return pages - (this.learnedAt.get(templateId) ?? 0) >= RELEARN_GAP;
+    return pages - (this.learnedAt.get(templateId) ?? 0) >= relearnGap(this.failedRelearns.get(templateId) ?? 0);
   }
 
   /** Learns (or re-learns) a template's wrapper in the pool; one learning per template at a time. */

@@ -1,10 +1,11 @@
 import {
-  otherArticleAt, recordCheck, recordGone, recordIdenticalRevisit, recordRevisitCapture, recordUnavailablePage, type ArticleRow, type CheckedPage,
+  comparisonKeyOf, otherArticleAt, recordCheck, recordGone, recordIdenticalRevisit, recordRevisitCapture, recordUnavailablePage, type ArticleRow, type CheckedPage,
 } from '../archive/articles.js';
 import { nextCheck } from '../schedule/revisit.js';
 import { isStorageFull, type Db } from '../archive/database.js';
 import type { FeedRow } from '../archive/feeds.js';
-import { knownGuids, type ItemRow } from '../archive/items.js';
+import { itemById, knownGuids, type ItemRow } from '../archive/items.js';
+import { templateChoicesOf } from '../archive/extractions.js';
 import { recordPoll } from '../archive/polls.js';
 import { captureReferenceOf, referenceHost } from '../archive/blobs.js';
 import { latestPayloadDigest, recordCapture, recordCaptureFailure } from '../archive/snapshots.js';
@@ -16,7 +17,9 @@ import { BEHIND_SCHEDULE_MS, nextPoll, stretchWhenBehind } from '../schedule/pol
 import { observePoll, parseState } from '../schedule/state.js';
 import type { Logger } from '../util/logger.js';
 import { redirectVerdict } from './availability.js';
+import { recordUnchangedRevisit } from './extraction.js';
 import type { CpuPool } from './pool.js';
+import type { RevisitTask } from './tasks.js';
 
 export interface PipelineContext {
   db: Db;
@@ -51,6 +54,23 @@ function notTheirFailure(error: unknown, signal: AbortSignal): boolean {
 /** Compresses a fetched body in the pool, against the reference capture of its site (archive/codec.ts). */
 const encodeCapture = (context: PipelineContext, result: FetchResult) =>
   context.pool.encode({ body: result.body, reference: captureReferenceOf(context.db, referenceHost(result.finalUrl)) });
+
+/** What the pool needs to judge a revisited page before anything of it is stored (tasks.ts, revisitTask). */
+function revisitInput(context: PipelineContext, article: ArticleRow, result: FetchResult): RevisitTask {
+  const { db, settings } = context;
+  const item = itemById(db, article.item_id);
+  return {
+    page: {
+      body: result.body, contentType: result.contentType, url: result.finalUrl,
+      feed: { title: item?.title ?? null, summary: item?.summary ?? null, published: item?.published ?? null, updated: item?.updated ?? null },
+    },
+    maxBytes: settings.extract.maxBytes,
+    templates: templateChoicesOf(db, article.feed_id),
+    compare: comparisonKeyOf(db, article),
+    previousDigest: latestPayloadDigest(db, article.item_id),
+    reference: captureReferenceOf(db, referenceHost(result.finalUrl)),
+  };
+}
 
 /** Fetches, parses and records one feed. Failures are recorded on the feed, never thrown. */
 export async function pollFeed(context: PipelineContext, feed: FeedRow, signal: AbortSignal): Promise<void> {
@@ -125,7 +145,9 @@ export async function pollFeed(context: PipelineContext, feed: FeedRow, signal: 
 
 /**
  * Looks at an archived article's page again, with a conditional GET. A 304 or a failure is
- * recorded as a check at once; a page is stored as a snapshot, and its extraction decides
+ * recorded as a check at once. A page is extracted in the pool before anything is stored: when
+ * its article object is the one archived, the check keeps the payload's digest and headers, not
+ * its bytes; otherwise the page is stored as a snapshot, and its queued extraction decides
  * whether it is a new version.
  */
 export async function revisitPage(context: PipelineContext, article: ArticleRow, signal: AbortSignal): Promise<void> {
@@ -153,13 +175,18 @@ export async function revisitPage(context: PipelineContext, article: ArticleRow,
       log.warn({ url: article.url, article: article.id, status: result.status, ms: result.durationMs }, 'revisit failed');
       return;
     }
-    const body = await encodeCapture(context, result);
     const elsewhere = result.redirects.length > 0 ? redirectVerdict(article.url, result.finalUrl, otherArticleAt(db, result.finalUrl, article.id)) : null;
     if (elsewhere !== null) {
-      recordUnavailablePage(db, article, result, body, schedule(result.fetchedAt.toISOString()), elsewhere);
+      recordUnavailablePage(db, article, result, await encodeCapture(context, result), schedule(result.fetchedAt.toISOString()), elsewhere);
       log.warn({ url: article.url, article: article.id, status: result.status, reason: elsewhere, ms: Math.round(performance.now() - started) }, 'revisited: unavailable');
       return;
     }
+    const revisit = await context.pool.revisit(revisitInput(context, article, result));
+    if (revisit.kind === 'same' && recordUnchangedRevisit(context, article, result, revisit)) {
+      log.info({ url: article.url, article: article.id, status: result.status, bytes: result.body.length, ms: Math.round(performance.now() - started) }, 'revisited: same object');
+      return;
+    }
+    const body = revisit.kind === 'store' ? revisit.body : await encodeCapture(context, result);
     if (body.sha256 === latestPayloadDigest(db, article.item_id)) {
       // Byte for byte the last capture: nothing to extract, no body to store again.
       const snapshotId = recordIdenticalRevisit(db, article, result, body, schedule(result.fetchedAt.toISOString()));

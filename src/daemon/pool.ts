@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { loadCodec, type EncodedBody } from '../archive/codec.js';
 import {
-  encodeTask, extractTask, learnTask, parseFeedTask, rebaseTask, type EncodeTask, type ExtractOutcome, type ExtractTask, type LearnOutcome, type LearnTask, type ParseFeedOutcome,
-  type ParseFeedTask, type RebaseOutcome, type RebaseTask,
+  encodeTask, extractTask, learnTask, parseFeedTask, rebaseTask, revisitTask, type EncodeTask, type ExtractOutcome, type ExtractTask, type LearnOutcome, type LearnTask, type ParseFeedOutcome,
+  type ParseFeedTask, type RebaseOutcome, type RebaseTask, type RevisitOutcome, type RevisitTask,
 } from './tasks.js';
 
 /**
@@ -34,6 +34,7 @@ export interface CpuPool {
   readonly threads: number;
   encode(task: EncodeTask): Promise<EncodedBody>;
   extract(task: ExtractTask): Promise<ExtractOutcome>;
+  revisit(task: RevisitTask): Promise<RevisitOutcome>;
   rebase(task: RebaseTask): Promise<RebaseOutcome>;
   learn(task: LearnTask): Promise<LearnOutcome>;
   parseFeed(task: ParseFeedTask): Promise<ParseFeedOutcome>;
@@ -65,6 +66,7 @@ export function createPool(threads: number): CpuPool {
     threads,
     encode: (task) => piscina.run(task, { name: 'encode' }) as Promise<EncodedBody>,
     extract: (task) => piscina.run(task, { name: 'extract' }) as Promise<ExtractOutcome>,
+    revisit: (task) => piscina.run(task, { name: 'revisit' }) as Promise<RevisitOutcome>,
     rebase: (task) => piscina.run(task, { name: 'rebase' }) as Promise<RebaseOutcome>,
     learn: (task) => piscina.run(task, { name: 'learn' }) as Promise<LearnOutcome>,
     parseFeed: (task) => piscina.run(task, { name: 'parseFeed' }) as Promise<ParseFeedOutcome>,
@@ -87,6 +89,7 @@ function inlinePool(): CpuPool {
     threads: 0,
     encode: (task) => run(() => encodeTask(task)),
     extract: (task) => run(() => extractTask(task)),
+    revisit: (task) => run(() => revisitTask(task)),
     rebase: (task) => run(() => rebaseTask(task)),
     learn: (task) => run(() => learnTask(task)),
     parseFeed: (task) => run(() => parseFeedTask(task)),

@@ -80,6 +80,14 @@ test('one version per real edit and not one more; history, diff and search show 
   assert.ok(unedited.every((a) => a.versions === 1), 'no false version on pages whose template changed on every request');
   const unchanged = scalar<number>(ws.db, "SELECT COUNT(*) FROM checks WHERE result = 'unchanged'");
   assert.ok(unchanged >= 50, `${unchanged} unchanged checks`);
+  // The template changed on every request, so those pages differed byte for byte: each was
+  // judged in the pool before being stored, and its check keeps the payload's digest, headers
+  // and extraction, not its bytes.
+  const judged = (run.stdout + run.stderr).split('\n').filter((line) => line.includes('revisited: same object')).length;
+  const bodiless = scalar<number>(ws.db, `SELECT COUNT(*) FROM checks JOIN snapshots ON snapshots.id = checks.snapshot_id
+    WHERE checks.result = 'unchanged' AND snapshots.sha256 IS NULL AND snapshots.payload_digest IS NOT NULL
+      AND EXISTS (SELECT 1 FROM extractions WHERE extractions.snapshot_id = snapshots.id)`);
+  assert.ok(judged >= 50 && bodiless >= judged, `${judged} revisits judged before storing, ${bodiless} unchanged checks without a body`);
 
   // history: the versions with their change kinds.
   const ledgerSeven = articles.find((a) => site(a.feed) === 'ledger' && a.url.endsWith(makeArticle('ledger', 7, 0).slug))!;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { encodeBody, loadCodec, type EncodedBody, type StoredBody } from '../../src/archive/codec.js';
 import { normalizeArticle, objectHash } from '../../src/archive/normalize.js';
+import { relearnGap } from '../../src/daemon/extraction.js';
 import { createPool, type CpuPool } from '../../src/daemon/pool.js';
 import type { PageInput } from '../../src/daemon/tasks.js';
 import { extractArticle } from '../../src/extract/extract.js';
@@ -81,4 +82,35 @@ test('a parse error in a worker fails its task alone; the pool goes on', async (
   await assert.rejects(pool.extract(broken));
   const ok = await pool.encode({ body: Buffer.from('still here'), reference: null });
   assert.equal(ok.size, 10);
+});
+
+test('a wrapper that keeps failing is re-learned less and less often, and at once after a redesign', () => {
+  assert.equal(relearnGap(0), 3, 'the first failure (a redesign) is re-learned after three pages');
+  const gaps = [1, 2, 3, 4, 5, 6].map(relearnGap);
+  assert.deepEqual(gaps, [6, 12, 24, 48, 48, 48], 'doubling, then capped');
+});
+
+test('a revisit is judged before it is stored: the same object on a known template keeps no body; an edit, the same bytes or a new layout are encoded for storage', async () => {
+  const [page] = await syntheticPages();
+  const withAd = (bytes: Buffer, ad: string) => Buffer.from(bytes.toString('utf8').replace('</body>', `<div class="promo">${ad}</div></body>`));
+  const first = await pool.extract({ page: input(page!), maxBytes: 8 << 20, templates: [], compare: null });
+  assert.ok(first.object && first.hash && first.template && 'signature' in first.template, 'a first capture on a new layout');
+  const templates = [{ id: 7, signature: JSON.stringify(first.template.signature), wrapperId: null, wrapper: null }];
+  const compare = { hash: first.hash, method: first.article.method, wrapperId: null, object: JSON.stringify(first.object) };
+  const revisit = (bytes: Buffer, choices = templates) => pool.revisit({
+    page: { body: bytes, contentType: 'text/html', url: page!.url, feed: { title: null, summary: null, published: null, updated: null } },
+    maxBytes: 8 << 20, templates: choices, compare, previousDigest: encodeBody(page!.bytes).sha256, reference: null,
+  });
+
+  const same = await revisit(withAd(page!.bytes, 'Sponsored: offer 41'));
+  assert.equal(same.kind, 'same');
+  assert.ok(same.kind === 'same' && same.extracted.template.id === 7 && same.extracted.hash === first.hash && same.sha256 === encodeBody(withAd(page!.bytes, 'Sponsored: offer 41')).sha256);
+
+  const edited = withAd(Buffer.from(page!.bytes.toString('utf8').replace(/(<p[^>]*>)([^<]{20,})/, '$1Correction: $2')), 'Sponsored: offer 42');
+  const stored = await revisit(edited);
+  assert.equal(stored.kind, 'store', 'an edit is stored, for its queued extraction to make a version');
+  assert.ok(stored.kind === 'store' && stored.body.size === edited.length && stored.body.sha256 === encodeBody(edited).sha256);
+
+  assert.equal((await revisit(page!.bytes)).kind, 'store', 'the same bytes are recorded as an identical payload, the usual way');
+  assert.equal((await revisit(withAd(page!.bytes, 'x'), [])).kind, 'store', 'a page of no known template is stored, so that its extraction adds the template');
 });
