@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { STATUS_CODES } from 'node:http';
@@ -6,14 +7,22 @@ import { checksOf, listArticles, versionsOf } from './articles.js';
 import { getBlob } from './blobs.js';
 import { loadCodec } from './codec.js';
 import type { Db } from './database.js';
+import { cdxjLines } from './cdxj.js';
 import type { ArticleFilter, ArticleSummary, Progress } from './store.js';
 
 /**
  * Exports of the archive: JSONL (one line per article, every version) and WARC 1.1 (the raw
  * captures as request/response records, revisit records for repeated payloads, and each
- * extracted article as a metadata record referring to its response). Files are written beside
- * the target and renamed into place, so a failed export never leaves half a file under its name.
+ * extracted article as a metadata record referring to its response), and a CDXJ index of the
+ * WARC's captures. They write to a sink: a file (written beside the target and renamed into place,
+ * so a failed export never leaves half a file under its name) or a response (forest serve).
  */
+
+/** Where an export writes, and how many bytes it has written so far. */
+export interface ExportSink {
+  write(data: Uint8Array | string): void | Promise<void>;
+  readonly bytes: number;
+}
 
 export interface ExportReport {
   articles: number;
@@ -26,7 +35,7 @@ export interface ExportReport {
  * Writes to `path` atomically: everything to a temporary file, then a rename; a failure removes
  * the temporary file. Errors name the file the user asked for, never the temporary one.
  */
-class AtomicFile {
+class AtomicFile implements ExportSink {
   private readonly temp: string;
   private readonly fd: number;
   bytes = 0;
@@ -92,17 +101,20 @@ function articleRecord(db: Db, article: ArticleSummary) {
 }
 
 export function exportJsonl(db: Db, filter: ArticleFilter, path: string, progress?: Progress): Promise<ExportReport> {
+  return AtomicFile.write(path, (file) => writeJsonl(db, filter, file, progress));
+}
+
+/** One line per article, with every version and check. */
+export async function writeJsonl(db: Db, filter: ArticleFilter, sink: ExportSink, progress?: Progress): Promise<ExportReport> {
   const articles = listArticles(db, filter);
-  return AtomicFile.write(path, (file) => {
-    let versions = 0;
-    articles.forEach((article, index) => {
-      const record = articleRecord(db, article);
-      versions += record.versions.length;
-      file.write(`${JSON.stringify(record)}\n`);
-      progress?.(index + 1, articles.length);
-    });
-    return { articles: articles.length, versions, records: { article: articles.length }, bytes: file.bytes };
-  });
+  let versions = 0;
+  for (const [index, article] of articles.entries()) {
+    const record = articleRecord(db, article);
+    versions += record.versions.length;
+    await sink.write(`${JSON.stringify(record)}\n`);
+    progress?.(index + 1, articles.length);
+  }
+  return { articles: articles.length, versions, records: { article: articles.length }, bytes: sink.bytes };
 }
 
 interface CaptureRow {
@@ -113,6 +125,7 @@ interface CaptureRow {
   fetched_at: string;
   status: number;
   headers: string;
+  content_type: string | null;
   sha256: string | null;
   payload_digest: string | null;
   check_result: string | null;
@@ -145,20 +158,86 @@ function payloadHeaders(stored: Record<string, string>, length: number): Record<
   return headers;
 }
 
-export async function exportWarc(db: Db, filter: ArticleFilter, path: string, options: { gzip: boolean; software: string; progress?: Progress }): Promise<ExportReport> {
-  const articles = listArticles(db, filter);
-  return AtomicFile.write(path, (file) => writeWarc(db, articles, file, path, options));
+export interface WarcOptions {
+  gzip: boolean;
+  software: string;
+  progress?: Progress;
+  /** Captures fetched after this ISO time are left out (the articles are filtered by `filter`). */
+  capturedUntil?: string;
+  /** Each capture's response or revisit record, where it lies in the output: for a CDXJ index. */
+  onCapture?: (entry: WarcIndexEntry) => void;
 }
 
-async function writeWarc(db: Db, articles: ArticleSummary[], file: AtomicFile, path: string, options: { gzip: boolean; software: string; progress?: Progress }): Promise<ExportReport> {
+/** A capture record of a WARC, as a CDXJ index line describes it. */
+export interface WarcIndexEntry {
+  url: string;
+  /** ISO time of the capture. */
+  date: string;
+  status: number;
+  mime: string | null;
+  /** WARC-Payload-Digest, e.g. sha256:… */
+  digest: string | null;
+  offset: number;
+  length: number;
+}
+
+export async function exportWarc(db: Db, filter: ArticleFilter, path: string, options: WarcOptions): Promise<ExportReport> {
+  return AtomicFile.write(path, (file) => writeWarc(db, filter, file, path.split('/').pop()!, options));
+}
+
+/**
+ * The CDXJ index of the WARC that writeWarc makes with the same filter and options (cdxj.ts):
+ * the WARC is made again without being kept, to learn where each capture's record lies.
+ */
+export async function writeCdxj(db: Db, filter: ArticleFilter, sink: ExportSink, filename: string, options: Omit<WarcOptions, 'onCapture' | 'progress'>): Promise<{ captures: number; bytes: number }> {
+  const entries: WarcIndexEntry[] = [];
+  let counted = 0;
+  const counter: ExportSink = {
+    write: (data) => void (counted += typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength),
+    get bytes() {
+      return counted;
+    },
+  };
+  await writeWarc(db, filter, counter, filename, { ...options, onCapture: (entry) => entries.push(entry) });
+  for (const line of cdxjLines(entries, filename)) await sink.write(`${line}\n`);
+  return { captures: entries.length, bytes: sink.bytes };
+}
+
+/**
+ * A record's WARC-Record-ID, derived from what it records (a UUID in the name-based form of RFC
+ * 9562 §5.5, from SHA-1): the same archive exports to the same bytes, so a CDXJ index made from
+ * one export points into another one made with the same filter.
+ */
+function recordId(...name: Array<string | number>): string {
+  const hex = createHash('sha1').update(`forest-warc:${name.join(':')}`).digest('hex');
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `<urn:uuid:${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}>`;
+}
+
+/** When the export's newest capture (or article) was made: the warcinfo's date, so that an unchanged archive exports the same bytes. */
+function newestActivity(articles: ArticleSummary[], capturedUntil: string | undefined): string {
+  const newest = articles.reduce((latest, article) => {
+    const at = article.lastChecked ?? article.firstCaptured;
+    return at > latest ? at : latest;
+  }, articles[0]?.firstCaptured ?? '1970-01-01T00:00:00.000Z');
+  return capturedUntil !== undefined && capturedUntil < newest ? capturedUntil : newest;
+}
+
+export async function writeWarc(db: Db, filter: ArticleFilter, sink: ExportSink, filename: string, options: WarcOptions): Promise<ExportReport> {
+  const articles = listArticles(db, filter);
   // The captures' bodies are decoded here, on this thread.
   await loadCodec();
   const counts: Record<string, number> = {};
-  const write = async (record: WARCRecord) => {
-    file.write(await WARCSerializer.serialize(record, { gzip: options.gzip }));
+  /** Writes a record and returns where it lies in the output. */
+  const write = async (record: WARCRecord): Promise<{ offset: number; length: number }> => {
+    const bytes = await WARCSerializer.serialize(record, { gzip: options.gzip });
+    const offset = sink.bytes;
+    await sink.write(bytes);
     counts[record.warcType] = (counts[record.warcType] ?? 0) + 1;
+    return { offset, length: bytes.byteLength };
   };
-  await write(WARCRecord.createWARCInfo({ filename: path.split('/').pop()!, warcVersion: 'WARC/1.1' }, {
+  const created = newestActivity(articles, options.capturedUntil);
+  await write(WARCRecord.createWARCInfo({ filename, warcVersion: 'WARC/1.1', date: warcDate(created), warcHeaders: { 'WARC-Record-ID': recordId('warcinfo', filename, created) } }, {
     software: options.software,
     format: 'WARC File Format 1.1',
     conformsTo: 'http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/',
@@ -167,7 +246,7 @@ async function writeWarc(db: Db, articles: ArticleSummary[], file: AtomicFile, p
   // The first response record of each payload, for revisit records of the same bytes.
   const firstResponse = new Map<string, { id: string; url: string; date: string; digest: string | null }>();
   const captures = db.prepare(`SELECT snapshots.id AS snapshot_id, articles.id AS article_id, snapshots.url, snapshots.final_url, snapshots.fetched_at,
-      snapshots.status, snapshots.headers, snapshots.sha256, snapshots.payload_digest, checks.result AS check_result, checks.reason AS check_reason, checks.version_n, versions.n AS new_version
+      snapshots.status, snapshots.headers, snapshots.content_type, snapshots.sha256, snapshots.payload_digest, checks.result AS check_result, checks.reason AS check_reason, checks.version_n, versions.n AS new_version
     FROM articles JOIN snapshots ON snapshots.item_id = articles.item_id
     LEFT JOIN checks ON checks.snapshot_id = snapshots.id LEFT JOIN versions ON versions.snapshot_id = snapshots.id
     WHERE articles.id = ? ORDER BY snapshots.fetched_at, snapshots.id`);
@@ -178,6 +257,8 @@ async function writeWarc(db: Db, articles: ArticleSummary[], file: AtomicFile, p
     let lastResponse: { id: string; url: string; date: string; digest: string | null } | null = null;
     versions += versionRows.size;
     for (const capture of captures.all(article.id) as CaptureRow[]) {
+      if (options.capturedUntil !== undefined && capture.fetched_at > options.capturedUntil) continue;
+      const id = recordId('capture', capture.snapshot_id);
       const body = capture.sha256 ? getBlob(db, capture.sha256) ?? Buffer.alloc(0) : Buffer.alloc(0);
       const date = warcDate(capture.fetched_at);
       const url = capture.final_url;
@@ -189,7 +270,7 @@ async function writeWarc(db: Db, articles: ArticleSummary[], file: AtomicFile, p
         // Forest kept no body for this capture: its article object was the one already archived.
         record = WARCRecord.create({
           url, date, type: 'revisit', warcVersion: 'WARC/1.1', refersToUrl: lastResponse.url, refersToDate: lastResponse.date, statusline, httpHeaders,
-          warcHeaders: { 'WARC-Refers-To': lastResponse.id, 'WARC-Payload-Digest': `sha256:${capture.payload_digest}` },
+          warcHeaders: { 'WARC-Record-ID': id, 'WARC-Refers-To': lastResponse.id, 'WARC-Payload-Digest': `sha256:${capture.payload_digest}` },
         }, []);
         // warcio's create() writes the identical-payload-digest profile for every revisit.
         record.warcHeaders.headers.set('WARC-Profile', SAME_OBJECT_PROFILE);
@@ -197,23 +278,26 @@ async function writeWarc(db: Db, articles: ArticleSummary[], file: AtomicFile, p
         record = WARCRecord.create({
           url, date, type: 'revisit', warcVersion: 'WARC/1.1', refersToUrl: seen.url, refersToDate: seen.date, statusline, httpHeaders,
           warcHeaders: {
+            'WARC-Record-ID': id,
             'WARC-Profile': 'http://netpreserve.org/warc/1.1/revisit/identical-payload-digest',
             'WARC-Refers-To': seen.id,
             ...(seen.digest ? { 'WARC-Payload-Digest': seen.digest } : {}),
           },
         }, []);
       } else {
-        record = WARCRecord.create({ url, date, type: 'response', warcVersion: 'WARC/1.1', statusline, httpHeaders }, [body]);
+        record = WARCRecord.create({ url, date, type: 'response', warcVersion: 'WARC/1.1', statusline, httpHeaders, warcHeaders: { 'WARC-Record-ID': id } }, [body]);
       }
-      const id = record.warcHeader('WARC-Record-ID')!;
       // The request as Forest sent it; headers beyond these are not kept.
       const target = new URL(capture.url);
       await write(WARCRecord.create({
         url: capture.url, date, type: 'request', warcVersion: 'WARC/1.1', statusline: `GET ${target.pathname}${target.search} HTTP/1.1`,
         httpHeaders: { host: target.host, 'user-agent': options.software, 'accept-encoding': 'gzip, deflate, br' },
-        warcHeaders: { 'WARC-Concurrent-To': id },
+        warcHeaders: { 'WARC-Record-ID': recordId('request', capture.snapshot_id), 'WARC-Concurrent-To': id },
       }, []));
-      await write(record);
+      const at = await write(record);
+      options.onCapture?.({
+        url, date: capture.fetched_at, status: capture.status, mime: capture.content_type, digest: record.warcPayloadDigest ?? record.warcHeader('WARC-Payload-Digest') ?? null, ...at,
+      });
       if (!seen && capture.sha256) firstResponse.set(capture.sha256, { id, url, date, digest: record.warcPayloadDigest ?? null });
       if (record.warcType === 'response') lastResponse = { id, url, date, digest: record.warcPayloadDigest ?? null };
       // The article object as extracted from this capture: the full version when it made one,
@@ -228,10 +312,10 @@ async function writeWarc(db: Db, articles: ArticleSummary[], file: AtomicFile, p
       };
       await write(WARCRecord.create({
         url, date, type: 'metadata', warcVersion: 'WARC/1.1',
-        warcHeaders: { 'WARC-Refers-To': id, 'Content-Type': 'application/json' },
+        warcHeaders: { 'WARC-Record-ID': recordId('metadata', capture.snapshot_id), 'WARC-Refers-To': id, 'Content-Type': 'application/json' },
       }, [Buffer.from(JSON.stringify(metadata))]));
     }
     options.progress?.(index + 1, articles.length);
   }
-  return { articles: articles.length, versions, records: counts, bytes: file.bytes };
+  return { articles: articles.length, versions, records: counts, bytes: sink.bytes };
 }

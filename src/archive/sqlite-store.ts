@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { captureContent, capturesOfUrl, recentChanges, wrappersOfFeed } from './access.js';
 import { articleById, articlesAfter, checksOf, pageOfArticles, sameArticleElsewhere, versionOf, versionsOf, type ArticleRow, type CheckRow, type VersionRow } from './articles.js';
 import { checkpoint, openDatabase, type Db } from './database.js';
-import { exportJsonl, exportWarc } from './export.js';
+import { exportJsonl, exportWarc, writeCdxj, writeJsonl, writeWarc } from './export.js';
 import { feedCounts, listFeeds, syncSubscriptions, type FeedRow } from './feeds.js';
 import { backupArchive, checkArchive } from './integrity.js';
 import { leaseHolder } from './lease.js';
@@ -183,6 +183,18 @@ export class SqliteStore implements Store {
 
   exportWarc(...args: Parameters<Store['exportWarc']>) {
     return exportWarc(this.db, ...args);
+  }
+
+  writeJsonl(...args: Parameters<Store['writeJsonl']>) {
+    return writeJsonl(this.db, ...args);
+  }
+
+  writeWarc(...args: Parameters<Store['writeWarc']>) {
+    return writeWarc(this.db, ...args);
+  }
+
+  writeCdxj(...args: Parameters<Store['writeCdxj']>) {
+    return writeCdxj(this.db, ...args);
   }
 
   async verify() {

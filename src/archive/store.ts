@@ -2,7 +2,7 @@ import type { ArchiveCheck } from './integrity.js';
 import type { Backlog } from './queues.js';
 import type { CheckCounts } from './summary.js';
 import type { ChangeKind, ObjectDiff } from './diff.js';
-import type { ExportReport } from './export.js';
+import type { ExportReport, ExportSink, WarcOptions } from './export.js';
 import type { LeaseHolder } from './lease.js';
 import type { NormalizedObject } from './normalize.js';
 import type { RetentionReport } from './retention.js';
@@ -236,7 +236,11 @@ export interface Store {
   versionCounts(): Promise<Array<{ id: number; url: string; versions: number }>>;
 
   exportJsonl(filter: ArticleFilter, path: string, progress?: Progress): Promise<ExportReport>;
-  exportWarc(filter: ArticleFilter, path: string, options: { gzip: boolean; software: string; progress?: Progress }): Promise<ExportReport>;
+  exportWarc(filter: ArticleFilter, path: string, options: WarcOptions): Promise<ExportReport>;
+  /** The same exports to a stream (forest serve); `filename` names the WARC in its warcinfo and in the CDXJ index. */
+  writeJsonl(filter: ArticleFilter, sink: ExportSink): Promise<ExportReport>;
+  writeWarc(filter: ArticleFilter, sink: ExportSink, filename: string, options: WarcOptions): Promise<ExportReport>;
+  writeCdxj(filter: ArticleFilter, sink: ExportSink, filename: string, options: Omit<WarcOptions, 'onCapture' | 'progress'>): Promise<{ captures: number; bytes: number }>;
   verify(): Promise<ArchiveCheck[]>;
   backup(file: string, options: { overwrite: boolean }): Promise<{ file: string; bytes: number; ms: number }>;
   applyRetention(ages: { polls: number | null; checks: number | null }, now: Date): Promise<RetentionReport>;

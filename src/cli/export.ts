@@ -1,11 +1,9 @@
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
-import { FOREST_VERSION } from '../util/project-root.js';
+import { FOREST_SOFTWARE } from '../util/project-root.js';
 import { dateOption } from './articles.js';
 import { printJson, settingsFor, withStore } from './context.js';
 import { progressLine } from './progress.js';
-
-const SOFTWARE = `Forest/${FOREST_VERSION} (feed archiver)`;
 
 export function exportCommand(): Command {
   return new Command('export')
@@ -22,7 +20,7 @@ export function exportCommand(): Command {
       const filter = { feed: options.feed, since: options.since };
       const report = await withStore(settingsFor(command), (store) => options.format === 'jsonl'
         ? store.exportJsonl(filter, out, progress)
-        : store.exportWarc(filter, out, { gzip: out.endsWith('.gz'), software: SOFTWARE, progress }))
+        : store.exportWarc(filter, out, { gzip: out.endsWith('.gz'), software: FOREST_SOFTWARE, progress }))
         .finally(() => line.done());
       if (options.json) return printJson({ out, format: options.format, ...report });
       const records = Object.entries(report.records).map(([type, n]) => `${n} ${type}`).join(', ');

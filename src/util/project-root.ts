@@ -23,3 +23,6 @@ export const FOREST_VERSION: string = (() => {
   const manifest = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as unknown;
   return typeof manifest === 'object' && manifest !== null && 'version' in manifest && typeof manifest.version === 'string' ? manifest.version : 'unknown';
 })();
+
+/** How Forest names itself as the software of its exports (WARC's warcinfo, the request records' user agent). */
+export const FOREST_SOFTWARE = `Forest/${FOREST_VERSION} (feed archiver)`;

@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Viewer } from './actions.js';
 import type { BlockChange, ObjectDiff, WordPart } from '../archive/diff.js';
 import type { Article, ArticleSummary, Check, FeedStatus, Memento, Store, Version, WrapperInfo } from '../archive/store.js';
 import { compareVersions, type Comparison } from '../archive/views.js';
@@ -19,14 +20,27 @@ table{border-collapse:collapse;width:100%}td,th{padding:.3rem .5rem;border-botto
 .failing{color:#a00}.muted{color:#666;font-size:.9em}.label{display:inline-block;padding:0 .4rem;margin-right:.2rem;border-radius:.3rem;background:#eef;font-size:.85em}
 article img{max-width:100%;height:auto}@media (max-width:40rem){.wide{display:none}}
 del{background:#fdd;text-decoration:line-through}ins{background:#dfd;text-decoration:none}mark{background:#ffa}
-.side{table-layout:fixed}.side td{width:50%}form{margin:1rem 0}input[type=search]{width:60%}`;
+.side{table-layout:fixed}.side td{width:50%}form{margin:1rem 0}form.inline{display:inline;margin:0}input[type=search]{width:60%}`;
 
-function page(title: string, body: Safe): Safe {
+function page(title: string, body: Safe, viewer: Viewer = null): Safe {
+  const account = viewer ? html`<form action="/logout" method="post" class="inline">${csrf(viewer)}<button>log out</button></form>` : html`<a href="/login">log in</a>`;
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} — Forest</title><style>${trusted(STYLE)}</style></head>
-<body><header><h1><a href="/">Forest</a></h1><a href="/search">search</a><a href="/changes.atom">changes (Atom)</a><span class="muted">${title}</span></header>
+<body><header><h1><a href="/">Forest</a></h1><a href="/search">search</a><a href="/changes.atom">changes (Atom)</a><span class="muted">${title}</span>${account}</header>
 <main>${body}</main></body></html>`;
+}
+
+/** The hidden field a form that changes something carries (session.ts). */
+const csrf = (viewer: NonNullable<Viewer>) => html`<input type="hidden" name="_csrf" value="${viewer.csrf}">`;
+
+/** Logging in with serve.token, for the pages' actions. */
+export function loginPage(enabled: boolean, problem: string | null): Safe {
+  return page('log in', enabled ? html`
+<p>Log in with the token in <code>serve.token</code> to subscribe, pause and unsubscribe from these pages.</p>
+${problem ? html`<p class="failing">${problem}</p>` : null}
+<form action="/login" method="post"><label>Token <input type="password" name="token" autocomplete="current-password" required></label> <button>Log in</button></form>`
+    : html`<p class="failing">${problem ?? 'Logging in is off.'}</p><p>Set <code>serve.token</code> in your settings (16+ characters, e.g. <code>openssl rand -hex 32</code>) and restart <code>forest serve</code>.</p>`);
 }
 
 const when = (iso: string | null) => (iso ? html`<time datetime="${iso}">${iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z')}</time>` : html`—`);
@@ -40,15 +54,17 @@ function feedRow(feed: FeedStatus): Safe {
 <td>${feed.articles} articles · ${feed.versions} versions</td></tr>`;
 }
 
-function dashboard(feeds: FeedStatus[], latest: Array<{ id: number; title: string | null; url: string; versions: number; firstCaptured: string }>): Safe {
+function dashboard(feeds: FeedStatus[], latest: Array<{ id: number; title: string | null; url: string; versions: number; firstCaptured: string }>, viewer: Viewer): Safe {
   return page('dashboard', html`
 <h2>Feeds (${feeds.length})</h2>
-${feeds.length === 0 ? html`<p>No feeds yet: add one with <code>forest feeds add URL</code>.</p>` : html`<table>
+${viewer ? html`<form action="/feeds" method="post">${csrf(viewer)}<label>Subscribe to <input type="url" name="url" required placeholder="https://example.org/feed.xml"></label>
+<label>title <input name="title"></label> <label>tags <input name="tags" placeholder="news, science"></label> <button>Subscribe</button></form>` : null}
+${feeds.length === 0 ? html`<p>No feeds yet: add one with <code>forest feeds add URL</code>${viewer ? ' or the form above' : ''}.</p>` : html`<table>
 <thead><tr><th>feed</th><th>state</th><th class="wide">last poll</th><th class="wide">next poll and why</th><th>archive</th></tr></thead>
 <tbody>${feeds.map(feedRow)}</tbody></table>`}
 <h2>Latest articles</h2>
 ${latest.length === 0 ? html`<p>Nothing archived yet.</p>` : html`<ul>${latest.map((article) => html`<li><a href="/articles/${article.id}">${article.title ?? '(untitled)'}</a>
-<span class="muted">${article.versions} version${article.versions === 1 ? '' : 's'} · first captured ${when(article.firstCaptured)}</span></li>`)}</ul>`}`);
+<span class="muted">${article.versions} version${article.versions === 1 ? '' : 's'} · first captured ${when(article.firstCaptured)}</span></li>`)}</ul>`}`, viewer);
 }
 
 function articlePage(article: Article, versions: Version[], checks: Check[]): Safe {
@@ -71,9 +87,11 @@ ${version.n > 1 ? html` · <a href="/articles/${article.id}/diff?from=${version.
 <tbody>${checks.map((check) => html`<tr><td>${when(check.at)}</td><td>${check.status ?? '—'}</td><td>${check.result}</td><td class="muted">${check.reason ?? ''}</td></tr>`)}</tbody></table>`);
 }
 
-function feedPage(feed: FeedStatus, articles: ArticleSummary[], wrappers: WrapperInfo[]): Safe {
+function feedPage(feed: FeedStatus, articles: ArticleSummary[], wrappers: WrapperInfo[], viewer: Viewer): Safe {
   return page(feed.title ?? feed.url, html`
 <h2>${feed.title ?? feed.url}</h2>
+${viewer ? html`<p><form action="/feeds/${feed.id}/enabled" method="post" class="inline">${csrf(viewer)}<input type="hidden" name="enabled" value="${feed.enabled ? 'false' : 'true'}"><button>${feed.enabled ? 'Pause polling' : 'Resume polling'}</button></form>
+<form action="/feeds/${feed.id}/unsubscribe" method="post" class="inline">${csrf(viewer)}<button>Unsubscribe</button></form> <span class="muted">(the archive keeps what it archived)</span></p>` : null}
 <p class="muted"><a href="${feed.url}">${feed.url}</a>${feed.fetchUrl !== feed.url ? html` → ${feed.fetchUrl}` : null} · <a href="/changes.atom?feed=${feed.url}">changes (Atom)</a></p>
 <table><tbody>
 <tr><th>last poll</th><td>${when(feed.lastPoll)} ${feed.result ?? 'not polled yet'}${feed.httpStatus ? ` (HTTP ${feed.httpStatus})` : ''}${feed.consecutiveErrors ? html` <span class="failing">${feed.consecutiveErrors} failures in a row</span>` : null}</td></tr>
@@ -88,7 +106,7 @@ ${wrappers.length === 0 ? html`<p>None learned yet: pages are extracted one at a
 <span class="muted">template ${wrapper.templateId} · ${wrapper.samples} pages · learned ${when(wrapper.learnedAt)} (${wrapper.reason})${wrapper.active ? ' · active' : ''}</span></li>`)}</ul>`}
 <h2>Articles</h2>
 ${articles.length === 0 ? html`<p>Nothing archived yet.</p>` : html`<ul>${articles.map((article) => html`<li><a href="/articles/${article.id}">${article.title ?? '(untitled)'}</a>
-<span class="muted">${article.versions} version${article.versions === 1 ? '' : 's'} · ${when(article.firstCaptured)}</span></li>`)}</ul>`}`);
+<span class="muted">${article.versions} version${article.versions === 1 ? '' : 's'} · ${when(article.firstCaptured)}</span></li>`)}</ul>`}`, viewer);
 }
 
 /** FTS5 snippets mark matches with [ and ] (archive/search.ts): shown as <mark>, everything else escaped. */
@@ -160,10 +178,10 @@ shown sandboxed (no script runs), from its own origin. ${index > 0 ? html`<a hre
 <iframe sandbox="" src="${captureOrigin}/memento/${stamp(memento.datetime)}/${original}" title="the archived page" style="width:100%;height:75vh;border:1px solid #ccc"></iframe>`);
 }
 
-export function pageRoutes(app: FastifyInstance, store: Store, captureOrigin: () => string): void {
-  app.get('/', { schema: { hide: true } }, async (_request, reply) => {
+export function pageRoutes(app: FastifyInstance, store: Store, captureOrigin: () => string, viewer: (request: FastifyRequest) => Viewer): void {
+  app.get('/', { schema: { hide: true } }, async (request, reply) => {
     const [feeds, latest] = await Promise.all([store.feedStatuses(), store.articlesAfter({}, null, 20)]);
-    return sendPage(reply, dashboard(feeds, latest.articles));
+    return sendPage(reply, dashboard(feeds, latest.articles, viewer(request)));
   });
 
   const idParams = { type: 'object', properties: { id: { type: 'integer', minimum: 1 } }, required: ['id'] } as const;
@@ -172,7 +190,7 @@ export function pageRoutes(app: FastifyInstance, store: Store, captureOrigin: ()
     const feed = (await store.feedStatuses()).find((candidate) => candidate.id === request.params.id);
     if (!feed) throw new Problem(404, 'No such feed', `no feed ${request.params.id}`);
     const [articles, wrappers] = await Promise.all([store.articlesAfter({ feed: feed.url }, null, 50), store.wrappers(feed.id, 20)]);
-    return sendPage(reply, feedPage(feed, articles.articles, wrappers));
+    return sendPage(reply, feedPage(feed, articles.articles, wrappers, viewer(request)));
   });
 
   app.get<{ Querystring: { q?: string; feed?: string } }>('/search', {

@@ -6,9 +6,11 @@ import type { Store } from '../archive/store.js';
 import type { Settings } from '../config/settings.js';
 import type { Logger } from '../util/logger.js';
 import { FOREST_VERSION } from '../util/project-root.js';
+import { actionRoutes, loggedIn, viewerOf } from './actions.js';
 import { apiRoutes } from './api.js';
 import { hasToken, writeRoutes } from './writes.js';
 import { changeFeedRoutes } from './changes.js';
+import { exportRoutes } from './exports.js';
 import { mementoRoutes } from './memento.js';
 import { errorPage, pageRoutes } from './pages.js';
 import { Problem, problemDocument } from './problems.js';
@@ -46,9 +48,12 @@ export async function buildServer(store: Store, settings: Pick<Settings, 'serve'
   if (!settings.serve.public) requireToken(app, settings.serve.token);
   apiRoutes(app, store);
   writeRoutes(app, store, settings);
-  pageRoutes(app, store, captureOrigin);
+  formBodies(app);
+  actionRoutes(app, store, settings);
+  pageRoutes(app, store, captureOrigin, (request) => viewerOf(request, settings.serve.token));
   mementoRoutes(app, store);
   changeFeedRoutes(app, store);
+  exportRoutes(app, store, settings, log);
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;
 }
@@ -66,6 +71,9 @@ export async function buildCaptureServer(store: Store, log: Logger): Promise<Fas
   return app;
 }
 
+/** The API and the exports answer errors with problem documents; pages, with a page. */
+const forMachines = (url: string) => url.startsWith('/api/') || url.startsWith('/export.');
+
 function handleErrors(app: FastifyInstance, log: Logger): void {
   app.setErrorHandler((error: FastifyError | Problem, request, reply) => {
     const problem = error instanceof Problem ? error
@@ -74,20 +82,31 @@ function handleErrors(app: FastifyInstance, log: Logger): void {
           : null;
     if (!problem) log.error({ err: error, url: request.url }, 'request failed');
     const [status, title, detail] = problem ? [problem.status, problem.title, problem.detail] : [500, 'Internal error', 'the server could not answer; the error is in its log'];
-    if (request.url.startsWith('/api/')) return reply.code(status).type('application/problem+json').send(problemDocument(status, title, detail, request.url));
+    if (forMachines(request.url)) return reply.code(status).type('application/problem+json').send(problemDocument(status, title, detail, request.url));
     return reply.code(status).type('text/html; charset=utf-8').send(errorPage(status, title, detail));
   });
   app.setNotFoundHandler((request, reply) => {
     const detail = `nothing at ${request.url}`;
-    if (request.url.startsWith('/api/')) return reply.code(404).type('application/problem+json').send(problemDocument(404, 'Not found', `${detail} (the routes are listed at /api/v1/openapi.json)`, request.url));
+    if (forMachines(request.url)) return reply.code(404).type('application/problem+json').send(problemDocument(404, 'Not found', `${detail} (the routes are listed at /api/v1/openapi.json)`, request.url));
     return reply.code(404).type('text/html; charset=utf-8').send(errorPage(404, 'Not found', detail));
   });
 }
 
-/** With `serve.public: false`, every request needs `Authorization: Bearer <serve.token>`. */
+/** The pages' forms send application/x-www-form-urlencoded (a few fields: parsed with URLSearchParams, no plugin needed). */
+function formBodies(app: FastifyInstance): void {
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+}
+
+/**
+ * With `serve.public: false`, every request needs `Authorization: Bearer <serve.token>`, or (a
+ * browser) a login: only the login page is open.
+ */
 function requireToken(app: FastifyInstance, token: string | null): void {
   if (token === null) throw new Error('serve.public is false but serve.token is not set: set a token (e.g. `openssl rand -hex 32`) or make reads public');
   app.addHook('onRequest', async (request) => {
-    if (!hasToken(request, token)) throw new Problem(401, 'Token required', 'this server needs `Authorization: Bearer <serve.token>` (serve.public is false)');
+    if (request.url === '/login' || loggedIn(request, token)) return;
+    if (!hasToken(request, token)) throw new Problem(401, 'Token required', 'this server needs `Authorization: Bearer <serve.token>` (serve.public is false), or a login in a browser: open /login');
   });
 }

@@ -20,9 +20,10 @@ export function hasToken(request: FastifyRequest, token: string): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-function requireWriter(request: FastifyRequest, token: string | null): void {
-  if (token === null) throw new Problem(403, 'Writes are off', 'set serve.token in your settings (16+ characters, e.g. `openssl rand -hex 32`) and send it as `Authorization: Bearer <token>`');
-  if (!hasToken(request, token)) throw new Problem(401, 'Token required', 'writes need `Authorization: Bearer <serve.token>`');
+/** Refuses a request for `what` (writes, exports) without the token: 403 when none is set, 401 when it is missing or wrong. */
+export function requireBearer(request: FastifyRequest, token: string | null, what: string): void {
+  if (token === null) throw new Problem(403, `${what[0]!.toUpperCase()}${what.slice(1)} are off`, 'set serve.token in your settings (16+ characters, e.g. `openssl rand -hex 32`) and send it as `Authorization: Bearer <token>`');
+  if (!hasToken(request, token)) throw new Problem(401, 'Token required', `${what} need \`Authorization: Bearer <serve.token>\``);
 }
 
 /** A list edit that went wrong, as the API says it. */
@@ -35,17 +36,58 @@ function asProblem(error: unknown): never {
   throw error;
 }
 
-export function writeRoutes(app: FastifyInstance, store: Store, settings: Pick<Settings, 'serve' | 'subscriptions'>): void {
-  const list = settings.subscriptions;
-  const sync = () => store.syncSubscriptions(readSubscriptions(list));
-  const feedOf = async (id: number) => {
-    const feed = (await store.feeds()).find((candidate) => candidate.id === id);
-    if (!feed) throw new Problem(404, 'No such feed', `no feed ${id}`);
-    return feed;
-  };
-  const writer = { onRequest: async (request: FastifyRequest) => requireWriter(request, settings.serve.token) };
+/** A subscription as the API and the pages' form send it. */
+export interface NewSubscription {
+  url: string;
+  title?: string;
+  tags?: string[];
+  schedule?: string;
+  enabled?: boolean;
+}
 
-  app.post<{ Body: { url: string; title?: string; tags?: string[]; schedule?: string; enabled?: boolean } }>('/api/v1/feeds', {
+/**
+ * The list edits behind the API's writes and the pages' forms: an edit of the YAML list, then
+ * the sync into the archive. A failure is a Problem (the API answers it as JSON, a page as a page).
+ */
+export function subscriptionEdits(store: Store, list: string) {
+  const sync = () => store.syncSubscriptions(readSubscriptions(list));
+  const edit = async (change: () => unknown) => {
+    try {
+      change();
+    } catch (error) {
+      asProblem(error);
+    }
+    await sync();
+  };
+  const feed = async (id: number) => {
+    const found = (await store.feeds()).find((candidate) => candidate.id === id);
+    if (!found) throw new Problem(404, 'No such feed', `no feed ${id}`);
+    return found;
+  };
+  return {
+    feed,
+    async add(subscription: NewSubscription, where: string) {
+      let url = '';
+      await edit(() => (url = addSubscription(list, subscription, where)));
+      return (await store.feeds()).find((candidate) => candidate.subscribedUrl === url);
+    },
+    async setEnabled(id: number, enabled: boolean) {
+      const found = await feed(id);
+      await edit(() => setSubscriptionEnabled(list, found.subscribedUrl, enabled));
+      return feed(id);
+    },
+    async remove(id: number) {
+      const found = await feed(id);
+      await edit(() => removeSubscription(list, found.subscribedUrl));
+    },
+  };
+}
+
+export function writeRoutes(app: FastifyInstance, store: Store, settings: Pick<Settings, 'serve' | 'subscriptions'>): void {
+  const edits = subscriptionEdits(store, settings.subscriptions);
+  const writer = { onRequest: async (request: FastifyRequest) => requireBearer(request, settings.serve.token, 'writes') };
+
+  app.post<{ Body: NewSubscription }>('/api/v1/feeds', {
     ...writer,
     schema: {
       summary: 'Subscribe to a feed (needs the token)', tags: ['feeds'], security: [{ bearer: [] }],
@@ -55,14 +97,7 @@ export function writeRoutes(app: FastifyInstance, store: Store, settings: Pick<S
       },
     },
   }, async (request, reply) => {
-    let url: string;
-    try {
-      url = addSubscription(list, request.body, 'request body');
-    } catch (error) {
-      asProblem(error);
-    }
-    await sync();
-    const feed = (await store.feeds()).find((candidate) => candidate.subscribedUrl === url);
+    const feed = await edits.add(request.body, 'request body');
     return reply.code(201).header('location', `/api/v1/feeds/${feed?.id}`).send(feed);
   });
 
@@ -73,16 +108,7 @@ export function writeRoutes(app: FastifyInstance, store: Store, settings: Pick<S
       params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } }, required: ['id'] },
       body: { type: 'object', additionalProperties: false, required: ['enabled'], properties: { enabled: { type: 'boolean' } } },
     },
-  }, async (request) => {
-    const feed = await feedOf(request.params.id);
-    try {
-      setSubscriptionEnabled(list, feed.subscribedUrl, request.body.enabled);
-    } catch (error) {
-      asProblem(error);
-    }
-    await sync();
-    return feedOf(feed.id);
-  });
+  }, async (request) => edits.setEnabled(request.params.id, request.body.enabled));
 
   app.delete<{ Params: { id: number } }>('/api/v1/feeds/:id', {
     ...writer,
@@ -91,13 +117,7 @@ export function writeRoutes(app: FastifyInstance, store: Store, settings: Pick<S
       params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } }, required: ['id'] },
     },
   }, async (request, reply) => {
-    const feed = await feedOf(request.params.id);
-    try {
-      removeSubscription(list, feed.subscribedUrl);
-    } catch (error) {
-      asProblem(error);
-    }
-    await sync();
+    await edits.remove(request.params.id);
     return reply.code(204).send();
   });
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { after, before, test } from 'node:test';
 import { loadCodec } from '../../src/archive/codec.js';
 import { parseFeed } from '../../src/feeds/parse.js';
@@ -202,7 +203,81 @@ test('writes are refused without a token configured, and say how to set one', as
   const response = await fetch(`${base}/api/v1/feeds`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: 'https://b.example/feed' }) });
   assert.equal(response.status, 403);
   assert.match(((await response.json()) as { detail: string }).detail, /set serve\.token/);
+  assert.doesNotMatch(await (await fetch(`${base}/`)).text(), /method="post">.*name="url"/, 'no forms for readers');
+  assert.equal((await fetch(`${base}/feeds`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'url=https%3A%2F%2Fb.example%2F' })).status, 403, 'no actions without a token configured');
+  for (const path of ['/api/v1/export.jsonl', '/export.warc.gz', '/export.cdxj']) {
+    const refused = await fetch(`${base}${path}`);
+    assert.equal(refused.status, 403, path);
+    assert.match(((await refused.json()) as { title: string; detail: string }).title, /Exports are off/);
+  }
 });
+
+/** The exports over HTTP: streamed, and the CDXJ index points at each capture's record in the WARC. */
+async function exportsOver(url: string, authorization: string): Promise<void> {
+  assert.equal((await fetch(`${url}/export.warc.gz`, { headers: { authorization: 'Bearer 0123456789abcdef0124' } })).status, 401);
+  const jsonl = await fetch(`${url}/api/v1/export.jsonl`, { headers: { authorization } });
+  assert.equal(jsonl.status, 200);
+  const articles = (await jsonl.text()).trim().split('\n').map((line) => JSON.parse(line) as { id: number; versions: unknown[] });
+  assert.equal(articles.length, 1);
+  assert.equal(articles.find((article) => article.id === 1)?.versions.length, 2);
+
+  const warcResponse = await fetch(`${url}/export.warc.gz`, { headers: { authorization } });
+  assert.equal(warcResponse.headers.get('content-type'), 'application/warc');
+  const warc = Buffer.from(await warcResponse.arrayBuffer());
+  assert.match(gunzipSync(warc).toString('latin1'), /^WARC\/1\.1\r\nWARC-Type: warcinfo|WARC-Type: warcinfo/);
+  const lines = (await (await fetch(`${url}/export.cdxj`, { headers: { authorization } })).text()).trim().split('\n');
+  assert.ok(lines.length >= 2, `${lines.length} index lines`);
+  assert.deepEqual([...lines].sort(), lines, 'sorted, as CDXJ readers expect');
+  for (const line of lines) {
+    const [key, stamp, json] = [line.slice(0, line.indexOf(' ')), line.split(' ')[1]!, line.slice(line.indexOf('{'))];
+    const entry = JSON.parse(json) as { url: string; offset: string; length: string; filename: string; status: string };
+    assert.equal(entry.filename, 'export.warc.gz');
+    assert.match(key, /^example,a\)\//, 'the key is the URL in SURT form');
+    // The record at that offset is one gzip member: the capture's response or revisit record.
+    const record = gunzipSync(warc.subarray(Number(entry.offset), Number(entry.offset) + Number(entry.length))).toString('latin1');
+    assert.match(record, /^WARC\/1\.1\r\n/);
+    assert.match(record, /WARC-Type: (response|revisit)\r\n/);
+    assert.ok(record.includes(`WARC-Target-URI: ${entry.url}\r\n`), `${entry.url} at ${entry.offset}`);
+    assert.ok(record.includes(`WARC-Date: ${stamp.slice(0, 4)}-${stamp.slice(4, 6)}-${stamp.slice(6, 8)}T${stamp.slice(8, 10)}:${stamp.slice(10, 12)}:${stamp.slice(12, 14)}Z`));
+  }
+}
+
+/** The pages' actions: a login with the token, then forms that carry the session's CSRF token. */
+async function pageActions(url: string, list: string): Promise<void> {
+  const form = (fields: Record<string, string>, cookie?: string) => ({
+    method: 'POST', redirect: 'manual' as const, body: new URLSearchParams(fields).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) },
+  });
+  assert.equal((await fetch(`${url}/login`)).status, 200, 'the login page is open when reads are not');
+  assert.equal((await fetch(`${url}/login`, form({ token: 'not-the-token-at-all' }))).status, 401);
+  const login = await fetch(`${url}/login`, form({ token: '0123456789abcdef0123' }));
+  assert.equal(login.status, 303);
+  const setCookie = login.headers.get('set-cookie') ?? '';
+  assert.match(setCookie, /^forest_session=[^;]+; Path=\/; HttpOnly; SameSite=Strict; Max-Age=\d+/);
+  const cookie = setCookie.split(';')[0]!;
+
+  const dashboard = await (await fetch(`${url}/`, { headers: { cookie } })).text();
+  assert.match(dashboard, /<form action="\/feeds" method="post">/, 'a logged-in archivist sees the subscribe form');
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(dashboard)![1]!;
+  assert.equal((await fetch(`${url}/feeds`, form({ url: 'https://c.example/feed' }, cookie))).status, 403, 'a form without the CSRF token is refused');
+  assert.equal((await fetch(`${url}/feeds`, form({ url: 'https://c.example/feed', _csrf: csrf }))).status, 401, 'and one without the session');
+  assert.equal((await fetch(`${url}/feeds`, form({ url: 'https://c.example/feed', _csrf: csrf }, 'forest_session=1.forged'))).status, 401);
+
+  const added = await fetch(`${url}/feeds`, form({ url: 'https://c.example/feed', title: 'C', tags: 'sport, local', _csrf: csrf }, cookie));
+  assert.equal(added.status, 303);
+  const feedPath = added.headers.get('location')!;
+  assert.match(feedPath, /^\/feeds\/\d+$/);
+  assert.match(readFileSync(list, 'utf8'), /# my feeds[\s\S]*url: https:\/\/c\.example\/feed[\s\S]*tags:[\s\S]*sport/);
+  const feedPage = await (await fetch(`${url}${feedPath}`, { headers: { cookie } })).text();
+  assert.match(feedPage, /<button>Pause polling<\/button>/);
+  assert.equal((await fetch(`${url}${feedPath}/enabled`, form({ enabled: 'false', _csrf: csrf }, cookie))).status, 303);
+  assert.match(readFileSync(list, 'utf8'), /c\.example\/feed[\s\S]*enabled: false/);
+  assert.match(await (await fetch(`${url}${feedPath}`, { headers: { cookie } })).text(), /<button>Resume polling<\/button>/);
+  assert.equal((await fetch(`${url}${feedPath}/unsubscribe`, form({ _csrf: csrf }, cookie))).status, 303);
+  assert.doesNotMatch(readFileSync(list, 'utf8'), /c\.example/);
+  const loggedOut = await fetch(`${url}/logout`, form({ _csrf: csrf }, cookie));
+  assert.match(loggedOut.headers.get('set-cookie') ?? '', /Max-Age=0/);
+}
 
 // A directory made at the top level (see above) for the server with a token.
 const guardedDir = tempDir();
@@ -226,6 +301,8 @@ test('with serve.public false, every request needs the token; with it, feeds are
     assert.equal((await fetch(`${url}/api/v1/feeds`, { headers: { authorization: 'Bearer 0123456789abcdef0123' } })).status, 200);
 
     const auth = { authorization: 'Bearer 0123456789abcdef0123', 'content-type': 'application/json' };
+    await exportsOver(url, auth.authorization);
+    await pageActions(url, list);
     const view = await (await fetch(`${url}/captures/20261102000100/https://a.example/1`, { headers: auth })).text();
     assert.match(view, /<iframe sandbox="" src="https:\/\/captures\.example\.test\/memento\/20261102000100\/https:\/\/a\.example\/1"/, 'behind a proxy, the captures\' public origin');
     const created = await fetch(`${url}/api/v1/feeds`, { method: 'POST', headers: auth, body: JSON.stringify({ url: 'https://b.example/feed', title: 'B', tags: ['sport'] }) });

@@ -1,0 +1,81 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Store } from '../archive/store.js';
+import type { Settings } from '../config/settings.js';
+import { loginPage } from './pages.js';
+import { Problem } from './problems.js';
+import { cookieValue, csrfToken, newSession, sameSecret, SESSION_COOKIE, SESSION_HOURS, validCsrf, validSession } from './session.js';
+import { subscriptionEdits } from './writes.js';
+
+/**
+ * The pages' actions: log in with serve.token, then subscribe, pause or resume, and unsubscribe
+ * from the dashboard and feed pages — plain HTML forms (no script needed), each checked for the
+ * session and its CSRF token, and done by the same list edits as the API's writes.
+ */
+
+/** Who is looking at a page: a logged-in archivist (with the CSRF token their forms carry), or a reader. */
+export type Viewer = { csrf: string } | null;
+
+const session = (request: FastifyRequest) => cookieValue(request.headers.cookie, SESSION_COOKIE);
+
+/** The viewer of a request, for the pages to show the forms or the login link. */
+export function viewerOf(request: FastifyRequest, token: string | null): Viewer {
+  const value = session(request);
+  return token !== null && value !== undefined && validSession(token, value, new Date()) ? { csrf: csrfToken(token, value) } : null;
+}
+
+/** Whether a request carries a valid login (the token's other form, for `serve.public: false`). */
+export const loggedIn = (request: FastifyRequest, token: string) => validSession(token, session(request), new Date());
+
+type Form = Record<string, string | undefined>;
+
+const formOf = (request: FastifyRequest): Form => (request.body && typeof request.body === 'object' ? (request.body as Form) : {});
+
+const sessionCookie = (value: string, maxAge: number) => `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}`;
+
+const back = (reply: FastifyReply, to: string) => reply.code(303).header('location', to).send();
+
+export function actionRoutes(app: FastifyInstance, store: Store, settings: Pick<Settings, 'serve' | 'subscriptions'>): void {
+  const { token } = settings.serve;
+  const edits = subscriptionEdits(store, settings.subscriptions);
+  const page = (reply: FastifyReply, status: number, problem: string | null) => reply.code(status).type('text/html; charset=utf-8').send(loginPage(token !== null, problem).value);
+
+  /** An action needs a login and the form's CSRF token. */
+  const guarded = {
+    onRequest: async (request: FastifyRequest) => {
+      if (token === null) throw new Problem(403, 'Actions are off', 'set serve.token in your settings to log in and change subscriptions here');
+      if (!loggedIn(request, token)) throw new Problem(401, 'Log in first', 'this action needs a login: open /login');
+    },
+    preHandler: async (request: FastifyRequest) => {
+      if (!validCsrf(token!, session(request)!, formOf(request)['_csrf'])) throw new Problem(403, 'Form expired', 'the form did not come from this session: reload the page and try again');
+    },
+  };
+  const idParams = { type: 'object', properties: { id: { type: 'integer', minimum: 1 } }, required: ['id'] } as const;
+
+  app.get('/login', { schema: { hide: true } }, async (_request, reply) => page(reply, 200, null));
+
+  app.post('/login', { schema: { hide: true } }, async (request, reply) => {
+    if (token === null) return page(reply, 403, 'Logging in is off: set serve.token in your settings first.');
+    const given = formOf(request)['token'] ?? '';
+    if (!sameSecret(given, token)) return page(reply, 401, 'That is not the token in serve.token.');
+    return back(reply.header('set-cookie', sessionCookie(newSession(token, new Date()), SESSION_HOURS * 3600)), '/');
+  });
+
+  app.post('/logout', { ...guarded, schema: { hide: true } }, async (_request, reply) => back(reply.header('set-cookie', sessionCookie('', 0)), '/'));
+
+  app.post('/feeds', { ...guarded, schema: { hide: true } }, async (request, reply) => {
+    const form = formOf(request);
+    const tags = (form['tags'] ?? '').split(',').map((tag) => tag.trim()).filter(Boolean);
+    const feed = await edits.add({ url: (form['url'] ?? '').trim(), ...(form['title']?.trim() ? { title: form['title'].trim() } : {}), ...(tags.length ? { tags } : {}) }, 'the form');
+    return back(reply, feed ? `/feeds/${feed.id}` : '/');
+  });
+
+  app.post<{ Params: { id: number } }>('/feeds/:id/enabled', { ...guarded, schema: { hide: true, params: idParams } }, async (request, reply) => {
+    await edits.setEnabled(request.params.id, formOf(request)['enabled'] === 'true');
+    return back(reply, `/feeds/${request.params.id}`);
+  });
+
+  app.post<{ Params: { id: number } }>('/feeds/:id/unsubscribe', { ...guarded, schema: { hide: true, params: idParams } }, async (request, reply) => {
+    await edits.remove(request.params.id);
+    return back(reply, '/');
+  });
+}

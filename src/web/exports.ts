@@ -1,0 +1,92 @@
+import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ExportSink } from '../archive/export.js';
+import type { ArticleFilter, Store } from '../archive/store.js';
+import type { Settings } from '../config/settings.js';
+import type { Logger } from '../util/logger.js';
+import { FOREST_SOFTWARE } from '../util/project-root.js';
+import { requireBearer } from './writes.js';
+
+/**
+ * Exports over HTTP, streamed as they are written (an archive's WARC does not fit in memory):
+ * the JSONL of articles and versions, the WARC of the raw captures, and the CDXJ index of that
+ * WARC. They hand out the whole archive, so each needs the token, like writes.
+ *
+ * `until` cuts the captures as well as the articles: a WARC and a CDXJ index asked for with the
+ * same filter describe the same bytes (record ids and the warcinfo date are derived from the
+ * archive), even while the daemon goes on archiving.
+ */
+
+const WARC_NAME = 'export.warc.gz';
+
+const isoTime = { type: 'string', format: 'date-time' } as const;
+const filterSchema = {
+  type: 'object', additionalProperties: false,
+  properties: { feed: { type: 'string', description: 'a feed URL, as subscribed or as fetched' }, since: isoTime, until: { ...isoTime, description: 'captures and articles up to this time' } },
+} as const;
+
+type FilterQuery = { Querystring: { feed?: string; since?: string; until?: string } };
+
+const filterOf = (query: FilterQuery['Querystring']): ArticleFilter => ({
+  feed: query.feed,
+  since: query.since === undefined ? undefined : new Date(query.since).toISOString(),
+  until: query.until === undefined ? undefined : new Date(query.until).toISOString(),
+});
+
+/** A response body written as the export goes, waiting whenever the client reads slower than the archive is read. */
+function responseSink(stream: PassThrough): ExportSink {
+  let bytes = 0;
+  return {
+    get bytes() {
+      return bytes;
+    },
+    async write(data) {
+      if (stream.destroyed) throw new Error('the client went away');
+      const chunk = typeof data === 'string' ? Buffer.from(data) : data;
+      bytes += chunk.byteLength;
+      if (!stream.write(chunk)) await Promise.race([once(stream, 'drain'), once(stream, 'close')]);
+    },
+  };
+}
+
+/** Sends what `work` writes; a failure half-way cuts the response short (its headers are gone) and is logged. */
+function stream(reply: FastifyReply, log: Logger, route: string, work: (sink: ExportSink) => Promise<unknown>) {
+  const body = new PassThrough();
+  work(responseSink(body)).then(() => body.end(), (error: unknown) => {
+    if (!body.destroyed) log.error({ err: error, route }, 'export failed');
+    body.destroy(error instanceof Error ? error : new Error(String(error)));
+  });
+  return reply.send(body);
+}
+
+export function exportRoutes(app: FastifyInstance, store: Store, settings: Pick<Settings, 'serve'>, log: Logger): void {
+  const protectedExport = { onRequest: async (request: FastifyRequest) => requireBearer(request, settings.serve.token, 'exports') };
+  const security = [{ bearer: [] }];
+
+  app.get<FilterQuery>('/api/v1/export.jsonl', {
+    ...protectedExport,
+    schema: { summary: 'Every article with its versions and checks, one JSON object per line (needs the token)', tags: ['export'], security, querystring: filterSchema },
+  }, async (request, reply) => {
+    reply.type('application/x-ndjson; charset=utf-8').header('content-disposition', 'attachment; filename="export.jsonl"');
+    return stream(reply, log, request.url, (sink) => store.writeJsonl(filterOf(request.query), sink));
+  });
+
+  app.get<FilterQuery>('/export.warc.gz', {
+    ...protectedExport,
+    schema: { summary: 'The raw captures as WARC 1.1, a gzip member per record, with each extracted article as a metadata record (needs the token)', tags: ['export'], security, querystring: filterSchema },
+  }, async (request, reply) => {
+    const filter = filterOf(request.query);
+    reply.type('application/warc').header('content-disposition', `attachment; filename="${WARC_NAME}"`);
+    return stream(reply, log, request.url, (sink) => store.writeWarc(filter, sink, WARC_NAME, { gzip: true, software: FOREST_SOFTWARE, capturedUntil: filter.until }));
+  });
+
+  app.get<FilterQuery>('/export.cdxj', {
+    ...protectedExport,
+    schema: { summary: 'The CDXJ index of /export.warc.gz asked for with the same filter, for pywb-style replay (needs the token)', tags: ['export'], security, querystring: filterSchema },
+  }, async (request, reply) => {
+    const filter = filterOf(request.query);
+    reply.type('text/plain; charset=utf-8').header('content-disposition', 'attachment; filename="export.cdxj"');
+    return stream(reply, log, request.url, (sink) => store.writeCdxj(filter, sink, WARC_NAME, { gzip: true, software: FOREST_SOFTWARE, capturedUntil: filter.until }));
+  });
+}
