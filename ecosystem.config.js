@@ -7,9 +7,10 @@ export const apps = [
   {
     name: 'forest',
     script: 'bin/forest.js',
-    // 'run --serve' also serves the web app and the API (serve.host:serve.port) from this
-    // process; or start `forest serve` as a process of its own (it reads the same database).
-    args: 'run',
+    // `FOREST_SERVE=1 pm2 start ecosystem.config.js` also serves the web app and the API
+    // (serve.host:serve.port) from this process (`forest run --serve`); or start `forest serve`
+    // as a process of its own (it reads the same database).
+    args: process.env.FOREST_SERVE === '1' ? 'run --serve' : 'run',
     cwd: import.meta.dirname,
     exec_mode: 'fork',
     instances: 1, // one process: SQLite is the single source of state

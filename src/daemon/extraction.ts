@@ -67,15 +67,24 @@ export function recordUnchangedRevisit(context: PipelineContext, article: Articl
   const { db } = context;
   const { extracted } = revisit;
   if (canonicalVerdict(article.url, article.canonical_url, extracted.canonicalUrl) !== null) return false;
-  return db.transaction(() => {
+  const record = db.transaction(() => {
     const snapshotId = insertSnapshot(db, article.item_id, page, { digest: revisit.sha256 }, null);
     setCanonicalUrl(db, snapshotId, extracted.canonicalUrl);
-    const snapshot = snapshotById(db, snapshotId)!;
-    const outcome = recordVersion(context, snapshot, extracted, { kind: 'same' }, null);
+    const outcome = recordVersion(context, snapshotById(db, snapshotId)!, extracted, { kind: 'same' }, null);
+    // Anything but "unchanged" needs the body: undo, and let the caller store the capture.
+    if (outcome !== 'unchanged') throw new NotUnchanged();
     saveExtraction(db, snapshotId, article.item_id, extracted.template.id, extracted.wrapperId, extracted.article, extracted.hash);
-    return outcome === 'unchanged';
-  })();
+  });
+  try {
+    record();
+    return true;
+  } catch (error) {
+    if (error instanceof NotUnchanged) return false;
+    throw error;
+  }
 }
+
+class NotUnchanged extends Error {}
 
 export interface ExtractionReport {
   snapshotId: number;

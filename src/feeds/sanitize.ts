@@ -17,14 +17,32 @@ const URL_ATTRIBUTES: Record<string, string[]> = { a: ['href'], img: ['src'], so
 /**
  * Feed HTML made safe to store and show: no scripts, styles, frames, forms, event handlers or
  * `javascript:` URLs (sanitize-html's allow-list), with links and images made absolute against
- * `base`.
+ * `base`. With `imagesAsLinks` (the web app, whose pages load nothing from elsewhere: an image
+ * fetched from its site would tell the site who reads the archive), an image becomes a link to it.
  */
-export function sanitizeFeedHtml(html: string | null | undefined, base: string | null): string | null {
+export function sanitizeFeedHtml(html: string | null | undefined, base: string | null, options: { imagesAsLinks?: boolean } = {}): string | null {
   if (html === null || html === undefined) return null;
+  const transforms: Record<string, sanitizeHtml.Transformer> = Object.fromEntries(
+    Object.entries(URL_ATTRIBUTES).map(([tag, attributes]) => [
+      tag,
+      (tagName: string, attribs: sanitizeHtml.Attributes) => {
+        for (const attribute of attributes) {
+          const value = attribs[attribute];
+          if (value !== undefined) attribs[attribute] = absoluteUrl(value, base) ?? value;
+        }
+        return { tagName, attribs };
+      },
+    ]),
+  );
+  if (options.imagesAsLinks) {
+    transforms['img'] = (_tagName, attribs) => ({
+      tagName: 'a', attribs: { href: absoluteUrl(attribs['src'], base) ?? '', class: 'image' }, text: `[image${attribs['alt'] ? `: ${attribs['alt']}` : ''}]`,
+    });
+  }
   const clean = sanitizeHtml(html, {
     allowedTags: [...sanitizeHtml.defaults.allowedTags, 'img', 'figure', 'figcaption', 'picture', 'source', 'video', 'audio'],
     allowedAttributes: {
-      a: ['href', 'title', 'rel'],
+      a: ['href', 'title', 'rel', ...(options.imagesAsLinks ? ['class'] : [])],
       img: ['src', 'alt', 'title', 'width', 'height'],
       source: ['src', 'type'],
       video: ['src', 'poster', 'controls'],
@@ -34,18 +52,7 @@ export function sanitizeFeedHtml(html: string | null | undefined, base: string |
     allowedSchemes: ['http', 'https', 'mailto', 'data'],
     allowedSchemesByTag: { img: ['http', 'https', 'data'] },
     allowProtocolRelative: true,
-    transformTags: Object.fromEntries(
-      Object.entries(URL_ATTRIBUTES).map(([tag, attributes]) => [
-        tag,
-        (tagName: string, attribs: sanitizeHtml.Attributes) => {
-          for (const attribute of attributes) {
-            const value = attribs[attribute];
-            if (value !== undefined) attribs[attribute] = absoluteUrl(value, base) ?? value;
-          }
-          return { tagName, attribs };
-        },
-      ]),
-    ),
+    transformTags: transforms,
   }).trim();
   return clean === '' ? null : clean;
 }

@@ -50,31 +50,37 @@ export function actionRoutes(app: FastifyInstance, store: Store, settings: Pick<
     },
   };
   const idParams = { type: 'object', properties: { id: { type: 'integer', minimum: 1 } }, required: ['id'] } as const;
+  /** A form's fields: strings of a sane length, the CSRF token among them (checked in preHandler). */
+  const formSchema = (fields: Record<string, number>, required: string[] = []) => ({
+    // The CSRF token is not required here: a form without one is refused by preHandler, saying why.
+    type: 'object', required,
+    properties: { _csrf: { type: 'string', maxLength: 100 }, ...Object.fromEntries(Object.entries(fields).map(([name, maxLength]) => [name, { type: 'string', maxLength }])) },
+  });
 
   app.get('/login', { schema: { hide: true } }, async (_request, reply) => page(reply, 200, null));
 
-  app.post('/login', { schema: { hide: true } }, async (request, reply) => {
+  app.post('/login', { schema: { hide: true, body: { type: 'object', required: ['token'], properties: { token: { type: 'string', maxLength: 1000 } } } } }, async (request, reply) => {
     if (token === null) return page(reply, 403, 'Logging in is off: set serve.token in your settings first.');
     const given = formOf(request)['token'] ?? '';
     if (!sameSecret(given, token)) return page(reply, 401, 'That is not the token in serve.token.');
     return back(reply.header('set-cookie', sessionCookie(newSession(token, new Date()), SESSION_HOURS * 3600)), '/');
   });
 
-  app.post('/logout', { ...guarded, schema: { hide: true } }, async (_request, reply) => back(reply.header('set-cookie', sessionCookie('', 0)), '/'));
+  app.post('/logout', { ...guarded, schema: { hide: true, body: formSchema({}) } }, async (_request, reply) => back(reply.header('set-cookie', sessionCookie('', 0)), '/'));
 
-  app.post('/feeds', { ...guarded, schema: { hide: true } }, async (request, reply) => {
+  app.post('/feeds', { ...guarded, schema: { hide: true, body: formSchema({ url: 2000, title: 500, tags: 1000 }, ['url']) } }, async (request, reply) => {
     const form = formOf(request);
     const tags = (form['tags'] ?? '').split(',').map((tag) => tag.trim()).filter(Boolean);
     const feed = await edits.add({ url: (form['url'] ?? '').trim(), ...(form['title']?.trim() ? { title: form['title'].trim() } : {}), ...(tags.length ? { tags } : {}) }, 'the form');
     return back(reply, feed ? `/feeds/${feed.id}` : '/');
   });
 
-  app.post<{ Params: { id: number } }>('/feeds/:id/enabled', { ...guarded, schema: { hide: true, params: idParams } }, async (request, reply) => {
+  app.post<{ Params: { id: number } }>('/feeds/:id/enabled', { ...guarded, schema: { hide: true, params: idParams, body: { ...formSchema({}, ['enabled']), properties: { ...formSchema({}).properties, enabled: { enum: ['true', 'false'] } } } } }, async (request, reply) => {
     await edits.setEnabled(request.params.id, formOf(request)['enabled'] === 'true');
     return back(reply, `/feeds/${request.params.id}`);
   });
 
-  app.post<{ Params: { id: number } }>('/feeds/:id/unsubscribe', { ...guarded, schema: { hide: true, params: idParams } }, async (request, reply) => {
+  app.post<{ Params: { id: number } }>('/feeds/:id/unsubscribe', { ...guarded, schema: { hide: true, params: idParams, body: formSchema({}) } }, async (request, reply) => {
     await edits.remove(request.params.id);
     return back(reply, '/');
   });

@@ -5,17 +5,19 @@ import type { Article, ArticleSummary, Check, FeedStatus, Memento, Store, Versio
 import { compareVersions, type Comparison } from '../archive/views.js';
 import { html, trusted, type Safe } from './html.js';
 import { SearchQueryError, type SearchHit } from '../archive/search.js';
+import { sanitizeFeedHtml } from '../feeds/sanitize.js';
 import { stamp } from './memento.js';
 import { Problem } from './problems.js';
 
 /**
  * The web app's pages, rendered on the server (usable without JavaScript, readable on a phone):
  * the dashboard and the article page. Text from feeds and pages is escaped by `html`; an
- * article's body was sanitized when it was extracted and is shown as stored.
+ * article's body, sanitized when it was extracted, is sanitized again when shown (the feeds'
+ * sanitizer): the archive may hold HTML extracted by an older Forest, or written by another tool.
  */
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;margin:0 auto;max-width:60rem;padding:0 1rem;color:#222}
-header{display:flex;gap:1rem;align-items:baseline;border-bottom:1px solid #ddd}header a{color:inherit;text-decoration:none}
+header{display:flex;flex-wrap:wrap;gap:0 1rem;align-items:baseline;border-bottom:1px solid #ddd}header a{color:inherit;text-decoration:none}
 table{border-collapse:collapse;width:100%}td,th{padding:.3rem .5rem;border-bottom:1px solid #eee;text-align:left;vertical-align:top}
 .failing{color:#a00}.muted{color:#666;font-size:.9em}.label{display:inline-block;padding:0 .4rem;margin-right:.2rem;border-radius:.3rem;background:#eef;font-size:.85em}
 article img{max-width:100%;height:auto}@media (max-width:40rem){.wide{display:none}}
@@ -75,13 +77,17 @@ function articlePage(article: Article, versions: Version[], checks: Check[]): Sa
 <p class="muted">${[latest?.byline, latest?.published ? `published ${latest.published}` : null].filter(Boolean).join(' · ')}</p>
 <p class="muted"><a href="${article.finalUrl ?? article.url}">${article.finalUrl ?? article.url}</a>
 ${article.goneSince ? html` · <strong class="failing">gone since ${article.goneSince}</strong>` : null}</p>
-${latest ? html`<p class="muted">version ${latest.n} of ${article.versions}, captured ${when(latest.capturedAt)} (${latest.method})</p>${trusted(latest.html)}` : html`<p>No version yet.</p>`}
+${latest ? html`<p class="muted">version ${latest.n} of ${article.versions}, captured ${when(latest.capturedAt)} (${latest.method})</p>${trusted(sanitizeFeedHtml(latest.html, article.finalUrl ?? article.url, { imagesAsLinks: true }) ?? '')}` : html`<p>No version yet.</p>`}
 </article>
 <h2>Versions</h2>
-<ol>${versions.map((version) => html`<li>${when(version.capturedAt)} ${version.change.map((kind) => html`<span class="label">${kind}</span>`)}
+<ol class="timeline">${versions.map((version) => html`<li>${when(version.capturedAt)} ${version.change.map((kind) => html`<span class="label">${kind}</span>`)}
 ${version.summary ? html`<span class="muted">${version.summary}</span>` : null}
 ${version.n > 1 ? html` · <a href="/articles/${article.id}/diff?from=${version.n - 1}&amp;to=${version.n}">what changed</a>` : null}
 · <a href="/captures/${stamp(version.capturedAt)}/${article.url}">capture</a></li>`)}</ol>
+${versions.length >= 2 ? html`<form action="/articles/${article.id}/diff" method="get">Compare version
+<select name="from" aria-label="from version">${versions.map((version) => html`<option${version.n === 1 ? trusted(' selected') : null}>${version.n}</option>`)}</select> with
+<select name="to" aria-label="to version">${versions.map((version) => html`<option${version.n === versions.length ? trusted(' selected') : null}>${version.n}</option>`)}</select>
+<button>Compare</button></form>` : null}
 <h2>Checks (${checks.length})</h2>
 <table><thead><tr><th>at</th><th>HTTP</th><th>result</th><th>why</th></tr></thead>
 <tbody>${checks.map((check) => html`<tr><td>${when(check.at)}</td><td>${check.status ?? '—'}</td><td>${check.result}</td><td class="muted">${check.reason ?? ''}</td></tr>`)}</tbody></table>`);
@@ -112,10 +118,20 @@ ${articles.length === 0 ? html`<p>Nothing archived yet.</p>` : html`<ul>${articl
 /** FTS5 snippets mark matches with [ and ] (archive/search.ts): shown as <mark>, everything else escaped. */
 const snippet = (text: string) => text.split(/(\[[^\]]*\])/).map((part) => (part.startsWith('[') && part.endsWith(']') ? html`<mark>${part.slice(1, -1)}</mark>` : html`${part}`));
 
-function searchPage(query: { q?: string | undefined; feed?: string | undefined }, hits: SearchHit[] | null, problem: string | null): Safe {
+interface SearchQuery {
+  q?: string | undefined;
+  feed?: string | undefined;
+  /** Days (YYYY-MM-DD, UTC) from the form's date fields; empty when left blank. */
+  since?: string | undefined;
+  until?: string | undefined;
+}
+
+function searchPage(query: SearchQuery, feeds: FeedStatus[], hits: SearchHit[] | null, problem: string | null): Safe {
   return page(query.q ? `search: ${query.q}` : 'search', html`
 <form action="/search" method="get"><input type="search" name="q" value="${query.q ?? ''}" placeholder="words, &quot;a phrase&quot;, title:word, prefix*" aria-label="search">
-<input type="hidden" name="feed" value="${query.feed ?? ''}"><button>Search</button></form>
+<button>Search</button><br>
+<label>feed <select name="feed"><option value="">all feeds</option>${feeds.map((feed) => html`<option value="${feed.url}"${feed.url === query.feed ? trusted(' selected') : null}>${feed.title ?? feed.url}</option>`)}</select></label>
+<label>captured from <input type="date" name="since" value="${query.since ?? ''}"></label> <label>to <input type="date" name="until" value="${query.until ?? ''}"></label></form>
 ${problem ? html`<p class="failing">${problem}</p>` : null}
 ${hits === null ? null : hits.length === 0 ? html`<p>No match.</p>` : html`<ol>${hits.map((hit) => html`<li><a href="/articles/${hit.article}">${hit.title ?? '(untitled)'}</a>
 ${hit.inLatest ? null : html` <span class="label">removed by a later edit</span>`}
@@ -193,15 +209,19 @@ export function pageRoutes(app: FastifyInstance, store: Store, captureOrigin: ()
     return sendPage(reply, feedPage(feed, articles.articles, wrappers, viewer(request)));
   });
 
-  app.get<{ Querystring: { q?: string; feed?: string } }>('/search', {
-    schema: { hide: true, querystring: { type: 'object', properties: { q: { type: 'string' }, feed: { type: 'string' } } } },
+  const day = { type: 'string', pattern: '^(\\d{4}-\\d{2}-\\d{2})?$' } as const;
+  app.get<{ Querystring: SearchQuery }>('/search', {
+    schema: { hide: true, querystring: { type: 'object', properties: { q: { type: 'string' }, feed: { type: 'string' }, since: day, until: day } } },
   }, async (request, reply) => {
-    const { q, feed } = request.query;
-    if (!q?.trim()) return sendPage(reply, searchPage(request.query, null, null));
+    const { q, feed, since, until } = request.query;
+    const feeds = await store.feedStatuses();
+    if (!q?.trim()) return sendPage(reply, searchPage(request.query, feeds, null, null));
     try {
-      return sendPage(reply, searchPage(request.query, await store.search(q, { feed: feed || undefined, limit: 50 }), null));
+      // A day of the form covers the whole day, in UTC (the archive's times are UTC).
+      const hits = await store.search(q, { feed: feed || undefined, since: since ? `${since}T00:00:00.000Z` : undefined, until: until ? `${until}T23:59:59.999Z` : undefined, limit: 50 });
+      return sendPage(reply, searchPage(request.query, feeds, hits, null));
     } catch (error) {
-      if (error instanceof SearchQueryError) return sendPage(reply.code(400), searchPage(request.query, null, `The query could not be read: ${error.message}`));
+      if (error instanceof SearchQueryError) return sendPage(reply.code(400), searchPage(request.query, feeds, null, `The query could not be read: ${error.message}`));
       throw error;
     }
   });
@@ -218,7 +238,7 @@ export function pageRoutes(app: FastifyInstance, store: Store, captureOrigin: ()
     return sendPage(reply, diffPage(article, before, after, compareVersions(before, after), request.query.view));
   });
 
-  app.get<{ Params: { stamp: string } }>('/captures/:stamp/*', { schema: { hide: true } }, async (request, reply) => {
+  app.get<{ Params: { stamp: string } }>('/captures/:stamp/*', { schema: { hide: true, params: { type: 'object', properties: { stamp: { type: 'string', pattern: '^\\d{14}$' } }, required: ['stamp'] } } }, async (request, reply) => {
     const asked = request.params.stamp;
     const original = request.url.slice(`/captures/${asked}/`.length);
     const mementos = await store.mementos(original);

@@ -15,7 +15,11 @@ export const ARCHIVE_START = Date.parse('2026-11-02T00:00:00Z');
  * (`https://a.example/feed`, tagged news), `titles.length` articles captured a minute apart —
  * article 1 by Ann Lee, with a second version whose second paragraph was edited.
  */
-export function smallArchive(path: string, titles: string[] = ['One'], options: { firstPageExtra?: string } = {}): SqliteStore {
+/**
+ * `firstPageExtra` is added to the first capture of article 1 (its raw page); `latestHtmlExtra`
+ * to the HTML of its second version, as if extraction had let it through.
+ */
+export function smallArchive(path: string, titles: string[] = ['One'], options: { firstPageExtra?: string; latestHtmlExtra?: string } = {}): SqliteStore {
   const store = openStore(path, { create: true });
   const { db } = store;
   syncSubscriptions(db, [{ url: 'https://a.example/feed', title: 'A', tags: ['news'], enabled: true }]);
@@ -44,7 +48,7 @@ export function smallArchive(path: string, titles: string[] = ['One'], options: 
   const when = at(titles.length + 5);
   const snapshotId = capture(1, when, edited);
   const before = content(1, at(1), titles[0]!, first);
-  const after = content(snapshotId, when, titles[0]!, edited);
+  const after = content(snapshotId, when, titles[0]!, `${edited}${options.latestHtmlExtra ?? ''}`);
   addVersion(db, articleById(db, 1)!, after, diffObjects(before.object, after.object), { at: when.toISOString(), status: 200, snapshotId }, { step: 2, at: null }, null);
   return store;
 }

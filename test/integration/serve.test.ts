@@ -346,6 +346,13 @@ test('pages: a feed, search with snippets (text an edit removed is marked), and 
   const bad = await get('/search?q=%22unclosed');
   assert.equal(bad.status, 400);
   assert.match(bad.body as string, /could not be read/);
+  // The form's dates: whole days, in UTC; the archive's versions were all captured on 2 November.
+  const sameDay = (await get('/search?q=mayor&feed=&since=2026-11-02&until=2026-11-02')).body as string;
+  assert.equal((sameDay.match(/<li><a href="\/articles\//g) ?? []).length, 3);
+  assert.match(sameDay, /<input type="date" name="since" value="2026-11-02">/, 'the form keeps the dates asked for');
+  assert.match((await get('/search?q=mayor&since=2026-11-03')).body as string, /No match/);
+  assert.match((await get('/search?q=mayor&until=2026-11-01')).body as string, /No match/);
+  assert.equal((await get('/search?q=mayor&since=yesterday')).status, 400);
 
   const side = (await get('/articles/1/diff')).body as string;
   assert.match(side, /<td><a id="change-1"[^>]*>↓<\/a> The mayor said <del>no\.?<\/del>/);
