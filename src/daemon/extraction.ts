@@ -86,21 +86,12 @@ export function recordUnchangedRevisit(context: PipelineContext, article: Articl
 
 class NotUnchanged extends Error {}
 
-export interface ExtractionReport {
-  snapshotId: number;
-  url: string;
-  method: string;
-  outcome: Outcome;
-  words: number;
-  reason: string | null;
-  ms: number;
-}
-
 /**
  * Pulls queued snapshots (newest first) into the pool, at most `capacity` at once, and one per
  * feed at a time: a feed's pages are extracted in order, so that each sees the templates and
  * wrappers the ones before it made (two pages of a new layout make one template, not two, and a
  * page is never judged by a wrapper learned after it started). Parallelism comes from feeds.
+ * A learning holds its feed, not a slot.
  */
 export class Extractor {
   private readonly running = new Set<number>();
@@ -121,17 +112,26 @@ export class Extractor {
     if (room <= 0) return 0;
     let started = 0;
     // Enough candidates to pass over the feeds already being extracted.
-    for (const { snapshotId, feedId } of queuedExtractions(this.context.db, Math.min(MAX_CANDIDATES, room * 8 + this.running.size))) {
+    for (const { snapshotId, feedId: queuedFeed } of queuedExtractions(this.context.db, Math.min(MAX_CANDIDATES, room * 8 + this.running.size))) {
       if (started >= room) break;
-      if (this.running.has(snapshotId) || this.feeds.has(feedId)) continue;
+      if (this.running.has(snapshotId) || this.feeds.has(queuedFeed)) continue;
       const snapshot = snapshotById(this.context.db, snapshotId);
       if (!snapshot) continue;
       this.running.add(snapshotId);
       this.feeds.add(snapshot.feed_id);
       started++;
-      track(`extract:${snapshotId}`, this.extract(snapshot).finally(() => {
+      const feedId = snapshot.feed_id;
+      track(`extract:${snapshotId}`, this.extract(snapshot).then((learning) => {
         this.running.delete(snapshotId);
-        this.feeds.delete(snapshot.feed_id);
+        if (!learning) return void this.feeds.delete(feedId);
+        // A learning the page made due runs apart from the extraction slots (learnings go one
+        // at a time, and slots that waited for them would stop every feed's extraction behind
+        // one slow learning); the feed's own next page still waits for its new wrapper.
+        track(`extract:learning:${snapshotId}`, learning.finally(() => this.feeds.delete(feedId)));
+      }, (error: unknown) => {
+        this.running.delete(snapshotId);
+        this.feeds.delete(feedId);
+        throw error;
       }));
     }
     return started;
@@ -142,14 +142,15 @@ export class Extractor {
     return templateChoicesOf(this.context.db, feedId);
   }
 
-  /** Extracts one snapshot and records what it means for its article; then learns a wrapper when due. */
-  async extract(snapshot: PendingSnapshot): Promise<ExtractionReport> {
+  /**
+   * Extracts one snapshot and records what it means for its article. Returns the learning of a
+   * wrapper it made due (already started), or null.
+   */
+  async extract(snapshot: PendingSnapshot): Promise<Promise<void> | null> {
     const { db, log, pool, settings } = this.context;
     const started = performance.now();
-    const report = (method: string, outcome: Outcome, words: number, reason: string | null): ExtractionReport => {
-      const done = { snapshotId: snapshot.snapshot_id, url: snapshot.final_url, method, outcome, words, reason, ms: Math.round(performance.now() - started) };
-      log.info({ url: done.url, method, article: outcome, words, ...(reason ? { reason } : {}), ms: done.ms }, 'extracted');
-      return done;
+    const report = (method: string, outcome: Outcome, words: number, reason: string | null) => {
+      log.info({ url: snapshot.final_url, method, article: outcome, words, ...(reason ? { reason } : {}), ms: Math.round(performance.now() - started) }, 'extracted');
     };
     try {
       const page = pageInput(this.context, snapshot);
@@ -159,7 +160,8 @@ export class Extractor {
           saveExtraction(db, snapshot.snapshot_id, snapshot.item_id, null, null, article);
           return recordVersion(this.context, snapshot, { article, object: null, hash: null, wrapperId: null, canonicalUrl: null }, { kind: 'first' }, null);
         })();
-        return report('none', outcome, 0, article.reason);
+        report('none', outcome, 0, article.reason);
+        return null;
       }
       const existing = articleOfItem(db, snapshot.item_id);
       const key = existing ? comparisonKeyOf(db, existing) : null;
@@ -181,17 +183,16 @@ export class Extractor {
         if (outcome === 'unchanged') dropCaptureBody(db, snapshot.snapshot_id);
         return { outcome, templateId, pages };
       })();
-      if (templateId !== null && pages !== null) {
-        // The wrapper this page was extracted with (not one learned since).
-        const used = templates.find((template) => template.id === templateId);
-        if (result.article.method === 'forest') this.failedRelearns.delete(templateId);
-        if (used?.wrapper && result.article.method !== 'forest' && this.mayRelearn(templateId, pages)) {
-          this.failedRelearns.set(templateId, (this.failedRelearns.get(templateId) ?? 0) + 1);
-          await this.relearn(snapshot.feed_id, templateId, `stopped matching at page ${pages}`, pages);
-        }
-        else if (learningDue(pages, settings.extract.learnAfter)) await this.relearn(snapshot.feed_id, templateId, `${pages} pages`, pages);
+      report(result.article.method, outcome, result.article.text.split(/\s+/).filter(Boolean).length, result.article.reason);
+      if (templateId === null || pages === null) return null;
+      // The wrapper this page was extracted with (not one learned since).
+      const used = templates.find((template) => template.id === templateId);
+      if (result.article.method === 'forest') this.failedRelearns.delete(templateId);
+      if (used?.wrapper && result.article.method !== 'forest' && this.mayRelearn(templateId, pages)) {
+        this.failedRelearns.set(templateId, (this.failedRelearns.get(templateId) ?? 0) + 1);
+        return this.relearn(snapshot.feed_id, templateId, `stopped matching at page ${pages}`, pages);
       }
-      return report(result.article.method, outcome, result.article.text.split(/\s+/).filter(Boolean).length, result.article.reason);
+      return learningDue(pages, settings.extract.learnAfter) ? this.relearn(snapshot.feed_id, templateId, `${pages} pages`, pages) : null;
     } catch (error) {
       // A full database is Forest's state, not the page's: the page stays queued (the daemon stops taking work).
       if (isStorageFull(error)) throw error;
@@ -201,7 +202,8 @@ export class Extractor {
         recordVersion(this.context, snapshot, { article: failed, object: null, hash: null, wrapperId: null, canonicalUrl: null }, { kind: 'first' }, null);
       })();
       log.error({ url: snapshot.final_url, err: error }, 'extraction failed');
-      return report('none', 'failed', 0, failed.reason);
+      report('none', 'failed', 0, failed.reason);
+      return null;
     }
   }
 
