@@ -121,7 +121,7 @@ export class Extractor {
       this.feeds.add(snapshot.feed_id);
       started++;
       const feedId = snapshot.feed_id;
-      track(`extract:${snapshotId}`, this.extract(snapshot).then((learning) => {
+      track(`extract:${snapshotId}`, this.extract(snapshot).then(({ learning }) => {
         this.running.delete(snapshotId);
         if (!learning) return void this.feeds.delete(feedId);
         // A learning the page made due runs apart from the extraction slots (learnings go one
@@ -144,9 +144,11 @@ export class Extractor {
 
   /**
    * Extracts one snapshot and records what it means for its article. Returns the learning of a
-   * wrapper it made due (already started), or null.
+   * wrapper it made due (already started), or null — wrapped, since an async function that
+   * returned the promise itself would wait for it.
    */
-  async extract(snapshot: PendingSnapshot): Promise<Promise<void> | null> {
+  async extract(snapshot: PendingSnapshot): Promise<{ learning: Promise<void> | null }> {
+    const none = { learning: null };
     const { db, log, pool, settings } = this.context;
     const started = performance.now();
     const report = (method: string, outcome: Outcome, words: number, reason: string | null) => {
@@ -161,7 +163,7 @@ export class Extractor {
           return recordVersion(this.context, snapshot, { article, object: null, hash: null, wrapperId: null, canonicalUrl: null }, { kind: 'first' }, null);
         })();
         report('none', outcome, 0, article.reason);
-        return null;
+        return none;
       }
       const existing = articleOfItem(db, snapshot.item_id);
       const key = existing ? comparisonKeyOf(db, existing) : null;
@@ -184,15 +186,15 @@ export class Extractor {
         return { outcome, templateId, pages };
       })();
       report(result.article.method, outcome, result.article.text.split(/\s+/).filter(Boolean).length, result.article.reason);
-      if (templateId === null || pages === null) return null;
+      if (templateId === null || pages === null) return none;
       // The wrapper this page was extracted with (not one learned since).
       const used = templates.find((template) => template.id === templateId);
       if (result.article.method === 'forest') this.failedRelearns.delete(templateId);
       if (used?.wrapper && result.article.method !== 'forest' && this.mayRelearn(templateId, pages)) {
         this.failedRelearns.set(templateId, (this.failedRelearns.get(templateId) ?? 0) + 1);
-        return this.relearn(snapshot.feed_id, templateId, `stopped matching at page ${pages}`, pages);
+        return { learning: this.relearn(snapshot.feed_id, templateId, `stopped matching at page ${pages}`, pages) };
       }
-      return learningDue(pages, settings.extract.learnAfter) ? this.relearn(snapshot.feed_id, templateId, `${pages} pages`, pages) : null;
+      return learningDue(pages, settings.extract.learnAfter) ? { learning: this.relearn(snapshot.feed_id, templateId, `${pages} pages`, pages) } : none;
     } catch (error) {
       // A full database is Forest's state, not the page's: the page stays queued (the daemon stops taking work).
       if (isStorageFull(error)) throw error;
@@ -203,7 +205,7 @@ export class Extractor {
       })();
       log.error({ url: snapshot.final_url, err: error }, 'extraction failed');
       report('none', 'failed', 0, failed.reason);
-      return null;
+      return none;
     }
   }
 
