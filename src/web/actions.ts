@@ -30,7 +30,12 @@ type Form = Record<string, string | undefined>;
 
 const formOf = (request: FastifyRequest): Form => (request.body && typeof request.body === 'object' ? (request.body as Form) : {});
 
-const sessionCookie = (value: string, maxAge: number) => `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}`;
+/**
+ * The session cookie; Secure when the browser reached Forest over https (a TLS proxy in front says
+ * so in X-Forwarded-Proto — a client that says it falsely only stops its own cookie coming back).
+ */
+const sessionCookie = (request: FastifyRequest, value: string, maxAge: number) =>
+  `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${request.headers['x-forwarded-proto'] === 'https' ? '; Secure' : ''}`;
 
 const back = (reply: FastifyReply, to: string) => reply.code(303).header('location', to).send();
 
@@ -63,10 +68,10 @@ export function actionRoutes(app: FastifyInstance, store: Store, settings: Pick<
     if (token === null) return page(reply, 403, 'Logging in is off: set serve.token in your settings first.');
     const given = formOf(request)['token'] ?? '';
     if (!sameSecret(given, token)) return page(reply, 401, 'That is not the token in serve.token.');
-    return back(reply.header('set-cookie', sessionCookie(newSession(token, new Date()), SESSION_HOURS * 3600)), '/');
+    return back(reply.header('set-cookie', sessionCookie(request, newSession(token, new Date()), SESSION_HOURS * 3600)), '/');
   });
 
-  app.post('/logout', { ...guarded, schema: { hide: true, body: formSchema({}) } }, async (_request, reply) => back(reply.header('set-cookie', sessionCookie('', 0)), '/'));
+  app.post('/logout', { ...guarded, schema: { hide: true, body: formSchema({}) } }, async (request, reply) => back(reply.header('set-cookie', sessionCookie(request, '', 0)), '/'));
 
   app.post('/feeds', { ...guarded, schema: { hide: true, body: formSchema({ url: 2000, title: 500, tags: 1000 }, ['url']) } }, async (request, reply) => {
     const form = formOf(request);

@@ -255,6 +255,9 @@ async function pageActions(url: string, list: string): Promise<void> {
   const setCookie = login.headers.get('set-cookie') ?? '';
   assert.match(setCookie, /^forest_session=[^;]+; Path=\/; HttpOnly; SameSite=Strict; Max-Age=\d+/);
   const cookie = setCookie.split(';')[0]!;
+  assert.doesNotMatch(setCookie, /Secure/, 'plain HTTP');
+  const behindTls = await fetch(`${url}/login`, { ...form({ token: '0123456789abcdef0123' }), headers: { ...form({}).headers, 'x-forwarded-proto': 'https' } });
+  assert.match(behindTls.headers.get('set-cookie') ?? '', /; Secure$/, 'behind a TLS proxy, the cookie is Secure');
 
   const dashboard = await (await fetch(`${url}/`, { headers: { cookie } })).text();
   assert.match(dashboard, /<form action="\/feeds" method="post">/, 'a logged-in archivist sees the subscribe form');
