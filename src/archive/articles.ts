@@ -2,9 +2,8 @@ import type { EncodedBody } from './codec.js';
 import type { NextCheck } from '../schedule/revisit.js';
 import type { Db } from './database.js';
 import type { ObjectDiff } from './diff.js';
-import type { NormalizedObject } from './normalize.js';
 import { insertSnapshot, type FetchedPage } from './snapshots.js';
-import type { ArticleFilter, ArticleSummary, CheckResult } from './store.js';
+import type { ArticleFilter, ArticleSummary, CheckResult, Version } from './store.js';
 
 /**
  * Articles, their versions and the checks between them (docs/architecture.md §6). An article is one feed item's
@@ -79,19 +78,9 @@ export interface CheckRow {
 }
 
 /** One extraction of a snapshot, ready to be stored as a version. */
-export interface VersionContent {
+export type VersionContent = Pick<Version, 'capturedAt' | 'method' | 'wrapperId' | 'title' | 'byline' | 'published' | 'text' | 'html' | 'object' | 'hash'> & {
   snapshotId: number;
-  capturedAt: string;
-  method: string;
-  wrapperId: number | null;
-  title: string | null;
-  byline: string | null;
-  published: string | null;
-  text: string;
-  html: string;
-  object: NormalizedObject;
-  hash: string;
-}
+};
 
 /** The page a check looked at. */
 export interface CheckedPage {

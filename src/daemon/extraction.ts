@@ -9,7 +9,6 @@ import { queuedExtractions } from '../archive/queues.js';
 import { dropCaptureBody, insertSnapshot, setCanonicalUrl, type FetchedPage } from '../archive/snapshots.js';
 import { emptyArticle } from '../extract/extract.js';
 import type { PipelineContext } from './pipeline.js';
-import { canonicalVerdict } from './availability.js';
 import type { Comparison, ExtractOutcome, PageInput, RevisitOutcome, TemplateChoice } from './tasks.js';
 import { recordVersion, type Outcome } from './versioning.js';
 
@@ -60,13 +59,13 @@ const how = (method: string, wrapperId: number | null) => (wrapperId === null ? 
  * Records a revisit whose article object the pool found unchanged (tasks.ts, revisitTask): the
  * snapshot keeps the payload's digest, not its bytes, with the extraction and an unchanged
  * check, in one transaction — what the queued extraction of a stored revisit records, minus the
- * body. Returns false, recording nothing, when the page no longer presents the article
- * (availability.ts): such a capture is kept whole, the usual way.
+ * body. Returns false, recording nothing, when recordVersion finds anything but "unchanged" (a
+ * page that no longer presents the article, availability.ts): such a capture is kept whole, the
+ * usual way.
  */
 export function recordUnchangedRevisit(context: PipelineContext, article: ArticleRow, page: FetchedPage, revisit: Extract<RevisitOutcome, { kind: 'same' }>): boolean {
   const { db } = context;
   const { extracted } = revisit;
-  if (canonicalVerdict(article.url, article.canonical_url, extracted.canonicalUrl) !== null) return false;
   const record = db.transaction(() => {
     const snapshotId = insertSnapshot(db, article.item_id, page, { digest: revisit.sha256 }, null);
     setCanonicalUrl(db, snapshotId, extracted.canonicalUrl);

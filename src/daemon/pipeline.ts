@@ -56,7 +56,7 @@ const encodeCapture = (context: PipelineContext, result: FetchResult) =>
   context.pool.encode({ body: result.body, reference: captureReferenceOf(context.db, referenceHost(result.finalUrl)) });
 
 /** What the pool needs to judge a revisited page before anything of it is stored (tasks.ts, revisitTask). */
-function revisitInput(context: PipelineContext, article: ArticleRow, result: FetchResult): RevisitTask {
+function revisitInput(context: PipelineContext, article: ArticleRow, result: FetchResult, previousDigest: string | null): RevisitTask {
   const { db, settings } = context;
   const item = itemById(db, article.item_id);
   return {
@@ -67,7 +67,7 @@ function revisitInput(context: PipelineContext, article: ArticleRow, result: Fet
     maxBytes: settings.extract.maxBytes,
     templates: templateChoicesOf(db, article.feed_id),
     compare: comparisonKeyOf(db, article),
-    previousDigest: latestPayloadDigest(db, article.item_id),
+    previousDigest,
     reference: captureReferenceOf(db, referenceHost(result.finalUrl)),
   };
 }
@@ -181,13 +181,14 @@ export async function revisitPage(context: PipelineContext, article: ArticleRow,
       log.warn({ url: article.url, article: article.id, status: result.status, reason: elsewhere, ms: Math.round(performance.now() - started) }, 'revisited: unavailable');
       return;
     }
-    const revisit = await context.pool.revisit(revisitInput(context, article, result));
+    const previousDigest = latestPayloadDigest(db, article.item_id);
+    const revisit = await context.pool.revisit(revisitInput(context, article, result, previousDigest));
     if (revisit.kind === 'same' && recordUnchangedRevisit(context, article, result, revisit)) {
       log.info({ url: article.url, article: article.id, status: result.status, bytes: result.body.length, ms: Math.round(performance.now() - started) }, 'revisited: same object');
       return;
     }
     const body = revisit.kind === 'store' ? revisit.body : await encodeCapture(context, result);
-    if (body.sha256 === latestPayloadDigest(db, article.item_id)) {
+    if (body.sha256 === previousDigest) {
       // Byte for byte the last capture: nothing to extract, no body to store again.
       const snapshotId = recordIdenticalRevisit(db, article, result, body, schedule(result.fetchedAt.toISOString()));
       log.info({ url: article.url, article: article.id, status: result.status, snapshot: snapshotId, ms: Math.round(performance.now() - started) }, 'revisited: identical payload');

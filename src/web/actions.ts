@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Store } from '../archive/store.js';
 import type { Settings } from '../config/settings.js';
+import { idParams } from './api.js';
 import { loginPage } from './pages.js';
 import { Problem } from './problems.js';
 import { cookieValue, csrfToken, newSession, sameSecret, SESSION_COOKIE, SESSION_HOURS, validCsrf, validSession } from './session.js';
@@ -54,7 +55,6 @@ export function actionRoutes(app: FastifyInstance, store: Store, settings: Pick<
       if (!validCsrf(token!, session(request)!, formOf(request)['_csrf'])) throw new Problem(403, 'Form expired', 'the form did not come from this session: reload the page and try again');
     },
   };
-  const idParams = { type: 'object', properties: { id: { type: 'integer', minimum: 1 } }, required: ['id'] } as const;
   /** A form's fields: strings of a sane length, the CSRF token among them (checked in preHandler). */
   const formSchema = (fields: Record<string, number>, required: string[] = []) => ({
     // The CSRF token is not required here: a form without one is refused by preHandler, saying why.

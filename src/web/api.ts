@@ -17,11 +17,13 @@ import { Problem } from './problems.js';
 const MAX_LIMIT = 200;
 
 const id = { type: 'integer', minimum: 1 } as const;
-const isoTime = { type: 'string', format: 'date-time' } as const;
+/** The `:id` of a route (a feed's, an article's): the same schema for the API, the pages and their actions. */
+export const idParams = { type: 'object', properties: { id }, required: ['id'] } as const;
+export const isoTime = { type: 'string', format: 'date-time' } as const;
 const anything = { type: 'object', additionalProperties: true } as const;
 
 /** A time as the archive stores it (ISO, UTC, milliseconds): the schema has checked it is a date-time. */
-const utc = (time: string | undefined) => (time === undefined ? undefined : new Date(time).toISOString());
+export const utc = (time: string | undefined) => (time === undefined ? undefined : new Date(time).toISOString());
 
 /** A cursor is the last article of a page, opaque to clients (base64url JSON). */
 const cursorShape = z.tuple([z.string(), z.number().int()]);
@@ -53,7 +55,7 @@ export function apiRoutes(app: FastifyInstance, store: Store): void {
   }, async () => ({ items: await feedsWithStatus(store) }));
 
   app.get<{ Params: { id: number } }>('/api/v1/feeds/:id', {
-    schema: { summary: 'One feed', tags: ['feeds'], params: { type: 'object', properties: { id }, required: ['id'] }, response: { 200: anything } },
+    schema: { summary: 'One feed', tags: ['feeds'], params: idParams, response: { 200: anything } },
   }, async (request) => {
     const feed = (await feedsWithStatus(store)).find((candidate) => candidate.id === request.params.id);
     if (!feed) throw new Problem(404, 'No such feed', `no feed ${request.params.id}`);
@@ -76,7 +78,7 @@ export function apiRoutes(app: FastifyInstance, store: Store): void {
   });
 
   app.get<{ Params: { id: number } }>('/api/v1/articles/:id', {
-    schema: { summary: 'An article with its versions and checks (as `forest history --json`)', tags: ['articles'], params: { type: 'object', properties: { id }, required: ['id'] }, response: { 200: anything } },
+    schema: { summary: 'An article with its versions and checks (as `forest history --json`)', tags: ['articles'], params: idParams, response: { 200: anything } },
   }, async (request) => {
     const article = await requireArticle(store, request.params.id);
     return historyView(article, await store.versions(article.id), await store.checks(article.id));
@@ -93,7 +95,7 @@ export function apiRoutes(app: FastifyInstance, store: Store): void {
   app.get<{ Params: { id: number }; Querystring: { from?: number; to?: number } }>('/api/v1/articles/:id/diff', {
     schema: {
       summary: 'What changed between two versions (default: the last edit), as `forest diff --json`', tags: ['articles'],
-      params: { type: 'object', properties: { id }, required: ['id'] },
+      params: idParams,
       querystring: { type: 'object', additionalProperties: false, properties: { from: id, to: id } },
       response: { 200: anything },
     },

@@ -6,6 +6,7 @@ import type { ArticleFilter, Store } from '../archive/store.js';
 import type { Settings } from '../config/settings.js';
 import type { Logger } from '../util/logger.js';
 import { FOREST_SOFTWARE } from '../util/project-root.js';
+import { isoTime, utc } from './api.js';
 import { requireBearer } from './writes.js';
 
 /**
@@ -20,7 +21,6 @@ import { requireBearer } from './writes.js';
 
 const WARC_NAME = 'export.warc.gz';
 
-const isoTime = { type: 'string', format: 'date-time' } as const;
 const filterSchema = {
   type: 'object', additionalProperties: false,
   properties: { feed: { type: 'string', description: 'a feed URL, as subscribed or as fetched' }, since: isoTime, until: { ...isoTime, description: 'captures and articles up to this time' } },
@@ -28,11 +28,7 @@ const filterSchema = {
 
 type FilterQuery = { Querystring: { feed?: string; since?: string; until?: string } };
 
-const filterOf = (query: FilterQuery['Querystring']): ArticleFilter => ({
-  feed: query.feed,
-  since: query.since === undefined ? undefined : new Date(query.since).toISOString(),
-  until: query.until === undefined ? undefined : new Date(query.until).toISOString(),
-});
+const filterOf = (query: FilterQuery['Querystring']): ArticleFilter => ({ feed: query.feed, since: utc(query.since), until: utc(query.until) });
 
 /** A response body written as the export goes, waiting whenever the client reads slower than the archive is read. */
 function responseSink(stream: PassThrough): ExportSink {

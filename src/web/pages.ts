@@ -6,6 +6,7 @@ import { compareVersions, type Comparison } from '../archive/views.js';
 import { html, trusted, type Safe } from './html.js';
 import { SearchQueryError, type SearchHit } from '../archive/search.js';
 import { sanitizeFeedHtml } from '../feeds/sanitize.js';
+import { idParams } from './api.js';
 import { stamp } from './memento.js';
 import { Problem } from './problems.js';
 
@@ -200,7 +201,6 @@ export function pageRoutes(app: FastifyInstance, store: Store, captureOrigin: ()
     return sendPage(reply, dashboard(feeds, latest.articles, viewer(request)));
   });
 
-  const idParams = { type: 'object', properties: { id: { type: 'integer', minimum: 1 } }, required: ['id'] } as const;
 
   app.get<{ Params: { id: number } }>('/feeds/:id', { schema: { hide: true, params: idParams } }, async (request, reply) => {
     const feed = (await store.feedStatuses()).find((candidate) => candidate.id === request.params.id);
@@ -247,7 +247,7 @@ export function pageRoutes(app: FastifyInstance, store: Store, captureOrigin: ()
     return sendPage(reply, captureView(original, mementos, index, captureOrigin()));
   });
 
-  app.get<{ Params: { id: number } }>('/articles/:id', { schema: { hide: true, params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } }, required: ['id'] } } }, async (request, reply) => {
+  app.get<{ Params: { id: number } }>('/articles/:id', { schema: { hide: true, params: idParams } }, async (request, reply) => {
     const article = await store.article(request.params.id);
     if (!article) throw new Problem(404, 'No such article', `no article ${request.params.id}`);
     const [versions, checks] = await Promise.all([store.versions(article.id), store.checks(article.id)]);

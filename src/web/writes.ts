@@ -4,6 +4,7 @@ import type { Store } from '../archive/store.js';
 import { ConfigError } from '../config/errors.js';
 import type { Settings } from '../config/settings.js';
 import { addSubscription, readSubscriptions, removeSubscription, setSubscriptionEnabled } from '../config/subscriptions.js';
+import { idParams } from './api.js';
 import { Problem } from './problems.js';
 
 /**
@@ -105,7 +106,7 @@ export function writeRoutes(app: FastifyInstance, store: Store, settings: Pick<S
     ...writer,
     schema: {
       summary: 'Pause or resume polling a feed (needs the token)', tags: ['feeds'], security: [{ bearer: [] }],
-      params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } }, required: ['id'] },
+      params: idParams,
       body: { type: 'object', additionalProperties: false, required: ['enabled'], properties: { enabled: { type: 'boolean' } } },
     },
   }, async (request) => edits.setEnabled(request.params.id, request.body.enabled));
@@ -114,7 +115,7 @@ export function writeRoutes(app: FastifyInstance, store: Store, settings: Pick<S
     ...writer,
     schema: {
       summary: 'Unsubscribe (the archive keeps what it archived; needs the token)', tags: ['feeds'], security: [{ bearer: [] }],
-      params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } }, required: ['id'] },
+      params: idParams,
     },
   }, async (request, reply) => {
     await edits.remove(request.params.id);
