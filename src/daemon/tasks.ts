@@ -3,7 +3,7 @@ import { diffObjects, type ObjectDiff } from '../archive/diff.js';
 import { normalizeArticle, objectHash, type NormalizedObject } from '../archive/normalize.js';
 import { preparePage, type PreparedPage } from '../extract/dom.js';
 import { emptyArticle, extractFromPage, notHtmlReason, type ArticleObject } from '../extract/extract.js';
-import { learnFromSamples } from '../extract/learn.js';
+import { learnFromSamples, type SamplePage } from '../extract/learn.js';
 import { canonicalLink } from '../extract/metadata.js';
 import { closestTemplate, structureSignature } from '../extract/template.js';
 import type { Wrapper } from '../extract/wrapper.js';
@@ -217,15 +217,33 @@ export interface LearnOutcome {
 /** Two wrappers that select and clean the same way (their scores and sample counts aside). */
 const sameSelector = (a: Wrapper, b: Wrapper) => JSON.stringify({ ...a, relevance: 0, samples: 0 }) === JSON.stringify({ ...b, relevance: 0, samples: 0 });
 
+/**
+ * The HTML a learning holds parsed at once (bytes). A learning keeps every sample's tree until it
+ * ends, and a prepared page takes about 27 times its HTML in heap (measured on the article
+ * benchmark's largest pages: 26–29×), so ten samples of a site whose pages weigh a megabyte
+ * (bench:scale has such sites) need about 270 MB — past a worker's heap (pool.ts), and the
+ * worker died at every learning of that site. 3 MB of HTML is about 80 MB of trees, a third of
+ * that heap. FOREST needs two pages and plateaus at 8–10 (forest-paper §5): a site of large pages
+ * learns from fewer of them, never from fewer than two.
+ */
+export const LEARNING_HTML_BYTES = 3 * 2 ** 20;
+const MIN_SAMPLES = 2;
+
 /** Learns a FOREST wrapper from a template's recent pages and re-extracts its pages with it. */
 export function learnTask(task: LearnTask): LearnOutcome {
   const prepared = new Map<number, PreparedPage>();
-  const samples = task.samples.flatMap((sample) => {
-    const ready = prepare(sample, task.maxBytes);
-    if (!('prepared' in ready)) return [];
+  const samples: SamplePage[] = [];
+  let held = 0;
+  // Newest first, as many as the budget holds (a page that does not fit is passed over: a smaller one may).
+  for (const sample of task.samples) {
+    const bytes = decodeStoredBody(sample.body);
+    if (samples.length >= MIN_SAMPLES && held + bytes.byteLength > LEARNING_HTML_BYTES) continue;
+    const ready = prepareBytes(bytes, sample, task.maxBytes);
+    if (!('prepared' in ready)) continue;
+    held += bytes.byteLength;
     prepared.set(sample.snapshotId, ready.prepared);
-    return [{ input: ready.prepared, feedTitle: sample.feed.title, feedSummary: sample.feed.summary }];
-  });
+    samples.push({ input: ready.prepared, feedTitle: sample.feed.title, feedSummary: sample.feed.summary });
+  }
   if (samples.length < 2) return { wrapper: null, unchanged: false, samples: samples.length, changed: [] };
   const { wrapper } = learnFromSamples(samples);
   if (!wrapper) return { wrapper: null, unchanged: false, samples: samples.length, changed: [] };

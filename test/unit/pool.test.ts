@@ -6,7 +6,7 @@ import { encodeBody, loadCodec, type EncodedBody, type StoredBody } from '../../
 import { normalizeArticle, objectHash } from '../../src/archive/normalize.js';
 import { relearnGap } from '../../src/daemon/extraction.js';
 import { createPool, type CpuPool } from '../../src/daemon/pool.js';
-import type { PageInput } from '../../src/daemon/tasks.js';
+import { LEARNING_HTML_BYTES, type PageInput } from '../../src/daemon/tasks.js';
 import { extractArticle } from '../../src/extract/extract.js';
 import { learnFromSamples } from '../../src/extract/learn.js';
 import { SyntheticWeb } from '../../src/synthetic/server.js';
@@ -113,4 +113,22 @@ test('a revisit is judged before it is stored: the same object on a known templa
 
   assert.equal((await revisit(page!.bytes)).kind, 'store', 'the same bytes are recorded as an identical payload, the usual way');
   assert.equal((await revisit(withAd(page!.bytes, 'x'), [])).kind, 'store', 'a page of no known template is stored, so that its extraction adds the template');
+});
+
+test('a learning holds at most its HTML budget of samples, newest first, and never fewer than two', async () => {
+  // Pages of one template whose article text alone weighs `kb` kilobytes.
+  const page = (n: number, kb: number) => {
+    const paragraph = (i: number) => `<p>Paragraph ${i} of story ${n}: the council met again on Tuesday to weigh the harbour plan, and residents spoke for an hour.</p>`;
+    const body = Array.from({ length: Math.ceil((kb * 1024) / 130) }, (_, i) => paragraph(i)).join('\n');
+    return Buffer.from(`<html><head><title>Story ${n}</title></head><body><div class="nav"><a href="/">Home</a></div><div class="story"><h1>Story ${n}</h1>${body}</div></body></html>`);
+  };
+  const learn = (kb: number) => pool.learn({
+    samples: [1, 2, 3, 4].map((n, i) => ({ ...input({ bytes: page(n, kb), url: `https://large.example/${n}` }), snapshotId: i + 1 })),
+    pages: [], maxBytes: 8 << 20, current: null,
+  });
+  assert.equal((await learn(40)).samples, 4, 'small pages: every sample');
+  const large = await learn(1200);
+  assert.ok(4 * 1200 * 1024 > LEARNING_HTML_BYTES && 2 * 1200 * 1024 <= LEARNING_HTML_BYTES, 'the pages are sized around the budget');
+  assert.equal(large.samples, 2, 'pages of 1.2 MB: the two newest fit the budget');
+  assert.equal((await learn(4000)).samples, 2, 'pages larger than the budget: still two');
 });
