@@ -87,15 +87,17 @@ export function learnCommand(): Command {
     .action(async (files: string[], options: { json?: boolean; top: number }) => {
       const samples = await Promise.all(files.map(async (path) => ({ input: await readFile(path) })));
       const started = performance.now();
-      const { wrapper, patterns } = learnFromSamples(samples);
+      const { wrapper, patterns, check, rejected } = learnFromSamples(samples);
       const ms = performance.now() - started;
-      if (options.json) return printJson({ wrapper, patterns: patterns.slice(0, options.top), ms: Math.round(ms) });
-      if (!wrapper) {
+      if (options.json) return printJson({ wrapper, rejected, check, patterns: patterns.slice(0, options.top), ms: Math.round(ms) });
+      const learned = wrapper ?? rejected;
+      if (!learned) {
         process.stderr.write('forest learn: no structural pattern found (too few signifiers in the pages)\n');
         process.exitCode = 1;
         return;
       }
-      console.log(`wrapper: ${wrapper.xpath}\nlearned from ${files.length} pages in ${ms.toFixed(0)} ms; ${wrapper.templateBlocks.length} recurring template blocks inside it are dropped when applied\n`);
+      console.log(`wrapper: ${learned.xpath}\nlearned from ${files.length} pages in ${ms.toFixed(0)} ms; ${learned.templateBlocks.length} recurring template blocks inside it are dropped when applied`);
+      console.log(`${check?.reason ?? 'not checked'}${rejected ? ': these pages keep single-page extraction' : ''}\n`);
       const header = ['rank', 'R', 'I', 'J', 'U (nats)', 'pages', 'level', 'pattern'];
       const rows = patterns.slice(0, options.top).map((p, i) => [String(i + 1), p.R.toFixed(1), p.I.toFixed(2), p.J.toFixed(3), p.U.toFixed(1), String(p.pages), String(p.level), p.xpath]);
       const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));

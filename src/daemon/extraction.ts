@@ -267,7 +267,10 @@ export class Extractor {
       const active = this.templateChoices(feedId).find((template) => template.id === templateId);
       const outcome = await pool.learn({ samples, pages: recent, maxBytes: settings.extract.maxBytes, current: active?.wrapper ?? null });
       if (!outcome.wrapper) {
-        log.info({ template: templateId, reason }, 'no wrapper could be learned');
+        // A wrapper the leave-one-out check rejected: the template keeps single-page extraction
+        // (or the wrapper it has, which the per-page guard watches).
+        if (outcome.check) log.info({ feed: feedId, template: templateId, reason, check: outcome.check, ms: Math.round(performance.now() - started) }, 'wrapper rejected');
+        else log.info({ template: templateId, reason }, 'no wrapper could be learned');
         return;
       }
       if (outcome.unchanged && active?.wrapperId) {
@@ -279,14 +282,14 @@ export class Extractor {
       }
       const wrapper = outcome.wrapper;
       const wrapperId = db.transaction(() => {
-        const id = storeWrapper(db, feedId, templateId, wrapper, reason);
+        const id = storeWrapper(db, feedId, templateId, wrapper, outcome.check ? `${reason}; ${outcome.check}` : reason);
         const itemOf = new Map(recent.map((page) => [page.snapshotId, page.itemId]));
         for (const changed of outcome.changed) {
           saveExtraction(db, changed.snapshotId, itemOf.get(changed.snapshotId)!, templateId, changed.article.method === 'forest' ? id : null, changed.article);
         }
         return id;
       })();
-      log.info({ feed: feedId, template: templateId, wrapper: wrapper.xpath, wrapperId, samples: outcome.samples, reason, reextracted: outcome.changed.length, ms: Math.round(performance.now() - started) }, 'wrapper learned');
+      log.info({ feed: feedId, template: templateId, wrapper: wrapper.xpath, wrapperId, samples: outcome.samples, reason, check: outcome.check, reextracted: outcome.changed.length, ms: Math.round(performance.now() - started) }, 'wrapper learned');
     } catch (error) {
       log.error({ err: error, template: templateId }, 'learning failed');
     } finally {

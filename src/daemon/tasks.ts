@@ -207,6 +207,8 @@ export interface LearnTask {
 
 export interface LearnOutcome {
   wrapper: Wrapper | null;
+  /** The leave-one-out verdict on the learned wrapper, in words (null when nothing was learned). */
+  check: string | null;
   /** The learned wrapper is the active one: nothing to store or re-extract. */
   unchanged: boolean;
   samples: number;
@@ -244,10 +246,11 @@ export function learnTask(task: LearnTask): LearnOutcome {
     prepared.set(sample.snapshotId, ready.prepared);
     samples.push({ input: ready.prepared, feedTitle: sample.feed.title, feedSummary: sample.feed.summary });
   }
-  if (samples.length < 2) return { wrapper: null, unchanged: false, samples: samples.length, changed: [] };
-  const { wrapper } = learnFromSamples(samples);
-  if (!wrapper) return { wrapper: null, unchanged: false, samples: samples.length, changed: [] };
-  if (task.current !== null && sameSelector(wrapper, JSON.parse(task.current) as Wrapper)) return { wrapper, unchanged: true, samples: samples.length, changed: [] };
+  if (samples.length < 2) return { wrapper: null, check: null, unchanged: false, samples: samples.length, changed: [] };
+  const { wrapper, check } = learnFromSamples(samples);
+  const verdict = check?.reason ?? null;
+  if (!wrapper) return { wrapper: null, check: verdict, unchanged: false, samples: samples.length, changed: [] };
+  if (task.current !== null && sameSelector(wrapper, JSON.parse(task.current) as Wrapper)) return { wrapper, check: verdict, unchanged: true, samples: samples.length, changed: [] };
   const changed = task.pages.flatMap((page) => {
     // The samples' trees are reused (extraction does not change a prepared page).
     const known = prepared.get(page.snapshotId);
@@ -256,7 +259,7 @@ export function learnTask(task: LearnTask): LearnOutcome {
     const article = extractFromPage(ready.prepared, extractOptions(page, wrapper));
     return article.text !== page.text ? [{ snapshotId: page.snapshotId, article }] : [];
   });
-  return { wrapper, unchanged: false, samples: samples.length, changed };
+  return { wrapper, check: verdict, unchanged: false, samples: samples.length, changed };
 }
 
 export interface EncodeTask {

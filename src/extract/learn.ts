@@ -1,7 +1,10 @@
 import { preparePage, type PreparedPage } from './dom.js';
+import { extractFromPage } from './extract.js';
 import { learnWrapper, type LearnResult } from './forest.js';
+import { keywordCoverage, pageOwnSignifiers, sharedKeywords, wordAgreement } from './guard.js';
 import { pageTerms } from './significance.js';
-import { feedSignifiers, mergeSignifiers, tfidfSignifiers } from './signifiers.js';
+import { feedSignifiers, mergeSignifiers, metadataSignifiers, tfidfSignifiers, type Signifiers } from './signifiers.js';
+import type { Wrapper } from './wrapper.js';
 
 export interface SamplePage {
   input: Uint8Array | string | PreparedPage;
@@ -15,14 +18,93 @@ export interface SamplePage {
 const DEFAULT_SIGNIFIERS = 10;
 
 /**
+ * The wrapper's leave-one-out check (issue #10). Two objects whose words agree this much (F1 over
+ * their bags of words) are one article, give or take a caption or a deck: the wrapper agrees
+ * with the single page there. Not tuned: a fifth of the words differing is well past what
+ * cleaning differences make, and well short of a different block.
+ */
+const AGREEMENT = 0.8;
+/** Held-out pages checked at most: each costs a learning on the other samples and two extractions. */
+const CHECKED_PAGES = 5;
+/**
+ * A wrapper is adopted when it is worse than the single page (holds fewer of the page's own
+ * keywords) on at most this share of the held-out pages: the per-page guard already catches an
+ * odd page, so one stray page of four does not cost the template its wrapper. Not tuned.
+ */
+const WORSE_SHARE = 0.25;
+
+/** What the leave-one-out check found, and its verdict. */
+export interface WrapperCheck {
+  adopted: boolean;
+  /** Held-out pages, and on how many the wrapper's object agreed with the single page's, held more of the page's keywords, or fewer. */
+  checked: number;
+  agreed: number;
+  better: number;
+  worse: number;
+  /** The verdict in words, with its numbers (`forest learn`, the daemon's log, the wrapper's row). */
+  reason: string;
+}
+
+export interface LearnedWrapper extends LearnResult {
+  pages: PreparedPage[];
+  /** The leave-one-out check of the learned wrapper; null when nothing was learned. */
+  check: WrapperCheck | null;
+  /** A wrapper the check rejected (then `wrapper` is null: the template keeps single-page extraction). */
+  rejected: Wrapper | null;
+}
+
+/**
  * Learns a FOREST wrapper from sample pages of one template: signifiers are each page's top-k
  * tf-idf terms across the samples (FOREST §3.1, k = 10), joined by the feed item's own words
- * when there is one.
+ * when there is one. The wrapper is then checked by leave-one-out against single-page
+ * extraction, and adopted only when it agrees with it or improves on it (issue #10).
  */
-export function learnFromSamples(samples: SamplePage[], k = DEFAULT_SIGNIFIERS): LearnResult & { pages: PreparedPage[] } {
+export function learnFromSamples(samples: SamplePage[], k = DEFAULT_SIGNIFIERS): LearnedWrapper {
   const pages = samples.map((sample) =>
     typeof sample.input === 'object' && 'leaves' in sample.input ? sample.input : preparePage(sample.input, { url: sample.url ?? null, contentType: sample.contentType ?? null }));
   const tfidf = tfidfSignifiers(pages.map(pageTerms), k);
   const signifiers = tfidf.map((fromTemplate, i) => mergeSignifiers(feedSignifiers(samples[i]!.feedTitle, samples[i]!.feedSummary), fromTemplate));
-  return { ...learnWrapper(pages, signifiers), pages };
+  const learned = learnWrapper(pages, signifiers);
+  if (!learned.wrapper) return { ...learned, pages, check: null, rejected: null };
+  // The words most samples' own metadata share name the site, not the page (guard.ts).
+  const siteTerms = sharedKeywords(pages.map((page, i) => ownSignifiers(page, samples[i]!)));
+  if (siteTerms.length > 0) learned.wrapper.siteTerms = siteTerms;
+  const check = leaveOneOut(pages, samples, siteTerms, (held) => learnWrapper(pages.filter((_, i) => i !== held), signifiers.filter((_, i) => i !== held)).wrapper);
+  return check.adopted ? { ...learned, pages, check, rejected: null } : { ...learned, wrapper: null, pages, check, rejected: learned.wrapper };
+}
+
+/** What a page says about itself: its feed item's words, else its own metadata (as extraction reads it). */
+const ownSignifiers = (page: PreparedPage, sample: SamplePage): Signifiers =>
+  sample.feedTitle || sample.feedSummary ? feedSignifiers(sample.feedTitle, sample.feedSummary) : metadataSignifiers(page);
+
+/**
+ * Each of the (newest) samples held out in turn: a wrapper learned on the others (`learnWithout`) extracts it
+ * (the guard off: the wrapper is judged alone), and so does single-page extraction; the two
+ * objects agree, or the one holding more of what the page says about itself (its feed item's
+ * words, else its title and description) is the better. The tf-idf signifiers of the other
+ * samples were computed with the held-out page among them: it only weighs their terms' rarity.
+ */
+export function leaveOneOut(pages: PreparedPage[], samples: SamplePage[], siteTerms: string[], learnWithout: (held: number) => Wrapper | null): WrapperCheck {
+  const count = { checked: 0, agreed: 0, better: 0, worse: 0 };
+  if (pages.length < 2) return { adopted: true, ...count, reason: 'one sample: nothing to hold out' };
+  for (let held = 0; held < Math.min(pages.length, CHECKED_PAGES); held++) {
+    const wrapper = learnWithout(held);
+    const page = pages[held]!;
+    const sample = samples[held]!;
+    const options = { feedTitle: sample.feedTitle ?? null, feedSummary: sample.feedSummary ?? null };
+    const single = extractFromPage(page, options);
+    const wrapped = wrapper ? extractFromPage(page, { ...options, wrapper, guard: false }) : single;
+    count.checked++;
+    if (wordAgreement(wrapped.text, single.text) >= AGREEMENT) {
+      count.agreed++;
+      continue;
+    }
+    const own = pageOwnSignifiers(ownSignifiers(page, sample), siteTerms);
+    const difference = keywordCoverage(page, own, wrapped.text) - keywordCoverage(page, own, single.text);
+    if (difference > 0) count.better++;
+    else if (difference < 0) count.worse++;
+  }
+  const adopted = count.worse <= WORSE_SHARE * count.checked;
+  const numbers = `${count.checked} held out: ${count.agreed} agree with the single page, ${count.better} hold more of the page's own words, ${count.worse} fewer`;
+  return { adopted, ...count, reason: `${adopted ? 'adopted' : 'rejected'} by leave-one-out (${numbers})` };
 }

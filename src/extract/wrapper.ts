@@ -22,6 +22,11 @@ export interface Wrapper {
   templateBlocks: string[];
   /** The element type of the template's deck slot, when the deck sits apart from the body. */
   deck?: string;
+  /**
+   * Keywords of the page's own metadata that most samples share (the site's name and motto):
+   * they say what the site is, not what the page is, so the per-page guard does not count them.
+   */
+  siteTerms?: string[];
 }
 
 const TYPED_BY = ['id', 'class'];

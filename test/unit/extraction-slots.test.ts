@@ -48,7 +48,7 @@ test('a slow learning holds its feed, not the extraction slots: the other feeds\
     learn: async (): Promise<LearnOutcome> => {
       learnings++;
       await hanging;
-      return { wrapper: null, unchanged: false, samples: 3, changed: [] };
+      return { wrapper: null, check: null, unchanged: false, samples: 3, changed: [] };
     },
     encode: () => Promise.reject(new Error('not used')),
     revisit: () => Promise.reject(new Error('not used')),

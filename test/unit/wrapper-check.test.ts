@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { extractArticle } from '../../src/extract/extract.js';
+import { preparePage } from '../../src/extract/dom.js';
+import { learnFromSamples, leaveOneOut } from '../../src/extract/learn.js';
+import type { Wrapper } from '../../src/extract/wrapper.js';
+
+/**
+ * A wrapper earns its place (issue #10): the leave-one-out check rejects a wrapper that holds
+ * less of what its pages say about themselves than single-page extraction, and the per-page
+ * guard sets aside a wrapper's object that lost the page's own words. The pages are written here
+ * (a blog template whose comment threads outweigh its posts), not copied from anywhere.
+ */
+
+const TOPICS = [
+  ['harbour', 'ferry', 'tides', 'lighthouse'], ['orchard', 'cider', 'blossom', 'frost'], ['glacier', 'crevasse', 'moraine', 'icefall'],
+  ['violin', 'luthier', 'spruce', 'varnish'], ['bakery', 'sourdough', 'rye', 'starter'], ['comet', 'perihelion', 'telescope', 'nucleus'],
+];
+const COMMENTERS = ['quince', 'zither', 'marimba', 'kelp', 'yurt', 'fjord', 'tundra', 'saffron', 'obsidian', 'paprika', 'wombat', 'jicama'];
+
+/** One post of the blog: a short post on its topic, and a long comment thread on everything else. */
+function post(n: number): { html: string; title: string; firstLine: string } {
+  const [a, b, c, d] = TOPICS[n % TOPICS.length]!;
+  const title = `Notes on the ${a} and the ${b}`;
+  const firstLine = `We walked down to the ${a} early, when the ${b} was still tied up and the ${c} had turned.`;
+  const paragraphs = [firstLine, `The ${d} keeps its own hours; the ${a} keeps the town's. We stayed until the ${c} came back in.`,
+    `Next week: more on the ${b}, and why the ${d} was painted twice this year by people who should have known better.`];
+  const comments = Array.from({ length: 14 }, (_, i) => {
+    const w = COMMENTERS[(n * 5 + i) % COMMENTERS.length]!;
+    const v = COMMENTERS[(n * 7 + i * 3 + 1) % COMMENTERS.length]!;
+    // One commenter mentions the post's topic: the thread carries a word of the page, as real threads do.
+    const aside = i === 3 ? ` Nothing like the ${a}, mind.` : '';
+    return `<li class="comment"><p class="comment-author">Reader ${n}-${i}</p><p>My ${w} story: the ${w} and the ${v} ${n}${i} were both in the ${w} shed, and the ${v} was louder than the ${w} ever was.${aside}</p></li>`;
+  }).join('\n');
+  const html = `<!doctype html><html lang="en"><head><title>${title} | Small Harbour Blog</title><meta name="description" content="${title}: a walk, and what we saw."></head>
+<body><div id="header"><a href="/">Small Harbour Blog</a></div>
+<div id="main" class="col-left"><div class="post"><h1>${title}</h1><div class="entry">${paragraphs.map((p) => `<p>${p}</p>`).join('')}</div></div>
+<ol class="commentlist">${comments}</ol></div>
+<div id="sidebar"><h3>Archives</h3><ul><li><a href="/1">January</a></li><li><a href="/2">February</a></li></ul></div></body></html>`;
+  return { html, title, firstLine };
+}
+
+const commentWrapper: Wrapper = {
+  type: 'ol[class=commentlist]', tag: 'ol', attributes: { class: 'commentlist' }, dfs: [], level: 4,
+  xpath: "//ol[contains(@class,'commentlist')]", relevance: 1, samples: 4, templateBlocks: [],
+};
+
+test('the per-page guard sets aside a wrapper that matched the comment thread, and says why', () => {
+  const page = post(1);
+  const result = extractArticle(page.html, { url: 'https://blog.example/1' });
+  assert.ok(result.text.includes(page.firstLine), 'single-page extraction finds the post');
+  const guarded = extractArticle(page.html, { url: 'https://blog.example/1', wrapper: commentWrapper });
+  assert.notEqual(guarded.method, 'forest');
+  assert.ok(guarded.text.includes(page.firstLine), guarded.text.slice(0, 200));
+  assert.match(guarded.reason ?? '', /^wrapper set aside: its object held \d+% of the page's own keywords/);
+  const unguarded = extractArticle(page.html, { url: 'https://blog.example/1', wrapper: commentWrapper, guard: false });
+  assert.equal(unguarded.method, 'forest', 'without the guard, the wrapper is applied as it is');
+  assert.ok(!unguarded.text.includes(page.firstLine));
+});
+
+test('the guard leaves a wrapper that holds the page\'s own words alone', () => {
+  const page = post(2);
+  const entry: Wrapper = { ...commentWrapper, type: 'div[class=entry]', tag: 'div', attributes: { class: 'entry' }, level: 5, xpath: "//div[contains(@class,'entry')]" };
+  const result = extractArticle(page.html, { url: 'https://blog.example/2', wrapper: entry });
+  assert.equal(result.method, 'forest');
+  assert.equal(result.reason, null);
+  assert.ok(result.text.includes(page.firstLine));
+});
+
+test('the leave-one-out check rejects a wrapper whose held-out pages lose what they say about themselves', () => {
+  const samples = [0, 1, 2, 3, 4].map((n) => ({ input: post(n).html, url: `https://blog.example/${n}` }));
+  const pages = samples.map((sample) => preparePage(sample.input, { url: sample.url }));
+  // Whatever the learning makes of the other samples, the wrapper is the comment thread's.
+  const check = leaveOneOut(pages, samples, [], () => commentWrapper);
+  assert.equal(check.adopted, false);
+  assert.deepEqual([check.checked, check.worse], [5, 5]);
+  assert.equal(check.reason, 'rejected by leave-one-out (5 held out: 0 agree with the single page, 0 hold more of the page\'s own words, 5 fewer)');
+});
+
+test('a wrapper learned on the blog\'s posts agrees with the single page on every held-out post and is adopted', () => {
+  const learned = learnFromSamples([0, 1, 2, 3, 4].map((n) => ({ input: post(n).html, url: `https://blog.example/${n}` })));
+  assert.equal(learned.wrapper?.xpath, "//div[contains(@class,'post')]");
+  assert.equal(learned.check?.reason, 'adopted by leave-one-out (5 held out: 5 agree with the single page, 0 hold more of the page\'s own words, 0 fewer)');
+  assert.equal(learned.rejected, null);
+  assert.deepEqual(learned.wrapper.siteTerms, ['blog', 'harbour', 'note', 'saw', 'small', 'walk'], 'the words most posts share in their metadata (the site name, the title and description habits) are the site\'s');
+});
