@@ -32,6 +32,8 @@ export interface ArticleRow {
   compare_wrapper_id: number | null;
   compare_snapshot_id: number | null;
   compare_object: string | null;
+  /** The extractor version that made the key (migration 0011). */
+  compare_extractor: number;
   /** Since when the page answers 404/410 (null while it is there). */
   gone_since: string | null;
 }
@@ -44,6 +46,8 @@ export interface StoredComparisonKey {
   snapshotId: number;
   /** JSON of the normalized object. */
   object: string;
+  /** The extractor version that made it (extract.ts, EXTRACTOR_VERSION). */
+  extractor: number;
 }
 
 export interface VersionRow {
@@ -64,6 +68,8 @@ export interface VersionRow {
   text: string;
   html: string;
   blocks: string;
+  /** Why the version's extraction set a wrapper aside (or found nothing), if it did. */
+  extraction_reason: string | null;
 }
 
 export interface CheckRow {
@@ -80,6 +86,8 @@ export interface CheckRow {
 /** One extraction of a snapshot, ready to be stored as a version. */
 export type VersionContent = Pick<Version, 'capturedAt' | 'method' | 'wrapperId' | 'title' | 'byline' | 'published' | 'text' | 'html' | 'object' | 'hash'> & {
   snapshotId: number;
+  /** The extractor version that made it: the article's comparison key from now on. */
+  extractor: number;
 };
 
 /** The page a check looked at. */
@@ -90,7 +98,8 @@ export interface CheckedPage {
   headers?: Record<string, string>;
 }
 
-const VERSION_COLUMNS = `versions.*, contents.title, contents.byline, contents.published, contents.text, contents.html, contents.blocks`;
+const VERSION_COLUMNS = `versions.*, contents.title, contents.byline, contents.published, contents.text, contents.html, contents.blocks,
+  (SELECT extractions.reason FROM extractions WHERE extractions.snapshot_id = versions.snapshot_id) AS extraction_reason`;
 
 export function articleOfItem(db: Db, itemId: number): ArticleRow | undefined {
   return db.prepare('SELECT * FROM articles WHERE item_id = ?').get(itemId) as ArticleRow | undefined;
@@ -135,20 +144,20 @@ export function comparisonKeyOf(db: Db, article: ArticleRow): StoredComparisonKe
   if (article.compare_hash === null || article.compare_method === null || article.compare_snapshot_id === null) return null;
   const object = article.compare_object ?? (db.prepare('SELECT blocks FROM contents WHERE hash = ?').pluck().get(article.compare_hash) as string | undefined);
   if (object === undefined) return null;
-  return { hash: article.compare_hash, method: article.compare_method, wrapperId: article.compare_wrapper_id, snapshotId: article.compare_snapshot_id, object };
+  return { hash: article.compare_hash, method: article.compare_method, wrapperId: article.compare_wrapper_id, snapshotId: article.compare_snapshot_id, object, extractor: article.compare_extractor };
 }
 
 /** A key rebased onto a new way of extracting: its object is kept, since no version holds it. */
 export function setComparisonKey(db: Db, articleId: number, key: StoredComparisonKey): void {
-  db.prepare(`UPDATE articles SET compare_hash = ?, compare_method = ?, compare_wrapper_id = ?, compare_snapshot_id = ?, compare_object = ? WHERE id = ?`)
-    .run(key.hash, key.method, key.wrapperId, key.snapshotId, key.object, articleId);
+  db.prepare(`UPDATE articles SET compare_hash = ?, compare_method = ?, compare_wrapper_id = ?, compare_snapshot_id = ?, compare_object = ?, compare_extractor = ? WHERE id = ?`)
+    .run(key.hash, key.method, key.wrapperId, key.snapshotId, key.object, key.extractor, articleId);
 }
 
 function insertVersion(db: Db, articleId: number, n: number, content: VersionContent, diff: ObjectDiff | null): void {
   storeContent(db, content);
   // A new version is the new comparison key (its object is in `contents`).
-  db.prepare(`UPDATE articles SET compare_hash = ?, compare_method = ?, compare_wrapper_id = ?, compare_snapshot_id = ?, compare_object = NULL WHERE id = ?`)
-    .run(content.hash, content.method, content.wrapperId, content.snapshotId, articleId);
+  db.prepare(`UPDATE articles SET compare_hash = ?, compare_method = ?, compare_wrapper_id = ?, compare_snapshot_id = ?, compare_object = NULL, compare_extractor = ? WHERE id = ?`)
+    .run(content.hash, content.method, content.wrapperId, content.snapshotId, content.extractor, articleId);
   const { lastInsertRowid } = db.prepare(`INSERT INTO versions (article_id, n, snapshot_id, captured_at, method, wrapper_id, hash, change, summary, diff)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(articleId, n, content.snapshotId, content.capturedAt, content.method, content.wrapperId, content.hash,
     JSON.stringify(diff?.kinds ?? []), diff ? diff.summary : 'first capture', diff ? JSON.stringify(diff) : null);

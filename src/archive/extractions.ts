@@ -27,12 +27,13 @@ export interface PendingSnapshot {
   summary: string | null;
   published: string | null;
   updated: string | null;
+  author: string | null;
 }
 
 /** The columns of a PendingSnapshot, from snapshots joined with items. */
 const SNAPSHOT_COLUMNS = `snapshots.id AS snapshot_id, snapshots.item_id, items.feed_id, snapshots.url, snapshots.final_url, snapshots.canonical_url,
   snapshots.fetched_at, snapshots.status, snapshots.headers, snapshots.content_type, snapshots.sha256,
-  items.title, items.summary, items.published, items.updated`;
+  items.title, items.summary, items.published, items.updated, items.author`;
 
 /**
  * A feed's templates with their active wrappers, as JSON text (signature, selector): what the

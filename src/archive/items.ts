@@ -11,6 +11,7 @@ export interface ItemRow {
   summary: string | null;
   published: string | null;
   updated: string | null;
+  author: string | null;
   first_seen: string;
   last_seen: string;
   page_state: string;

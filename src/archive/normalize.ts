@@ -31,6 +31,8 @@ export interface ExtractedContent {
   byline: string | null;
   published: string | null;
   html: string;
+  /** The article's lead image: part of the object (first among its media) wherever the page shows it. */
+  leadImage?: string | null;
 }
 
 const BLOCK_KIND: Record<string, BlockKind> = {
@@ -151,7 +153,7 @@ export function normalizeArticle(content: ExtractedContent): NormalizedObject {
     byline: normalizeText(content.byline ?? ''),
     published,
     blocks,
-    media: [...new Set(media)],
+    media: [...new Set(content.leadImage ? [normalizeUrl(content.leadImage), ...media] : media)],
   };
 }
 

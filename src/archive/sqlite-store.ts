@@ -64,7 +64,7 @@ const articleOf = (row: ArticleRow): Article => ({
 function versionOfRow(row: VersionRow): Version {
   const where = `version ${row.n} of article ${row.article_id}`;
   return {
-    n: row.n, capturedAt: row.captured_at, method: row.method, wrapperId: row.wrapper_id, hash: row.hash,
+    n: row.n, capturedAt: row.captured_at, method: row.method, wrapperId: row.wrapper_id, reason: row.extraction_reason, hash: row.hash,
     change: json(z.array(changeKind), row.change, `${where} (change)`), summary: row.summary,
     diff: row.diff === null ? null : json(objectDiff, row.diff, `${where} (diff)`),
     title: row.title, byline: row.byline, published: row.published, text: row.text, html: row.html,

@@ -93,6 +93,8 @@ export interface Version {
   /** How the object was extracted: `sigfeed` (single page), `forest` (a wrapper), … */
   method: string;
   wrapperId: number | null;
+  /** Why its extraction set the wrapper's result aside for the single page's (`wrapper set aside: …`), or null. */
+  reason: string | null;
   hash: string;
   /** What changed from the version before (empty for the first). */
   change: ChangeKind[];

@@ -12,7 +12,7 @@ export function historyView(article: Article, versions: Version[], checks: Check
   return {
     id: article.id, url: article.url, title: article.title, goneSince: article.goneSince, nextCheck: article.nextCheck,
     versions: versions.map((version) => ({
-      n: version.n, capturedAt: version.capturedAt, method: version.method, wrapper: version.wrapperId, title: version.title, hash: version.hash,
+      n: version.n, capturedAt: version.capturedAt, method: version.method, wrapper: version.wrapperId, reason: version.reason, title: version.title, hash: version.hash,
       change: version.change, summary: version.summary,
     })),
     checks,

@@ -118,7 +118,7 @@ export function historyCommand(): Command {
         console.log(`${article.title ?? '(untitled)'}\n${article.url}${article.goneSince ? `\ngone since ${article.goneSince} (the page answers 404/410)` : ''}\n`);
         for (const version of versions) {
           const { change } = version;
-          console.log(`v${version.n}  ${version.capturedAt}  ${version.method}${version.wrapperId ? ` (wrapper ${version.wrapperId})` : ''}  ${version.hash.slice(0, 12)}  ${version.title ?? ''}`);
+          console.log(`v${version.n}  ${version.capturedAt}  ${version.method}${version.wrapperId ? ` (wrapper ${version.wrapperId})` : ''}  ${version.hash.slice(0, 12)}  ${version.title ?? ''}${version.reason ? `  [${version.reason}]` : ''}`);
           console.log(`     ${change.length ? `${change.join(', ')}: ` : ''}${version.summary ?? ''}`);
           const between = checks.filter((check) => check.version === version.n && check.result !== 'changed');
           if (between.length) {

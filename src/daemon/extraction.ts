@@ -49,7 +49,7 @@ function pageInput(context: PipelineContext, snapshot: PendingSnapshot, feed: Pe
   if (!body) return null;
   return {
     body, contentType: snapshot.content_type, url: snapshot.final_url,
-    feed: { title: feed.title, summary: feed.summary, published: feed.published, updated: feed.updated },
+    feed: { title: feed.title, summary: feed.summary, published: feed.published, updated: feed.updated, author: feed.author },
   };
 }
 

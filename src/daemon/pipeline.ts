@@ -62,7 +62,7 @@ function revisitInput(context: PipelineContext, article: ArticleRow, result: Fet
   return {
     page: {
       body: result.body, contentType: result.contentType, url: result.finalUrl,
-      feed: { title: item?.title ?? null, summary: item?.summary ?? null, published: item?.published ?? null, updated: item?.updated ?? null },
+      feed: { title: item?.title ?? null, summary: item?.summary ?? null, published: item?.published ?? null, updated: item?.updated ?? null, author: item?.author ?? null },
     },
     maxBytes: settings.extract.maxBytes,
     templates: templateChoicesOf(db, article.feed_id),

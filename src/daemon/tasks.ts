@@ -2,7 +2,7 @@ import { decodeStoredBody, encodeBody, sha256, type EncodedBody, type ReferenceB
 import { diffObjects, type ObjectDiff } from '../archive/diff.js';
 import { normalizeArticle, objectHash, type NormalizedObject } from '../archive/normalize.js';
 import { preparePage, type PreparedPage } from '../extract/dom.js';
-import { emptyArticle, extractFromPage, notHtmlReason, type ArticleObject } from '../extract/extract.js';
+import { EXTRACTOR_VERSION, emptyArticle, extractFromPage, notHtmlReason, type ArticleObject } from '../extract/extract.js';
 import { learnFromSamples, type SamplePage } from '../extract/learn.js';
 import { canonicalLink } from '../extract/metadata.js';
 import { closestTemplate, structureSignature } from '../extract/template.js';
@@ -23,6 +23,8 @@ export interface FeedFields {
   summary: string | null;
   published: string | null;
   updated: string | null;
+  /** The item's author (dc:creator, author): the byline when the page shows none. */
+  author: string | null;
 }
 
 /** A stored page, still compressed. */
@@ -50,6 +52,8 @@ export interface ComparisonKey {
   wrapperId: number | null;
   /** JSON of the normalized object the hash covers. */
   object: string;
+  /** The extractor version that made it: an older one's key is rebased before comparing. */
+  extractor: number;
 }
 
 export interface ExtractTask {
@@ -79,7 +83,7 @@ export interface ExtractOutcome {
 }
 
 const extractOptions = (page: { feed: FeedFields }, wrapper: Wrapper | null) => ({
-  feedTitle: page.feed.title, feedSummary: page.feed.summary, feedPublished: page.feed.published, feedUpdated: page.feed.updated, wrapper,
+  feedTitle: page.feed.title, feedSummary: page.feed.summary, feedPublished: page.feed.published, feedUpdated: page.feed.updated, feedAuthor: page.feed.author, wrapper,
 });
 
 function prepare(page: PageInput, maxBytes: number): { prepared: PreparedPage } | { reason: string } {
@@ -93,7 +97,7 @@ function prepareBytes(bytes: Buffer, page: { contentType: string | null; url: st
 }
 
 /** How a key made by `method`/`wrapperId` relates to a new extraction made the same way or not. */
-const sameWay = (key: ComparisonKey, method: string, wrapperId: number | null) => key.method === method && key.wrapperId === wrapperId;
+const sameWay = (key: ComparisonKey, method: string, wrapperId: number | null) => key.method === method && key.wrapperId === wrapperId && key.extractor === EXTRACTOR_VERSION;
 
 function compare(key: ComparisonKey | null, object: NormalizedObject, hash: string, method: string, wrapperId: number | null): Comparison {
   if (!key) return { kind: 'first' };
@@ -192,7 +196,7 @@ export function rebaseTask(task: RebaseTask): RebaseOutcome {
   }
   const object = normalizeArticle(again);
   const hash = objectHash(object);
-  const key: ComparisonKey = { hash, method: task.method, wrapperId: task.wrapperId, object: JSON.stringify(object) };
+  const key: ComparisonKey = { hash, method: task.method, wrapperId: task.wrapperId, object: JSON.stringify(object), extractor: EXTRACTOR_VERSION };
   return { key, comparison: hash === task.hash ? { kind: 'same' } : { kind: 'edited', diff: diffObjects(object, task.object) } };
 }
 
@@ -216,8 +220,6 @@ export interface LearnOutcome {
   changed: Array<{ snapshotId: number; article: ArticleObject }>;
 }
 
-/** Two wrappers that select and clean the same way (their scores and sample counts aside). */
-const sameSelector = (a: Wrapper, b: Wrapper) => JSON.stringify({ ...a, relevance: 0, samples: 0 }) === JSON.stringify({ ...b, relevance: 0, samples: 0 });
 
 /**
  * The HTML a learning holds parsed at once (bytes). A learning keeps every sample's tree until it
@@ -247,10 +249,10 @@ export function learnTask(task: LearnTask): LearnOutcome {
     samples.push({ input: ready.prepared, feedTitle: sample.feed.title, feedSummary: sample.feed.summary });
   }
   if (samples.length < 2) return { wrapper: null, check: null, unchanged: false, samples: samples.length, changed: [] };
-  const { wrapper, check } = learnFromSamples(samples);
+  const { wrapper, check, unchanged } = learnFromSamples(samples, { current: task.current !== null ? (JSON.parse(task.current) as Wrapper) : null });
   const verdict = check?.reason ?? null;
   if (!wrapper) return { wrapper: null, check: verdict, unchanged: false, samples: samples.length, changed: [] };
-  if (task.current !== null && sameSelector(wrapper, JSON.parse(task.current) as Wrapper)) return { wrapper, check: verdict, unchanged: true, samples: samples.length, changed: [] };
+  if (unchanged) return { wrapper, check: verdict, unchanged: true, samples: samples.length, changed: [] };
   const changed = task.pages.flatMap((page) => {
     // The samples' trees are reused (extraction does not change a prepared page).
     const known = prepared.get(page.snapshotId);

@@ -4,7 +4,7 @@ import {
 import type { ObjectDiff } from '../archive/diff.js';
 import type { PendingSnapshot } from '../archive/extractions.js';
 import type { NormalizedObject } from '../archive/normalize.js';
-import type { ArticleObject } from '../extract/extract.js';
+import { EXTRACTOR_VERSION, type ArticleObject } from '../extract/extract.js';
 import { nextCheck } from '../schedule/revisit.js';
 import { canonicalVerdict, textVerdict } from './availability.js';
 import type { PipelineContext } from './pipeline.js';
@@ -35,7 +35,7 @@ function contentOf(snapshot: PendingSnapshot, extracted: Extracted & { object: N
   return {
     snapshotId: snapshot.snapshot_id, capturedAt: snapshot.fetched_at, method: article.method, wrapperId: extracted.wrapperId,
     title: article.title, byline: article.byline, published: article.published, text: article.text, html: article.html,
-    object: extracted.object, hash: extracted.hash,
+    object: extracted.object, hash: extracted.hash, extractor: EXTRACTOR_VERSION,
   };
 }
 

@@ -10,7 +10,7 @@ import type { PreparedPage } from './dom.js';
  * across the template's pages.
  */
 
-const BOILERPLATE = /(^|[-_\s])(share|sharing|social|related|recommend\w*|newsletter|subscri\w*|sign-?up|comments?|disqus|promo\w*|advert\w*|ads?|sponsor\w*|banner|toolbar|breadcrumbs?|tags?|outbrain|taboola|trending|popular|most-?read|more-?from|read-?more|also|print|email|pagination|pager|nav\w*|menu|footer|byline-?social|rating|poll|widget|sidebar|aside|gallery|slideshow|carousel|lightbox|modal|next|prev|previous|hidden|caption-?close|subscription|paywall|inline-?ad)([-_\s]|$)/i;
+const BOILERPLATE = /(^|[-_\s])(share|sharing|social|related|recommend\w*|newsletter|subscri\w*|sign-?up|comments?|disqus|promo\w*|advert\w*|ads?|sponsor\w*|banner|toolbar|breadcrumbs?|tags?|outbrain|taboola|trending|popular|most-?read|more-?from|read-?more|also|print|email|pagination|pager|nav\w*|menu|footer|rating|poll|widget|sidebar|aside|gallery|slideshow|carousel|lightbox|modal|next|prev|previous|hidden|subscription|paywall|inline-?ad)([-_\s]|$)/i;
 const ALWAYS_SKIPPED = new Set(['nav', 'aside', 'footer', 'form', 'button', 'select', 'input', 'textarea', 'label']);
 
 function namesItselfBoilerplate(element: Element): boolean {

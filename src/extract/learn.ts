@@ -51,7 +51,12 @@ export interface LearnedWrapper extends LearnResult {
   check: WrapperCheck | null;
   /** A wrapper the check rejected (then `wrapper` is null: the template keeps single-page extraction). */
   rejected: Wrapper | null;
+  /** The wrapper learned is `current` again: it is not checked again. */
+  unchanged: boolean;
 }
+
+/** Two wrappers that select and clean the same way (their scores and sample counts aside). */
+export const sameSelector = (a: Wrapper, b: Wrapper) => JSON.stringify({ ...a, relevance: 0, samples: 0 }) === JSON.stringify({ ...b, relevance: 0, samples: 0 });
 
 /**
  * Learns a FOREST wrapper from sample pages of one template: signifiers are each page's top-k
@@ -59,18 +64,21 @@ export interface LearnedWrapper extends LearnResult {
  * when there is one. The wrapper is then checked by leave-one-out against single-page
  * extraction, and adopted only when it agrees with it or improves on it (issue #10).
  */
-export function learnFromSamples(samples: SamplePage[], k = DEFAULT_SIGNIFIERS): LearnedWrapper {
+export function learnFromSamples(samples: SamplePage[], options: { k?: number; current?: Wrapper | null } = {}): LearnedWrapper {
+  const k = options.k ?? DEFAULT_SIGNIFIERS;
   const pages = samples.map((sample) =>
     typeof sample.input === 'object' && 'leaves' in sample.input ? sample.input : preparePage(sample.input, { url: sample.url ?? null, contentType: sample.contentType ?? null }));
   const tfidf = tfidfSignifiers(pages.map(pageTerms), k);
   const signifiers = tfidf.map((fromTemplate, i) => mergeSignifiers(feedSignifiers(samples[i]!.feedTitle, samples[i]!.feedSummary), fromTemplate));
   const learned = learnWrapper(pages, signifiers);
-  if (!learned.wrapper) return { ...learned, pages, check: null, rejected: null };
+  if (!learned.wrapper) return { ...learned, pages, check: null, rejected: null, unchanged: false };
   // The words most samples' own metadata share name the site, not the page (guard.ts).
   const siteTerms = sharedKeywords(pages.map((page, i) => ownSignifiers(page, samples[i]!)));
   if (siteTerms.length > 0) learned.wrapper.siteTerms = siteTerms;
+  // A re-learning that finds the active wrapper again (most do) was checked when it was adopted.
+  if (options.current && sameSelector(learned.wrapper, options.current)) return { ...learned, pages, check: null, rejected: null, unchanged: true };
   const check = leaveOneOut(pages, samples, siteTerms, (held) => learnWrapper(pages.filter((_, i) => i !== held), signifiers.filter((_, i) => i !== held)).wrapper);
-  return check.adopted ? { ...learned, pages, check, rejected: null } : { ...learned, wrapper: null, pages, check, rejected: learned.wrapper };
+  return check.adopted ? { ...learned, pages, check, rejected: null, unchanged: false } : { ...learned, wrapper: null, pages, check, rejected: learned.wrapper, unchanged: false };
 }
 
 /** What a page says about itself: its feed item's words, else its own metadata (as extraction reads it). */

@@ -65,13 +65,18 @@ const nameOf = (value: unknown): string | null => {
 };
 
 /** Site names appended to titles: "Headline | Site", "Headline - Site". */
-function withoutSiteName(title: string): string {
+export function withoutSiteName(title: string): string {
   const parts = title.split(/\s+[|–—:-]\s+/);
   if (parts.length < 2) return title;
   return parts.reduce((longest, part) => (part.length > longest.length ? part : longest), '');
 }
 
-export function pageMetadata(page: PreparedPage, node: Element | null): PageMetadata {
+/**
+ * The page's metadata around the article's node. The byline is the page's declared author
+ * (JSON-LD, meta), else a byline element in the article's region (articleRegion) — else the
+ * feed item's author. Dates from a `<time>` are read from the same region.
+ */
+export function pageMetadata(page: PreparedPage, node: Element | null, feedAuthor: string | null = null): PageMetadata {
   const meta = new Map<string, string>();
   walk(page.head, (element) => {
     if (element.name !== 'meta') return;
@@ -104,13 +109,15 @@ export function pageMetadata(page: PreparedPage, node: Element | null): PageMeta
   }
   title ??= clean(nameOf(ldValue('headline'))) ?? clean(meta.get('og:title')) ?? (headTitle ? withoutSiteName(headTitle) : null);
 
+  const region = articleRegion(node);
   let timeElement: string | null = null;
-  for (const element of node ? [node] : []) walk(element, (child) => {
+  for (const element of region) walk(element, (child) => {
     if (child.name === 'time' && timeElement === null) timeElement = child.attribs['datetime'] ?? clean(textContent(child));
   });
-  const byline = nameOf(ldValue('author')) ?? clean(meta.get('author')) ?? clean(meta.get('article:author')) ?? bylineInside(node);
+  const byline = nameOf(ldValue('author')) ?? clean(meta.get('author')) ?? clean(meta.get('article:author')) ?? bylineIn(region) ?? clean(feedAuthor);
   const image = ldValue('image');
   const imageUrl = typeof image === 'string' ? image : Array.isArray(image) ? (typeof image[0] === 'string' ? image[0] : nameOfUrl(image[0])) : nameOfUrl(image);
+  const declaredImage = absoluteUrl(meta.get('og:image') ?? imageUrl ?? null, page.url);
   const html = page.elements.find((element) => element.name === 'html');
   return {
     title,
@@ -118,7 +125,7 @@ export function pageMetadata(page: PreparedPage, node: Element | null): PageMeta
     published: normalizeFeedDate(String(ldValue('datePublished') ?? meta.get('article:published_time') ?? meta.get('date') ?? timeElement ?? '')),
     modified: normalizeFeedDate(String(ldValue('dateModified') ?? meta.get('article:modified_time') ?? '')),
     language: clean(html?.attribs['lang']) ?? clean(meta.get('og:locale')),
-    leadImage: absoluteUrl(meta.get('og:image') ?? imageUrl ?? null, page.url),
+    leadImage: leadImageOf(page, region, declaredImage),
   };
 }
 
@@ -135,15 +142,72 @@ function covers(declared: string, heading: string): boolean {
   return shared / headingWords.length >= 0.7 && shared / Math.max(1, declaredWords.size) >= 0.3;
 }
 
-/** An author element inside the article (the name itself), else a byline element. */
-function bylineInside(node: Element | null): string | null {
+/** An image this small (width or height attribute, px) is an icon, a spacer or a tracking pixel, not the article's. */
+const ICON_PX = 50;
+
+/** An image that may be the article's own: not a link (teasers' and ads' images are), not an icon, not inline data. */
+function articleImage(element: Element): string | null {
+  if (element.name !== 'img') return null;
+  const src = element.attribs['src']?.trim();
+  if (!src || src.startsWith('data:')) return null;
+  const size = (name: string) => Number.parseInt(element.attribs[name] ?? '', 10);
+  if (size('width') <= ICON_PX || size('height') <= ICON_PX) return null;
+  for (let parent = element.parent; parent && isTag(parent); parent = parent.parent) if (parent.name === 'a') return null;
+  return src;
+}
+
+/**
+ * The article's lead image (issue #10): the first image of the article — in its node, else in
+ * what precedes the node in its region (a figure between headline and body) — else the image the
+ * page declares (og:image, JSON-LD) when the page shows it. An image the page only declares is
+ * a share card, not part of what readers see.
+ */
+function leadImageOf(page: PreparedPage, region: Element[], declared: string | null): string | null {
+  for (const root of region) {
+    let found: string | null = null;
+    walk(root, (element) => {
+      found ??= articleImage(element);
+    });
+    if (found) return absoluteUrl(found, page.url);
+  }
+  if (!declared) return null;
+  const shown = page.elements.some((element) => element.name === 'img' && element.attribs['src'] && absoluteUrl(element.attribs['src'], page.url) === declared);
+  return shown ? declared : null;
+}
+
+/** Containers above the article's node whose content before it belongs to the article's header (headline, byline, date). */
+const HEADER_LEVELS = 3;
+
+/**
+ * Where the article's own byline and date are looked for: its node, then what precedes the node
+ * in its nearest containers, nearest first. A wrapper's node is often the body alone, below the
+ * headline, byline and date that single-page extraction's larger node holds: both find the same.
+ */
+function articleRegion(node: Element | null): Element[] {
+  if (!node) return [];
+  const region = [node];
+  let at = node;
+  for (let level = 0; level < HEADER_LEVELS; level++) {
+    const parent: Element | null = at.parent && isTag(at.parent) ? at.parent : null;
+    if (!parent || parent.name === 'body') break;
+    region.push(...parent.children.slice(0, parent.children.indexOf(at)).filter(isTag).reverse());
+    at = parent;
+  }
+  return region;
+}
+
+/** An author element (the name itself), else a byline element, in `roots` (in their order); comments are not the article's. */
+function bylineIn(roots: Element[]): string | null {
   for (const pattern of [/\b(author|fn)\b/i, /\bbyline\b/i]) {
     let found: string | null = null;
-    walk(node, (element) => {
+    const visit = (element: Element) => {
       if (found) return;
       const label = `${element.attribs['class'] ?? ''} ${element.attribs['rel'] ?? ''} ${element.attribs['itemprop'] ?? ''}`;
+      if (/comment/i.test(element.attribs['class'] ?? '') || /comment/i.test(element.attribs['id'] ?? '')) return;
       if (pattern.test(label)) found = clean(textContent(element).replace(/^\s*by\s+/i, '').split(/\s+[·|]\s+/)[0]);
-    });
+      else for (const child of element.children) if (isTag(child)) visit(child);
+    };
+    roots.forEach(visit);
     if (found) return found;
   }
   return null;

@@ -1,6 +1,7 @@
 import { isTag, type Element } from 'domhandler';
 import { textContent } from 'domutils';
 import type { PreparedPage } from './dom.js';
+import { withoutSiteName } from './metadata.js';
 import { terms, words } from './terms.js';
 
 /**
@@ -46,11 +47,17 @@ function metaContent(head: Element | null, test: (element: Element) => boolean):
   return out.filter((text) => text.trim() !== '');
 }
 
-/** Headline and description strings a page declares about itself. */
+/**
+ * Headline and description strings a page declares about itself. A declared title loses the
+ * site's name it carries ("Headline - Site.com - News": the longest part, as Readability.js's
+ * title heuristic does): the site's name is on every page of the site, in its header and footer
+ * too, and as a signifier it points SIGFEED at the copyright line.
+ */
 export function pageMetadataTexts(page: PreparedPage): string[] {
+  const metaName = (element: Element) => element.attribs['property'] ?? element.attribs['name'] ?? '';
   const texts = metaContent(page.head, (element) =>
-    element.name === 'title' ||
-    (element.name === 'meta' && /^(og:title|og:description|twitter:title|twitter:description|description)$/i.test(element.attribs['property'] ?? element.attribs['name'] ?? '')));
+    element.name === 'title' || (element.name === 'meta' && /^(og:title|twitter:title)$/i.test(metaName(element)))).map(withoutSiteName);
+  texts.push(...metaContent(page.head, (element) => element.name === 'meta' && /^(og:description|twitter:description|description)$/i.test(metaName(element))));
   for (const script of metaContent(page.head, (element) => element.name === 'script' && element.attribs['type'] === 'application/ld+json')) {
     for (const match of script.matchAll(/"(?:headline|description)"\s*:\s*"((?:[^"\\]|\\.)*)"/g)) texts.push(match[1]!);
   }

@@ -6,6 +6,7 @@ import { upsertItems } from '../../src/archive/items.js';
 import { normalizeArticle, objectHash } from '../../src/archive/normalize.js';
 import { recordCapture } from '../../src/archive/snapshots.js';
 import { openStore, type SqliteStore } from '../../src/archive/sqlite-store.js';
+import { EXTRACTOR_VERSION } from '../../src/extract/extract.js';
 
 /** The first time of the archive; article i is first captured i minutes later. */
 export const ARCHIVE_START = Date.parse('2026-11-02T00:00:00Z');
@@ -35,7 +36,7 @@ export function smallArchive(path: string, titles: string[] = ['One'], options: 
   };
   const content = (snapshotId: number, when: Date, title: string, html: string) => {
     const object = normalizeArticle({ title, byline: 'Ann Lee', published: null, html });
-    return { snapshotId, capturedAt: when.toISOString(), method: 'sigfeed', wrapperId: null, title, byline: 'Ann Lee', published: null, text: html.replace(/<[^>]+>/g, ' ').trim(), html, object, hash: objectHash(object) };
+    return { snapshotId, capturedAt: when.toISOString(), method: 'sigfeed', wrapperId: null, title, byline: 'Ann Lee', published: null, text: html.replace(/<[^>]+>/g, ' ').trim(), html, object, hash: objectHash(object), extractor: EXTRACTOR_VERSION };
   };
   const first = '<p>First paragraph of the story.</p><p>The mayor said no.</p>';
   titles.forEach((title, i) => {

@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import iconv from 'iconv-lite';
+import { diffObjects } from '../../src/archive/diff.js';
+import { normalizeArticle, objectHash } from '../../src/archive/normalize.js';
 import { preparePage } from '../../src/extract/dom.js';
 import { extractArticle, extractFromPage } from '../../src/extract/extract.js';
 import { learnFromSamples } from '../../src/extract/learn.js';
 import { jaccard, structureSignature } from '../../src/extract/template.js';
+import type { Wrapper } from '../../src/extract/wrapper.js';
 import { makeArticle } from '../../src/synthetic/articles.js';
 import { magazine, newspaper, oldBlog, type Template } from '../../src/synthetic/templates.js';
 import { seededRandom } from '../../src/util/random.js';
@@ -147,4 +150,65 @@ test('a deck set apart from the body: a wrapper learns its slot across pages; a 
   assert.ok(!wrapped.text.includes(makeArticle('deck', 59, 0).paragraphs[0]!), 'not the teaser beside it');
   const single = extractFromPage(preparePage(target.html));
   assert.ok(!single.text.includes(target.deck), 'a single page does not guess');
+});
+
+test('every field survives a wrapper: title, byline, dates, lead image and language are the single page\'s', () => {
+  for (const [name, template] of [['newspaper', newspaper], ['magazine', magazine], ['oldBlog', oldBlog]] as const) {
+    const learned = learnFromSamples([20, 21, 22, 23].map((i) => page(template, i)).map((sample) => ({ input: sample.html, url: sample.url, feedTitle: sample.article.title })));
+    assert.ok(learned.wrapper, `${name}: a wrapper`);
+    for (const i of [24, 25, 26]) {
+      const { article, html, url } = page(template, i);
+      const options = { url, feedTitle: article.title, feedSummary: article.summary };
+      const single = extractArticle(html, options);
+      const wrapped = extractArticle(html, { ...options, wrapper: learned.wrapper });
+      assert.equal(wrapped.method, 'forest', `${name} ${i}`);
+      const fields = (object: typeof single) => ({ title: object.title, byline: object.byline, published: object.published, modified: object.modified, leadImage: object.leadImage, language: object.language });
+      assert.deepEqual(fields(wrapped), fields(single), `${name} ${i}`);
+      // The newspaper marks its byline up (the other two only say "Posted by …" in plain text).
+      if (template === newspaper) assert.equal(wrapped.byline, article.author, `${name} ${i}: the byline`);
+    }
+  }
+});
+
+test('the feed item\'s author is the byline when the page shows none', () => {
+  const { article, html, url } = page(newspaper, 30);
+  const withoutByline = html.replace(/<p class="byline">[\s\S]*?<\/p>/, '');
+  assert.notEqual(withoutByline, html);
+  assert.equal(extractArticle(withoutByline, { url, feedTitle: article.title }).byline, null);
+  assert.equal(extractArticle(withoutByline, { url, feedTitle: article.title, feedAuthor: 'Ines Okafor' }).byline, 'Ines Okafor');
+  assert.equal(extractArticle(html, { url, feedTitle: article.title, feedAuthor: 'Ines Okafor' }).byline, article.author, 'the page\'s own byline first');
+});
+
+/** A story page with a hero figure between its headline and its body, an ad and a share card. */
+function heroPage(options: { hero: boolean }) {
+  const paragraphs = Array.from({ length: 6 }, (_, i) => `<p>The river authority opened the new flood gates on day ${i + 1}, and the mill town watched the water fall back below the old stone bridge for the first time since spring.</p>`).join('');
+  return `<!doctype html><html lang="en"><head><title>Flood gates open on the river | The Valley Post</title>
+<meta property="og:image" content="https://valley.example/share/card-77.jpg"><meta name="description" content="The river authority opened the new flood gates."></head>
+<body><div class="ad"><a href="https://ads.example/x"><img src="https://ads.example/banner.jpg" width="728" height="90"></a></div>
+<div class="story"><h1>Flood gates open on the river</h1>
+${options.hero ? '<figure class="hero"><img src="/photos/gates.jpg" width="1200" height="600"><figcaption>The new gates at dawn.</figcaption></figure>' : ''}
+<div class="story-body">${paragraphs}</div></div><img src="https://valley.example/pixel.gif" width="1" height="1"></body></html>`;
+}
+
+test('the lead image is the article\'s: a figure before the body counts, an ad, a pixel or a share card the page does not show do not', () => {
+  const url = 'https://valley.example/2026/flood-gates';
+  const options = { url, feedTitle: 'Flood gates open on the river' };
+  const body: Wrapper = { type: 'div[class=story-body]', tag: 'div', attributes: { class: 'story-body' }, dfs: [], level: 4, xpath: "//div[contains(@class,'story-body')]", relevance: 1, samples: 4, templateBlocks: [] };
+  const withHero = extractArticle(heroPage({ hero: true }), { ...options, wrapper: body });
+  assert.equal(withHero.method, 'forest', 'the wrapper takes the body alone, below the figure');
+  assert.equal(withHero.leadImage, 'https://valley.example/photos/gates.jpg');
+  assert.equal(extractArticle(heroPage({ hero: true }), options).leadImage, 'https://valley.example/photos/gates.jpg', 'single-page extraction finds the same');
+  assert.equal(extractArticle(heroPage({ hero: false }), { ...options, wrapper: body }).leadImage, null, 'the share card is not shown, the ad is a link, the pixel is a pixel');
+});
+
+test('removing the lead image is an edit (media-removed), in every mode', () => {
+  const url = 'https://valley.example/2026/flood-gates';
+  const body: Wrapper = { type: 'div[class=story-body]', tag: 'div', attributes: { class: 'story-body' }, dfs: [], level: 4, xpath: "//div[contains(@class,'story-body')]", relevance: 1, samples: 4, templateBlocks: [] };
+  for (const wrapper of [null, body]) {
+    const options = { url, feedTitle: 'Flood gates open on the river', wrapper };
+    const before = normalizeArticle(extractArticle(heroPage({ hero: true }), options));
+    const after = normalizeArticle(extractArticle(heroPage({ hero: false }), options));
+    assert.notEqual(objectHash(before), objectHash(after), `${wrapper ? 'wrapper' : 'single page'}: the hash covers the lead image`);
+    assert.ok(diffObjects(before, after).kinds.includes('media-removed'), JSON.stringify(diffObjects(before, after).kinds));
+  }
 });

@@ -6,7 +6,8 @@ import { encodeBody, loadCodec, type EncodedBody, type StoredBody } from '../../
 import { normalizeArticle, objectHash } from '../../src/archive/normalize.js';
 import { relearnGap } from '../../src/daemon/extraction.js';
 import { createPool, type CpuPool } from '../../src/daemon/pool.js';
-import { LEARNING_HTML_BYTES, type PageInput } from '../../src/daemon/tasks.js';
+import { LEARNING_HTML_BYTES, extractTask, type PageInput } from '../../src/daemon/tasks.js';
+import { EXTRACTOR_VERSION } from '../../src/extract/extract.js';
 import { extractArticle } from '../../src/extract/extract.js';
 import { learnFromSamples } from '../../src/extract/learn.js';
 import { SyntheticWeb } from '../../src/synthetic/server.js';
@@ -52,7 +53,7 @@ function sharedPages(): Array<{ group: string; bytes: Buffer; url: string }> {
 const stored = ({ encoding, data }: EncodedBody): StoredBody => ({ encoding, data });
 
 const input = (page: { bytes: Buffer; url: string }): PageInput => ({
-  body: stored(encodeBody(page.bytes)), contentType: 'text/html', url: page.url, feed: { title: null, summary: null, published: null, updated: null },
+  body: stored(encodeBody(page.bytes)), contentType: 'text/html', url: page.url, feed: { title: null, summary: null, published: null, updated: null, author: null },
 });
 
 test('pooled extraction and learning give exactly the single-threaded objects (golden check)', async () => {
@@ -96,9 +97,9 @@ test('a revisit is judged before it is stored: the same object on a known templa
   const first = await pool.extract({ page: input(page!), maxBytes: 8 << 20, templates: [], compare: null });
   assert.ok(first.object && first.hash && first.template && 'signature' in first.template, 'a first capture on a new layout');
   const templates = [{ id: 7, signature: JSON.stringify(first.template.signature), wrapperId: null, wrapper: null }];
-  const compare = { hash: first.hash, method: first.article.method, wrapperId: null, object: JSON.stringify(first.object) };
+  const compare = { hash: first.hash, method: first.article.method, wrapperId: null, object: JSON.stringify(first.object), extractor: EXTRACTOR_VERSION };
   const revisit = (bytes: Buffer, choices = templates) => pool.revisit({
-    page: { body: bytes, contentType: 'text/html', url: page!.url, feed: { title: null, summary: null, published: null, updated: null } },
+    page: { body: bytes, contentType: 'text/html', url: page!.url, feed: { title: null, summary: null, published: null, updated: null, author: null } },
     maxBytes: 8 << 20, templates: choices, compare, previousDigest: encodeBody(page!.bytes).sha256, reference: null,
   });
 
@@ -131,4 +132,16 @@ test('a learning holds at most its HTML budget of samples, newest first, and nev
   assert.ok(4 * 1200 * 1024 > LEARNING_HTML_BYTES && 2 * 1200 * 1024 <= LEARNING_HTML_BYTES, 'the pages are sized around the budget');
   assert.equal(large.samples, 2, 'pages of 1.2 MB: the two newest fit the budget');
   assert.equal((await learn(4000)).samples, 2, 'pages larger than the budget: still two');
+});
+
+test('a comparison key made by an older extractor is rebased before comparing: an upgrade is not an edit', async () => {
+  const [page] = await syntheticPages();
+  const first = extractTask({ page: input(page!), maxBytes: 8 << 20, templates: [], compare: null });
+  assert.ok(first.object && first.hash);
+  // The same page as an older extractor saw it: its byline missed, say.
+  const older = { ...first.object, byline: '' };
+  const key = { hash: 'made-by-an-older-extractor', method: first.article.method, wrapperId: null, object: JSON.stringify(older) };
+  assert.equal(extractTask({ page: input(page!), maxBytes: 8 << 20, templates: [], compare: { ...key, extractor: EXTRACTOR_VERSION - 1 } }).comparison.kind, 'rebase');
+  assert.equal(extractTask({ page: input(page!), maxBytes: 8 << 20, templates: [], compare: { ...key, extractor: EXTRACTOR_VERSION } }).comparison.kind, 'edited',
+    'the same key made by this extractor is compared: the byline differs');
 });

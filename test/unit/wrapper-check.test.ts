@@ -82,5 +82,7 @@ test('a wrapper learned on the blog\'s posts agrees with the single page on ever
   assert.equal(learned.wrapper?.xpath, "//div[contains(@class,'post')]");
   assert.equal(learned.check?.reason, 'adopted by leave-one-out (5 held out: 5 agree with the single page, 0 hold more of the page\'s own words, 0 fewer)');
   assert.equal(learned.rejected, null);
-  assert.deepEqual(learned.wrapper.siteTerms, ['blog', 'harbour', 'note', 'saw', 'small', 'walk'], 'the words most posts share in their metadata (the site name, the title and description habits) are the site\'s');
+  const again = learnFromSamples([1, 2, 3, 4, 0].map((n) => ({ input: post(n).html, url: `https://blog.example/${n}` })), { current: learned.wrapper });
+  assert.deepEqual([again.unchanged, again.check], [true, null], 're-learning the active wrapper does not check it again');
+  assert.deepEqual(learned.wrapper.siteTerms, ['note', 'saw', 'walk'], 'the words most posts share in their metadata (the title and description habits) are the site\'s');
 });
