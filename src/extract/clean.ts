@@ -18,6 +18,16 @@ function namesItselfBoilerplate(element: Element): boolean {
   return label.trim() !== '' && BOILERPLATE.test(label);
 }
 
+/** A container that names itself a comment thread. */
+const COMMENTS = /(^|[-_\s])(comments?|comment-?list|responses|replies|discussion)([-_\s]|$)/i;
+/**
+ * Running text outside a comment thread that makes it an article's thread, however long the
+ * thread: a short article's worth of words (a page whose only text is the thread keeps it).
+ */
+const ARTICLE_BESIDE_THREAD = 50;
+
+const wordsIn = (text: string) => (text.match(/[\p{L}\p{N}_]+/gu) ?? []).length;
+
 /** A block whose whole text is a widget's label ("Advertisement", "Share", "3 comments"). */
 const LABEL = /^\s*(\d+\s+)?(advert|advertisement|ad|sponsored|comments?|share|share this|tweet|email|print|close|caption|read more|more|show more|load more|subscribe|sign up|follow us|related|related articles|you may also like|recommended)\s*:?\s*$/i;
 
@@ -41,16 +51,20 @@ export interface CleanOptions {
 /** The elements inside `root` to leave out of the article. */
 export function boilerplateInside(page: PreparedPage, root: Element, options: CleanOptions = {}): Set<Element> {
   const skipped = new Set<Element>();
-  const rootLength = Math.max(1, textContent(root).length);
+  const rootText = textContent(root);
+  const rootLength = Math.max(1, rootText.length);
+  const rootWords = wordsIn(rootText);
   const visit = (element: Element) => {
     for (const child of element.children) {
       if (child.type !== 'tag') continue;
       const node = child as Element;
       if (ALWAYS_SKIPPED.has(node.name) || namesItselfBoilerplate(node)) {
         // A container that names itself boilerplate but holds most of the text is the article
-        // wrapper of an odd CMS, not a share bar.
-        const share = textContent(node).length / rootLength;
-        if (share < 0.5) {
+        // wrapper of an odd CMS, not a share bar — unless it is a comment thread beside an
+        // article's worth of text: a thread longer than its article is still the readers'.
+        const text = textContent(node);
+        const thread = COMMENTS.test(`${node.attribs['class'] ?? ''} ${node.attribs['id'] ?? ''}`) && rootWords - wordsIn(text) >= ARTICLE_BESIDE_THREAD;
+        if (text.length / rootLength < 0.5 || thread) {
           skipped.add(node);
           continue;
         }

@@ -156,15 +156,26 @@ function validWrapperNode(page: PreparedPage, node: Element, signifiers: Signifi
 }
 
 /**
+ * Whether a container opens with a headline that links elsewhere: an item of a list of posts or
+ * stories (a blog's front page, a teaser), each its own article — not a part of one article's
+ * body, whose subheadings do not link away.
+ */
+function opensWithLinkedHeadline(element: Element): boolean {
+  const heading = element.children.find((child): child is Element => child.type === 'tag' && /^h[1-3]$/.test((child as Element).name));
+  return heading !== undefined && heading.children.some((child) => child.type === 'tag' && (child as Element).name === 'a');
+}
+
+/**
  * An article split over sibling containers of one type (a CMS writing its body in several
  * `<div class="body-part">`, possibly one level up): their parent, without the siblings of other
- * types.
+ * types. Containers that each open with a linked headline are separate posts, never merged.
  */
 function withSameTypeSiblings(page: PreparedPage, node: Element): { root: Element; skipped: Element[] } {
   let candidate = node;
   for (let level = 0; level < 2; level++) {
     const parent = candidate.parent;
     if (!parent || parent.type !== 'tag' || (parent as Element).name === 'body') break;
+    if (opensWithLinkedHeadline(candidate)) break;
     if (Object.keys(typeAttributes(candidate)).length > 0) {
       const type = elementType(candidate);
       const siblings = (parent as Element).children.filter((child): child is Element => child.type === 'tag');
