@@ -23,6 +23,13 @@ export function keywordCoverage(page: PreparedPage, signifiers: Signifiers, text
   return wanted.filter((keyword) => held.has(keyword)).length / wanted.length;
 }
 
+/** Occurrences of the page's keywords per word of the text: how densely it speaks of what the page is about (SIGFEED's relevance, thesis ch. 2 §5). */
+export function keywordDensity(signifiers: Signifiers, text: string): number {
+  const held = terms(text);
+  const total = words(text).length;
+  return total === 0 ? 0 : held.filter((term) => signifiers.keywords.has(term)).length / total;
+}
+
 /** How far two texts say the same (F1 over their bags of words): 1 for the same words, 0 for none in common. */
 export function wordAgreement(a: string, b: string): number {
   const count = (text: string) => {

@@ -1,7 +1,7 @@
 import { preparePage, type PreparedPage } from './dom.js';
 import { extractFromPage } from './extract.js';
 import { learnWrapper, type LearnResult } from './forest.js';
-import { keywordCoverage, pageOwnSignifiers, sharedKeywords, wordAgreement } from './guard.js';
+import { keywordCoverage, keywordDensity, pageOwnSignifiers, sharedKeywords, wordAgreement } from './guard.js';
 import { pageTerms } from './significance.js';
 import { feedSignifiers, mergeSignifiers, metadataSignifiers, tfidfSignifiers, type Signifiers } from './signifiers.js';
 import type { Wrapper } from './wrapper.js';
@@ -36,7 +36,7 @@ const WORSE_SHARE = 0.25;
 /** What the leave-one-out check found, and its verdict. */
 export interface WrapperCheck {
   adopted: boolean;
-  /** Held-out pages, and on how many the wrapper's object agreed with the single page's, held more of the page's keywords, or fewer. */
+  /** Held-out pages, and on how many the wrapper's object agreed with the single page's, held the page's keywords better, or worse. */
   checked: number;
   agreed: number;
   better: number;
@@ -89,7 +89,8 @@ const ownSignifiers = (page: PreparedPage, sample: SamplePage): Signifiers =>
  * Each of the (newest) samples held out in turn: a wrapper learned on the others (`learnWithout`) extracts it
  * (the guard off: the wrapper is judged alone), and so does single-page extraction; the two
  * objects agree, or the one holding more of what the page says about itself (its feed item's
- * words, else its title and description) is the better. The tf-idf signifiers of the other
+ * words, else its title and description) — or, holding as much, holding it more densely — is
+ * the better. The tf-idf signifiers of the other
  * samples were computed with the held-out page among them: it only weighs their terms' rarity.
  */
 export function leaveOneOut(pages: PreparedPage[], samples: SamplePage[], siteTerms: string[], learnWithout: (held: number) => Wrapper | null): WrapperCheck {
@@ -108,11 +109,14 @@ export function leaveOneOut(pages: PreparedPage[], samples: SamplePage[], siteTe
       continue;
     }
     const own = pageOwnSignifiers(ownSignifiers(page, sample), siteTerms);
-    const difference = keywordCoverage(page, own, wrapped.text) - keywordCoverage(page, own, single.text);
+    // Both holding the same share of the page's keywords (a comment thread that names the story
+    // once, beside the story), the one speaking of them more densely is the article.
+    const difference = keywordCoverage(page, own, wrapped.text) - keywordCoverage(page, own, single.text)
+      || keywordDensity(own, wrapped.text) - keywordDensity(own, single.text);
     if (difference > 0) count.better++;
     else if (difference < 0) count.worse++;
   }
   const adopted = count.worse <= WORSE_SHARE * count.checked;
-  const numbers = `${count.checked} held out: ${count.agreed} agree with the single page, ${count.better} hold more of the page's own words, ${count.worse} fewer`;
+  const numbers = `${count.checked} held out: ${count.agreed} agree with the single page, ${count.better} hold the page's own words better, ${count.worse} worse`;
   return { adopted, ...count, reason: `${adopted ? 'adopted' : 'rejected'} by leave-one-out (${numbers})` };
 }

@@ -74,13 +74,13 @@ test('the leave-one-out check rejects a wrapper whose held-out pages lose what t
   const check = leaveOneOut(pages, samples, [], () => commentWrapper);
   assert.equal(check.adopted, false);
   assert.deepEqual([check.checked, check.worse], [5, 5]);
-  assert.equal(check.reason, 'rejected by leave-one-out (5 held out: 0 agree with the single page, 0 hold more of the page\'s own words, 5 fewer)');
+  assert.equal(check.reason, 'rejected by leave-one-out (5 held out: 0 agree with the single page, 0 hold the page\'s own words better, 5 worse)');
 });
 
 test('a wrapper learned on the blog\'s posts agrees with the single page on every held-out post and is adopted', () => {
   const learned = learnFromSamples([0, 1, 2, 3, 4].map((n) => ({ input: post(n).html, url: `https://blog.example/${n}` })));
   assert.equal(learned.wrapper?.xpath, "//div[contains(@class,'post')]");
-  assert.equal(learned.check?.reason, 'adopted by leave-one-out (5 held out: 5 agree with the single page, 0 hold more of the page\'s own words, 0 fewer)');
+  assert.equal(learned.check?.reason, 'adopted by leave-one-out (5 held out: 5 agree with the single page, 0 hold the page\'s own words better, 0 worse)');
   assert.equal(learned.rejected, null);
   const again = learnFromSamples([1, 2, 3, 4, 0].map((n) => ({ input: post(n).html, url: `https://blog.example/${n}` })), { current: learned.wrapper });
   assert.deepEqual([again.unchanged, again.check], [true, null], 're-learning the active wrapper does not check it again');
