@@ -34,6 +34,8 @@ export interface PreparedPage {
   /** The <head>, kept apart for metadata. */
   head: Element | null;
   url: string | null;
+  /** The language the page declares (`<html lang>`), which sets the rules of its terms (terms.ts). */
+  language: string | null;
 }
 
 export function parseHtml(input: Uint8Array | string, contentType?: string | null): Document {
@@ -43,7 +45,8 @@ export function parseHtml(input: Uint8Array | string, contentType?: string | nul
 
 export function preparePage(input: Uint8Array | string | Document, options: { url?: string | null; contentType?: string | null } = {}): PreparedPage {
   const document = typeof input === 'object' && 'type' in input && (input as Document).type === 'root' ? (input as Document) : parseHtml(input as Uint8Array | string, options.contentType);
-  const page: PreparedPage = { document, elements: [], dfs: new Map(), depth: new Map(), leaves: [], head: null, url: options.url ?? null };
+  const root = document.children.find((child): child is Element => isTag(child) && child.name === 'html');
+  const page: PreparedPage = { document, elements: [], dfs: new Map(), depth: new Map(), leaves: [], head: null, url: options.url ?? null, language: root?.attribs['lang']?.trim() || null };
   const visit = (node: AnyNode, depth: number) => {
     if (isTag(node)) {
       if (node.name === 'head') {

@@ -10,6 +10,7 @@ import { articleHtml, articleText } from './render.js';
 import { leafTerms } from './significance.js';
 import { feedSignifiers, metadataSignifiers, type Signifiers } from './signifiers.js';
 import { sigfeed } from './sigfeed.js';
+import { termRules } from './terms.js';
 import { elementType, matchWrapper, typeAttributes, type Wrapper } from './wrapper.js';
 
 /** The article object of a page (docs/architecture.md §5, "The article object"). */
@@ -239,7 +240,7 @@ const GUARD_COVERAGE = 0.5;
 
 /** Extracts the article object of an already prepared page. */
 export function extractFromPage(page: PreparedPage, options: ExtractOptions = {}): ArticleObject {
-  const signifiers = options.feedTitle || options.feedSummary ? feedSignifiers(options.feedTitle, options.feedSummary) : metadataSignifiers(page);
+  const signifiers = options.feedTitle || options.feedSummary ? feedSignifiers(options.feedTitle, options.feedSummary, termRules(page.language)) : metadataSignifiers(page);
   const node = options.wrapper ? wrappedNode(page, options.wrapper, signifiers) : null;
   if (!node) return singlePage(page, options, signifiers);
   const wrapped = objectAt(page, node, 'forest', options);

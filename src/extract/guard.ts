@@ -1,7 +1,7 @@
 import type { PreparedPage } from './dom.js';
 import { pageTerms } from './significance.js';
 import type { Signifiers } from './signifiers.js';
-import { terms, words } from './terms.js';
+import { termRules, terms, words } from './terms.js';
 
 /**
  * Whether an object holds what its page says about itself (issue #10's per-page guard and the
@@ -19,13 +19,13 @@ export function keywordCoverage(page: PreparedPage, signifiers: Signifiers, text
   const onPage = new Set(pageTerms(page));
   const wanted = [...signifiers.keywords].filter((keyword) => onPage.has(keyword));
   if (wanted.length === 0) return 1;
-  const held = new Set(terms(text));
+  const held = new Set(terms(text, termRules(page.language)));
   return wanted.filter((keyword) => held.has(keyword)).length / wanted.length;
 }
 
 /** Occurrences of the page's keywords per word of the text: how densely it speaks of what the page is about (SIGFEED's relevance, thesis ch. 2 §5). */
-export function keywordDensity(signifiers: Signifiers, text: string): number {
-  const held = terms(text);
+export function keywordDensity(page: PreparedPage, signifiers: Signifiers, text: string): number {
+  const held = terms(text, termRules(page.language));
   const total = words(text).length;
   return total === 0 ? 0 : held.filter((term) => signifiers.keywords.has(term)).length / total;
 }

@@ -4,6 +4,7 @@ import { learnWrapper, type LearnResult } from './forest.js';
 import { keywordCoverage, keywordDensity, pageOwnSignifiers, sharedKeywords, wordAgreement } from './guard.js';
 import { pageTerms } from './significance.js';
 import { feedSignifiers, mergeSignifiers, metadataSignifiers, tfidfSignifiers, type Signifiers } from './signifiers.js';
+import { termRules } from './terms.js';
 import type { Wrapper } from './wrapper.js';
 
 export interface SamplePage {
@@ -69,7 +70,7 @@ export function learnFromSamples(samples: SamplePage[], options: { k?: number; c
   const pages = samples.map((sample) =>
     typeof sample.input === 'object' && 'leaves' in sample.input ? sample.input : preparePage(sample.input, { url: sample.url ?? null, contentType: sample.contentType ?? null }));
   const tfidf = tfidfSignifiers(pages.map(pageTerms), k);
-  const signifiers = tfidf.map((fromTemplate, i) => mergeSignifiers(feedSignifiers(samples[i]!.feedTitle, samples[i]!.feedSummary), fromTemplate));
+  const signifiers = tfidf.map((fromTemplate, i) => mergeSignifiers(feedSignifiers(samples[i]!.feedTitle, samples[i]!.feedSummary, termRules(pages[i]!.language)), fromTemplate));
   const learned = learnWrapper(pages, signifiers);
   if (!learned.wrapper) return { ...learned, pages, check: null, rejected: null, unchanged: false };
   // The words most samples' own metadata share name the site, not the page (guard.ts).
@@ -83,7 +84,7 @@ export function learnFromSamples(samples: SamplePage[], options: { k?: number; c
 
 /** What a page says about itself: its feed item's words, else its own metadata (as extraction reads it). */
 const ownSignifiers = (page: PreparedPage, sample: SamplePage): Signifiers =>
-  sample.feedTitle || sample.feedSummary ? feedSignifiers(sample.feedTitle, sample.feedSummary) : metadataSignifiers(page);
+  sample.feedTitle || sample.feedSummary ? feedSignifiers(sample.feedTitle, sample.feedSummary, termRules(page.language)) : metadataSignifiers(page);
 
 /**
  * Each of the (newest) samples held out in turn: a wrapper learned on the others (`learnWithout`) extracts it
@@ -112,7 +113,7 @@ export function leaveOneOut(pages: PreparedPage[], samples: SamplePage[], siteTe
     // Both holding the same share of the page's keywords (a comment thread that names the story
     // once, beside the story), the one speaking of them more densely is the article.
     const difference = keywordCoverage(page, own, wrapped.text) - keywordCoverage(page, own, single.text)
-      || keywordDensity(own, wrapped.text) - keywordDensity(own, single.text);
+      || keywordDensity(page, own, wrapped.text) - keywordDensity(page, own, single.text);
     if (difference > 0) count.better++;
     else if (difference < 0) count.worse++;
   }

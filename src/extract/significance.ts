@@ -1,14 +1,15 @@
 import type { Element } from 'domhandler';
 import { parentElement, type PreparedPage, type TextLeaf } from './dom.js';
 import type { Signifiers } from './signifiers.js';
-import { termOfWord } from './terms.js';
+import { termOfWord, termRules } from './terms.js';
 
 /** Terms of every text leaf, computed once per page. */
 const leafTermCache = new WeakMap<PreparedPage, string[][]>();
 export function leafTerms(page: PreparedPage): string[][] {
   let cached = leafTermCache.get(page);
   if (!cached) {
-    cached = page.leaves.map((leaf) => leaf.words.map(termOfWord).filter((term): term is string => term !== null));
+    const rules = termRules(page.language);
+    cached = page.leaves.map((leaf) => leaf.words.map((word) => termOfWord(word, rules)).filter((term): term is string => term !== null));
     leafTermCache.set(page, cached);
   }
   return cached;

@@ -2,7 +2,7 @@ import { isTag, type Element } from 'domhandler';
 import { textContent } from 'domutils';
 import type { PreparedPage } from './dom.js';
 import { withoutSiteName } from './metadata.js';
-import { terms, words } from './terms.js';
+import { ENGLISH, termRules, terms, words, type TermRules } from './terms.js';
 
 /**
  * Signifiers: the words that point at the article (docs/architecture.md §5; thesis ch. 2 §4, FOREST §3.1).
@@ -26,12 +26,12 @@ export function trigramsOf(list: string[]): string[] {
 const stripHtml = (html: string) => html.replace(/<[^>]*>/g, ' ').replace(/&[a-z#0-9]+;/gi, ' ');
 
 /** From a feed item: title + description, HTML stripped. */
-export function feedSignifiers(title: string | null | undefined, summary: string | null | undefined): Signifiers {
+export function feedSignifiers(title: string | null | undefined, summary: string | null | undefined, rules: TermRules = ENGLISH): Signifiers {
   const texts = [title ?? '', stripHtml(summary ?? '')].filter((text) => text.trim() !== '');
   if (texts.length === 0) return NO_SIGNIFIERS;
   return {
     trigrams: new Set(texts.flatMap((text) => trigramsOf(words(text)))),
-    keywords: new Set(texts.flatMap((text) => terms(text))),
+    keywords: new Set(texts.flatMap((text) => terms(text, rules))),
     source: 'feed',
   };
 }
@@ -68,7 +68,7 @@ export function pageMetadataTexts(page: PreparedPage): string[] {
 export function metadataSignifiers(page: PreparedPage): Signifiers {
   const texts = pageMetadataTexts(page).map(stripHtml);
   if (texts.length === 0) return NO_SIGNIFIERS;
-  return { trigrams: new Set(texts.flatMap((text) => trigramsOf(words(text)))), keywords: new Set(texts.flatMap((text) => terms(text))), source: 'metadata' };
+  return { trigrams: new Set(texts.flatMap((text) => trigramsOf(words(text)))), keywords: new Set(texts.flatMap((text) => terms(text, termRules(page.language)))), source: 'metadata' };
 }
 
 /**

@@ -1,26 +1,62 @@
 import { stemmer } from 'stemmer';
-import { eng } from 'stopword';
+import * as stopwords from 'stopword';
 
 /** Words of a text: runs of Unicode letters, digits and `_`, lower-cased. */
 export function words(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
 }
 
-const STOP = new Set(eng);
+/** How a language's words become terms: its stop words, and its stemmer. */
+export interface TermRules {
+  stop: ReadonlySet<string>;
+  stem: (word: string) => string;
+}
+
+/** English: the stop word list, and Porter's stemmer (the only stemmer Forest ships). */
+export const ENGLISH: TermRules = { stop: new Set(stopwords.eng), stem: stemmer };
+
+/**
+ * The stop word lists of the `stopword` package (ISO 639-3 names) by the primary subtag a page
+ * declares (`<html lang="de-AT">` → de). A page in a language of this table has its own stop
+ * words and its words unstemmed (Porter's rules are English: on a German word they only do harm);
+ * a page without a language, or in another, keeps the English rules.
+ */
+const LISTS: Record<string, readonly string[]> = {
+  af: stopwords.afr, ar: stopwords.ara, bg: stopwords.bul, ca: stopwords.cat, cs: stopwords.ces, da: stopwords.dan, de: stopwords.deu, el: stopwords.ell,
+  es: stopwords.spa, et: stopwords.est, eu: stopwords.eus, fa: stopwords.fas, fi: stopwords.fin, fr: stopwords.fra, ga: stopwords.gle, gl: stopwords.glg,
+  he: stopwords.heb, hi: stopwords.hin, hr: stopwords.hrv, hu: stopwords.hun, hy: stopwords.hye, id: stopwords.ind, it: stopwords.ita, lt: stopwords.lit,
+  lv: stopwords.lav, ms: stopwords.msa, nb: stopwords.nob, nl: stopwords.nld, no: stopwords.nob, pl: stopwords.pol, pt: stopwords.por, ro: stopwords.ron,
+  ru: stopwords.rus, sk: stopwords.slk, sl: stopwords.slv, sv: stopwords.swe, tr: stopwords.tur, uk: stopwords.ukr, vi: stopwords.vie,
+};
+
+const byLanguage = new Map<string, TermRules>();
+
+/** The term rules of a language tag (`en`, `de-DE`, `pt_BR`, …); English when unknown or absent. */
+export function termRules(language: string | null | undefined): TermRules {
+  const code = (language ?? '').trim().toLowerCase().split(/[-_]/)[0] ?? '';
+  const list = LISTS[code];
+  if (!list) return ENGLISH;
+  let rules = byLanguage.get(code);
+  if (!rules) {
+    rules = { stop: new Set(list), stem: (word) => word };
+    byLanguage.set(code, rules);
+  }
+  return rules;
+}
 
 /**
  * Terms in the information-retrieval sense (FOREST §3.1): tokenized, stop words removed,
- * stemmed (Porter). Signifiers and the x/y counts of §3.3 are both in terms.
+ * stemmed — by the rules of the page's language.
  */
-export function terms(text: string): string[] {
+export function terms(text: string, rules: TermRules = ENGLISH): string[] {
   const out: string[] = [];
   for (const word of words(text)) {
-    if (STOP.has(word) || word.length < 2 || /^\d+$/.test(word)) continue;
-    out.push(stemmer(word));
+    const term = termOfWord(word, rules);
+    if (term !== null) out.push(term);
   }
   return out;
 }
 
-export function termOfWord(word: string): string | null {
-  return STOP.has(word) || word.length < 2 || /^\d+$/.test(word) ? null : stemmer(word);
+export function termOfWord(word: string, rules: TermRules = ENGLISH): string | null {
+  return rules.stop.has(word) || word.length < 2 || /^\d+$/.test(word) ? null : rules.stem(word);
 }

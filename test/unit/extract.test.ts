@@ -6,7 +6,9 @@ import { normalizeArticle, objectHash } from '../../src/archive/normalize.js';
 import { preparePage } from '../../src/extract/dom.js';
 import { extractArticle, extractFromPage } from '../../src/extract/extract.js';
 import { learnFromSamples } from '../../src/extract/learn.js';
+import { feedSignifiers, metadataSignifiers } from '../../src/extract/signifiers.js';
 import { jaccard, structureSignature } from '../../src/extract/template.js';
+import { termRules } from '../../src/extract/terms.js';
 import type { Wrapper } from '../../src/extract/wrapper.js';
 import { makeArticle } from '../../src/synthetic/articles.js';
 import { magazine, newspaper, oldBlog, type Template } from '../../src/synthetic/templates.js';
@@ -211,4 +213,12 @@ test('removing the lead image is an edit (media-removed), in every mode', () => 
     assert.notEqual(objectHash(before), objectHash(after), `${wrapper ? 'wrapper' : 'single page'}: the hash covers the lead image`);
     assert.ok(diffObjects(before, after).kinds.includes('media-removed'), JSON.stringify(diffObjects(before, after).kinds));
   }
+});
+
+test('signifiers follow the page\'s language: a German page\'s function words are not its keywords', () => {
+  const html = (lang: string) => `<html${lang}><head><title>Die neue Brücke über den Kanal</title></head><body><p>x</p></body></html>`;
+  assert.deepEqual([...metadataSignifiers(preparePage(html(' lang="de-AT"'))).keywords], ['brücke', 'kanal']);
+  assert.deepEqual([...metadataSignifiers(preparePage(html(''))).keywords], ['die', 'neue', 'brücke', 'über', 'den', 'kanal'], 'without a language, the English rules');
+  assert.deepEqual([...feedSignifiers('Les ponts de la ville', null, termRules('fr')).keywords], ['ponts', 'ville'], 'French stop words, no English stemming');
+  assert.deepEqual([...feedSignifiers('The bridges of the towns', null, termRules('en-GB')).keywords], ['bridg', 'town'], 'English: Porter stems');
 });
