@@ -28,9 +28,9 @@ const AGREEMENT = 0.8;
 /** Held-out pages checked at most: each costs a learning on the other samples and two extractions. */
 const CHECKED_PAGES = 5;
 /**
- * A wrapper is adopted when it is worse than the single page (holds fewer of the page's own
- * keywords) on at most this share of the held-out pages: the per-page guard already catches an
- * odd page, so one stray page of four does not cost the template its wrapper. Not tuned.
+ * A wrapper is adopted when it is worse than the single page (holds the page's own words worse)
+ * on at most this share of the held-out pages: the per-page guard already catches an odd page,
+ * so one stray page of four does not cost the template its wrapper. Not tuned.
  */
 const WORSE_SHARE = 0.25;
 
@@ -76,7 +76,7 @@ export function learnFromSamples(samples: SamplePage[], options: { k?: number; c
   // The words most samples' own metadata share name the site, not the page (guard.ts).
   const siteTerms = sharedKeywords(pages.map((page, i) => ownSignifiers(page, samples[i]!)));
   if (siteTerms.length > 0) learned.wrapper.siteTerms = siteTerms;
-  // A re-learning that finds the active wrapper again (most do) was checked when it was adopted.
+  // A re-learning that finds the active wrapper again was checked when that wrapper was adopted.
   if (options.current && sameSelector(learned.wrapper, options.current)) return { ...learned, pages, check: null, rejected: null, unchanged: true };
   const check = leaveOneOut(pages, samples, siteTerms, (held) => learnWrapper(pages.filter((_, i) => i !== held), signifiers.filter((_, i) => i !== held)).wrapper);
   return check.adopted ? { ...learned, pages, check, rejected: null, unchanged: false } : { ...learned, wrapper: null, pages, check, rejected: learned.wrapper, unchanged: false };
@@ -87,12 +87,12 @@ const ownSignifiers = (page: PreparedPage, sample: SamplePage): Signifiers =>
   sample.feedTitle || sample.feedSummary ? feedSignifiers(sample.feedTitle, sample.feedSummary, termRules(page.language)) : metadataSignifiers(page);
 
 /**
- * Each of the (newest) samples held out in turn: a wrapper learned on the others (`learnWithout`) extracts it
- * (the guard off: the wrapper is judged alone), and so does single-page extraction; the two
- * objects agree, or the one holding more of what the page says about itself (its feed item's
- * words, else its title and description) — or, holding as much, holding it more densely — is
- * the better. The tf-idf signifiers of the other
- * samples were computed with the held-out page among them: it only weighs their terms' rarity.
+ * Each of the (newest) samples held out in turn: a wrapper learned on the others
+ * (`learnWithout`) extracts it — the guard off, the wrapper judged alone — and so does
+ * single-page extraction. The two objects agree, or the one holding more of what the page says
+ * about itself (its feed item's words, else its title and description) — or, holding as much,
+ * holding it more densely — is the better. The other samples' tf-idf signifiers were computed
+ * with the held-out page among them: it only weighs their terms' rarity.
  */
 export function leaveOneOut(pages: PreparedPage[], samples: SamplePage[], siteTerms: string[], learnWithout: (held: number) => Wrapper | null): WrapperCheck {
   const count = { checked: 0, agreed: 0, better: 0, worse: 0 };

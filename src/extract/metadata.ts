@@ -156,17 +156,24 @@ function articleImage(element: Element): string | null {
   return src;
 }
 
+/** Whether the element sits in a `<figure>` (HTML's self-contained illustration of the main text). */
+function inFigure(element: Element): boolean {
+  for (let parent = element.parent; parent && isTag(parent); parent = parent.parent) if (parent.name === 'figure') return true;
+  return false;
+}
+
 /**
- * The article's lead image (issue #10): the first image of the article — in its node, else in
- * what precedes the node in its region (a figure between headline and body) — else the image the
- * page declares (og:image, JSON-LD) when the page shows it. An image the page only declares is
- * a share card, not part of what readers see.
+ * The article's lead image (issue #10): the first image of the article's node, else the first
+ * `<figure>` image before it in its region (a hero between headline and body: outside a figure,
+ * an image there is as likely the site's logo, which must not enter the object), else the image
+ * the page declares (og:image, JSON-LD) when the page shows it. An image the page only declares
+ * is a share card, not part of what readers see.
  */
 function leadImageOf(page: PreparedPage, region: Element[], declared: string | null): string | null {
-  for (const root of region) {
+  for (const [index, root] of region.entries()) {
     let found: string | null = null;
     walk(root, (element) => {
-      found ??= articleImage(element);
+      if (index === 0 || inFigure(element)) found ??= articleImage(element);
     });
     if (found) return absoluteUrl(found, page.url);
   }

@@ -70,3 +70,8 @@ for (const { name, html, include, exclude } of CASES) {
     for (const text of exclude) assert.ok(!article.text.includes(text), `kept: ${text}`);
   });
 }
+
+test('a site\'s logo before the article is not its lead image', () => {
+  const table = CASES.find((entry) => entry.name.startsWith('tables used for layout'))!;
+  assert.equal(extractArticle(table.html, { url: 'https://regression.example/page' }).leadImage, null);
+});
