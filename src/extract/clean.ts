@@ -53,7 +53,6 @@ export function boilerplateInside(page: PreparedPage, root: Element, options: Cl
   const skipped = new Set<Element>();
   const rootText = textContent(root);
   const rootLength = Math.max(1, rootText.length);
-  const rootWords = wordsIn(rootText);
   const visit = (element: Element) => {
     for (const child of element.children) {
       if (child.type !== 'tag') continue;
@@ -63,8 +62,10 @@ export function boilerplateInside(page: PreparedPage, root: Element, options: Cl
         // wrapper of an odd CMS, not a share bar — unless it is a comment thread beside an
         // article's worth of text: a thread longer than its article is still the readers'.
         const text = textContent(node);
-        const thread = COMMENTS.test(`${node.attribs['class'] ?? ''} ${node.attribs['id'] ?? ''}`) && rootWords - wordsIn(text) >= ARTICLE_BESIDE_THREAD;
-        if (text.length / rootLength < 0.5 || thread) {
+        const share = text.length / rootLength;
+        // Words are counted only for a large thread (rare): counting every root's would cost each extraction.
+        const thread = share >= 0.5 && COMMENTS.test(`${node.attribs['class'] ?? ''} ${node.attribs['id'] ?? ''}`) && wordsIn(rootText) - wordsIn(text) >= ARTICLE_BESIDE_THREAD;
+        if (share < 0.5 || thread) {
           skipped.add(node);
           continue;
         }

@@ -1,5 +1,5 @@
 import type { PreparedPage } from './dom.js';
-import { pageTerms } from './significance.js';
+import { pageTermSet } from './significance.js';
 import type { Signifiers } from './signifiers.js';
 import { termRules, terms, words } from './terms.js';
 
@@ -16,7 +16,7 @@ import { termRules, terms, words } from './terms.js';
 /** Share of the page's keywords found anywhere in its body that the object's text holds (1 when there are none to hold). */
 export function keywordCoverage(page: PreparedPage, signifiers: Signifiers, text: string): number {
   if (signifiers.keywords.size === 0) return 1;
-  const onPage = new Set(pageTerms(page));
+  const onPage = pageTermSet(page);
   const wanted = [...signifiers.keywords].filter((keyword) => onPage.has(keyword));
   if (wanted.length === 0) return 1;
   const held = new Set(terms(text, termRules(page.language)));

@@ -19,6 +19,17 @@ export function pageTerms(page: PreparedPage): string[] {
   return leafTerms(page).flat();
 }
 
+/** The distinct terms of the page, computed once per page. */
+const termSetCache = new WeakMap<PreparedPage, ReadonlySet<string>>();
+export function pageTermSet(page: PreparedPage): ReadonlySet<string> {
+  let cached = termSetCache.get(page);
+  if (!cached) {
+    cached = new Set(pageTerms(page));
+    termSetCache.set(page, cached);
+  }
+  return cached;
+}
+
 export interface SignificantLeaf {
   leaf: TextLeaf;
   /** Signifier matches in the leaf. */
