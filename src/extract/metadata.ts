@@ -173,7 +173,7 @@ function leadImageOf(page: PreparedPage, region: Element[], declared: string | n
   for (const [index, root] of region.entries()) {
     let found: string | null = null;
     walk(root, (element) => {
-      if (index === 0 || inFigure(element)) found ??= articleImage(element);
+      if (found === null && element.name === 'img' && (index === 0 || inFigure(element))) found = articleImage(element);
     });
     if (found) return absoluteUrl(found, page.url);
   }
