@@ -5,7 +5,7 @@
  * gives the mean and the worst seed. Seeds 1–10 (the default) are the ones the policy's settings
  * were compared on; seeds 11–20 are the held-out check (README).
  *
- *   npm run bench:schedule [-- --seeds 1-10] [--days D] [--per-kind] [--per-feed] [--json] [--trace-out FILE]
+ *   [FOREST_SCHEDULE_…=…] npm run bench:schedule [-- --seeds 1-10] [--days D] [--per-kind] [--per-feed] [--json] [--trace-out FILE]
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -38,7 +38,11 @@ function parseSeeds(text: string): number[] {
 
 const seeds = parseSeeds(values.seed ?? values.seeds);
 const days = Number(values.days);
-const settings = loadSettings({ env: {} }).schedule;
+// The schedule settings as the daemon would read them from FOREST_SCHEDULE_* (e.g.
+// FOREST_SCHEDULE_DELAY_TARGET=10m), so that a setting can be compared in one command; nothing
+// else of the environment, so that a user's config does not change the benchmark.
+const scheduleEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => key.startsWith('FOREST_SCHEDULE_')));
+const settings = loadSettings({ env: scheduleEnv }).schedule;
 const policies = (): Array<SimPolicy<unknown>> => [fixedPolicy(15 * 60_000), fixedPolicy(60 * 60_000), minifluxPolicy(), commafeedPolicy(), forestPolicy(settings)] as Array<SimPolicy<unknown>>;
 
 const quantile = (sorted: number[], q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! : NaN);

@@ -134,3 +134,28 @@ export function safeMean(k: number, epsilon: number): number {
 }
 
 export const HOUR_MS = HOUR;
+
+/**
+ * Items a burst would push out of a window, integrated over where in a poll interval it starts:
+ * ∫₀^Δ max(0, λb·u − k) du, u being the time from the burst's start to the next poll (a burst
+ * of rate λb that lasts past the poll; the document keeps k of its items). Times the rate of
+ * bursts and over Δ, it is the expected number of items lost per unit of time. A burst's size is
+ * not trusted to bound it: the next one may be longer than those seen.
+ */
+export function burstOverflow(interval: number, burstRate: number, kept: number): number {
+  const fills = kept / burstRate; // from its start, the burst overflows the window after this
+  return interval <= fills || burstRate <= 0 ? 0 : (burstRate * (interval - fills) ** 2) / 2;
+}
+
+/**
+ * The profile multiplier at one hour of the week with `removed` items taken out of that hour
+ * (of the week, or of the day when `daily`): whether an hour is busy, judged without the items
+ * of the burst in question — a one-off burst must not explain itself.
+ */
+export function multiplierWithout(counts: readonly number[], daily: boolean, hour: number, removed: number, prior = 24): number {
+  const bins = daily ? counts.reduce((byHour, count, h) => ((byHour[h % 24]! += count), byHour), new Array<number>(24).fill(0)) : counts;
+  const bin = bins[daily ? hour % 24 : hour]!;
+  const taken = Math.min(removed, bin);
+  const total = bins.reduce((sum, count) => sum + count, 0) - taken;
+  return (bin - taken + prior / bins.length) / ((total + prior) / bins.length);
+}

@@ -1,9 +1,9 @@
 import { formatDuration } from '../util/units.js';
 import { nextCronTime } from './cron.js';
 import {
-  choGarciaMolinaRate, dailyMultipliers, decayedCount, expectedArrivals, HOUR_MS, poissonTail, profileMultipliers, rateUpperBound, recentRate, safeMean,
+  burstOverflow, choGarciaMolinaRate, decayedCount, expectedArrivals, HOUR_MS, poissonTail, rateUpperBound, recentRate, safeMean,
 } from './estimate.js';
-import { RATE_HALF_LIFE, type ScheduleState } from './state.js';
+import { isBurst, MAX_BURSTS, planningProfile, RATE_HALF_LIFE, type ScheduleState } from './state.js';
 
 /**
  * When to poll a feed next: a pure function of the scheduler's state for the feed (after the
@@ -15,8 +15,18 @@ import { RATE_HALF_LIFE, type ScheduleState } from './state.js';
  * the next poll is the latest instant at which P(N > W − 1) ≤ ε (one item of margin) — with λ(t)
  * shaped by the hour (the shape of the week after two weeks, of the day after two days: a feed
  * that fills its window in minutes at its peak hours is planned with its peak, issue #13), with
- * an upper confidence bound of λ while evidence is thin, at a burst's rate as soon as one is
- * under way, and, for a feed that has burst before, no longer than such a burst takes to fill W.
+ * an upper confidence bound of λ while evidence is thin (uncertain in its level, not in its
+ * shape: quiet hours stay quiet), and at a burst's rate as soon as one is under way.
+ *
+ * Bursts (issue #13): a feed that has burst may burst again, and bursts (news events) come at
+ * random — four quiet weeks make the next one hardly less likely, so a burst's memory must not
+ * fade on a clock. The feed keeps its burst episodes (state.ts); with b of them per unit of time
+ * at rate λb, a burst starting u before the next poll pushes max(0, λb·u − (W − 1)) items out of
+ * the document, so the expected loss per unit of time is b·∫₀^Δ max(0, λb·u − (W − 1)) du / Δ,
+ * held to the same share ε of the feed's items as the overflow risk. That allows little more
+ * than (W − 1)/λb, and the allowance grows slowly as bursts prove rare. A peak that recurs every
+ * day is no burst: once the profile (without that episode's own items) explains it, the profile
+ * plans it, and the feed's quiet hours are not polled at its peak rate.
  *
  * Delay (issue #13): polls buy capture delay. Minimising (polls per hour) + c·(hours of delay
  * per hour) = 1/Δ + c·λ·Δ/2 gives the square-root rule c·λ·Δ² = 2 — the same law as the
@@ -96,21 +106,41 @@ const ASSUMED_WINDOW = 10;
 const BURST_SIGNIFICANCE = 0.001;
 /** Odds, gap under the burst rate against under the usual rate, that mark a burst's onset. */
 const BURST_ONSET_ODDS = 20;
-/** Arrivals before the shape of the day is used (about two a day in each hour of the day). */
-const DAILY_SHAPE_ARRIVALS = 48;
 const PERIODS: Record<string, number> = { hourly: HOUR_MS, daily: 24 * HOUR_MS, weekly: 168 * HOUR_MS, monthly: 30 * 24 * HOUR_MS, yearly: 365 * 24 * HOUR_MS };
 const DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 
 export interface RateEstimate {
   /** Mean items per ms. */
   rate: number;
+  /** The long-run rate, before any burst or gap raised it. */
+  longRun: number;
   /** What the rate could still be, given how little has been seen (an upper confidence bound). */
   uncertainRate: number;
-  /** A remembered burst rate (0 if none). */
-  burstRate: number;
+  /** The bursts this feed has had that its profile does not explain (see burstsOf). */
+  bursts: BurstHistory | null;
   /** Hour-of-week shape, or null while there is too little history. */
   profile: number[] | null;
   source: string;
+}
+
+export interface BurstHistory {
+  /** The fastest of them, items per ms. */
+  rate: number;
+  /** How often they came: episodes per ms of observation. */
+  hazard: number;
+}
+
+/**
+ * The bursts that still count: episodes far above what the rate and the profile now expect at
+ * their hour. A peak the profile has since learned (a feed's busy hours) is no burst any more.
+ */
+export function burstsOf(state: ScheduleState, now: number, longRun: number, profile: 'weekly' | 'daily' | null): BurstHistory | null {
+  const bursts = state.bursts.filter((burst) => isBurst(state, profile, longRun, burst));
+  if (bursts.length === 0) return null;
+  const fastest = bursts.reduce((a, b) => (b.rate > a.rate ? b : a));
+  // Once the list is full, its oldest episode is where the count starts.
+  const since = state.bursts.length >= MAX_BURSTS ? state.bursts[0]!.seenAt : (state.firstPollAt ?? now);
+  return { rate: fastest.rate, hazard: bursts.length / Math.max(now - since, 24 * HOUR_MS) };
 }
 
 /** The rate the decision plans with: long-run, shaped by the week, raised by bursts and gaps. */
@@ -134,12 +164,8 @@ export function estimateRate(state: ScheduleState, now: number): RateEstimate | 
   }
   // Nothing learned yet (one poll, no usable dates): no estimate, the caller uses its default.
   if (state.arrivals.length === 0 && state.polls < 2 && span < 6 * HOUR_MS) return null;
-  const history = span >= 14 * 24 * HOUR_MS && state.arrivals.length >= 30;
-  // The weekly shape needs two weeks; until then the shape of the day, which a busy feed shows
-  // within two days — a feed that fills its window in minutes at its peak hours must be planned
-  // with that peak, not with its daily mean, long before two weeks have passed.
-  const daily = !history && span >= 2 * 24 * HOUR_MS && state.arrivals.length >= DAILY_SHAPE_ARRIVALS;
-  const profile = history ? profileMultipliers(state.profile) : daily ? dailyMultipliers(state.profile) : null;
+  const shape = planningProfile(state, now);
+  const profile = shape?.multipliers ?? null;
   // Bursts and wake-ups: a recent span holding more items than the long-run rate (shaped by the
   // hour) makes plausible — a Poisson tail below BURST_SIGNIFICANCE, not a mere busy stretch,
   // which every slow feed has now and then. The shortest spans see a feed that fills its window
@@ -161,12 +187,13 @@ export function estimateRate(state: ScheduleState, now: number): RateEstimate | 
   // newest items came closer together than its usual rate makes likely, before a third confirms
   // it — by then the window may have filled. The evidence is the likelihood ratio of that gap
   // under the two rates (exponential gaps); it lasts while such a burst would still be going.
+  const bursts = burstsOf(state, now, longRun, shape?.label ?? null);
   const [previous, newest] = state.arrivals.slice(-2);
-  if (state.peakRate > rate && previous !== undefined && newest !== undefined && now - newest < (state.window || ASSUMED_WINDOW) / state.peakRate) {
+  if (bursts && bursts.rate > rate && previous !== undefined && newest !== undefined && now - newest < (state.window || ASSUMED_WINDOW) / bursts.rate) {
     const gap = newest - previous;
-    const ratio = (state.peakRate / rate) * Math.exp(-(state.peakRate - rate) * gap);
+    const ratio = (bursts.rate / rate) * Math.exp(-(bursts.rate - rate) * gap);
     if (ratio >= BURST_ONSET_ODDS) {
-      rate = state.peakRate;
+      rate = bursts.rate;
       riskRate = Math.max(riskRate, rate);
       source = 'burst onset';
     }
@@ -179,7 +206,7 @@ export function estimateRate(state: ScheduleState, now: number): RateEstimate | 
     riskRate = Math.max(riskRate, rate);
     source = 'gap (probable loss)';
   }
-  return { rate, uncertainRate: riskRate, burstRate: state.peakRate, profile, source: history ? `${source}, weekly profile` : daily ? `${source}, daily profile` : source };
+  return { rate, longRun, uncertainRate: riskRate, bursts, profile, source: shape ? `${source}, ${shape.label} profile` : source };
 }
 
 /** The largest Δ ≤ max for which `ok(Δ)` holds, `ok` being monotone (true, then false). */
@@ -252,10 +279,13 @@ export function nextPoll(state: ScheduleState, hints: PublisherHints, now: numbe
     const arrivals = (d: number) => expectedArrivals(estimate.rate, estimate.profile, now, d);
     const limit = safeMean(window - 1, settings.overflowRisk);
     // The regular rate (and what it could still be, given the evidence) is held to the ε
-    // quantile; a remembered burst rate, a rare state, only to its mean: a burst at that rate
-    // starting right after this poll would just fill the window by the next.
-    const byRisk = largest((d) => Math.max(arrivals(d), estimate.uncertainRate * d) <= limit && estimate.burstRate * d <= window - 1, settings.maxInterval);
-    const worst = (d: number) => Math.max(arrivals(d), estimate.uncertainRate * d);
+    // quantile; a feed's bursts to an expected loss of ε of its items (module comment).
+    const bursts = estimate.bursts;
+    const burstsFit = (d: number) => !bursts || (bursts.hazard * burstOverflow(d, bursts.rate, window - 1)) / d <= settings.overflowRisk * estimate.longRun;
+    // What the rate could still be is uncertain in its level, not in its shape: a feed's quiet
+    // hours stay quiet at the upper bound too (a flat bound would poll them as if at the mean).
+    const worst = (d: number) => Math.max(arrivals(d), expectedArrivals(estimate.uncertainRate, estimate.profile, now, d));
+    const byRisk = largest((d) => worst(d) <= limit && burstsFit(d), settings.maxInterval);
     // c·Λ(Δ)·Δ ≤ 2 with Λ(Δ) = expected items in the interval (the square-root rule, λ·Δ = Λ).
     const bySquareRoot = largest((d) => settings.delayCost * arrivals(d) * (d / HOUR_MS) <= 2, settings.maxInterval);
     // At most `pollsPerItem` polls per expected item: Δ long enough for 1/pollsPerItem items.
@@ -266,7 +296,7 @@ export function nextPoll(state: ScheduleState, hints: PublisherHints, now: numbe
     const binding = riskBound ? 'overflow risk' : byYield > Math.max(settings.delayTarget, bySquareRoot) ? 'items per poll' : 'delay cost';
     delta = Math.min(Math.max(delta, settings.minInterval), settings.maxInterval);
     risk = poissonTail(worst(delta), window);
-    const burst = estimate.burstRate > estimate.rate ? `, bursts to ${(estimate.burstRate * HOUR_MS).toPrecision(2)}/h seen` : '';
+    const burst = bursts && bursts.rate > estimate.rate ? `, bursts to ${(bursts.rate * HOUR_MS).toPrecision(2)}/h seen` : '';
     reason = `λ≈${(estimate.rate * HOUR_MS).toPrecision(2)}/h (${estimate.source}${burst}), W=${window}, overflow risk ${pct(risk)} → ${formatDuration(delta)} (${binding})`;
   }
   // Jitter keeps feeds from polling in lock-step. Where the overflow risk binds it only

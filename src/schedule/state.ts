@@ -1,5 +1,5 @@
 import { seedOf } from '../util/random.js';
-import { decayedRate, hourOfWeek, profileMultipliers, recentRate } from './estimate.js';
+import { dailyMultipliers, decayedRate, hourOfWeek, multiplierWithout, profileMultipliers, recentRate } from './estimate.js';
 
 /**
  * What the scheduler remembers of a feed between polls (stored as JSON on the feed row). Only
@@ -34,10 +34,9 @@ export interface ScheduleState {
   /** Last poll that showed a probable loss (no overlap with the previous full document). */
   gapAt: number | null;
   gaps: number;
-  /** Highest burst rate seen (items/ms) well above the long-run rate, decayed: a feed that has
-   *  burst (a live blog) is planned as if it may burst again. */
-  peakRate: number;
-  peakAt: number | null;
+  /** Burst episodes seen, oldest first (at most MAX_BURSTS): a feed that has burst (a live
+   *  blog) is planned as if it may burst again, as often as it has. */
+  bursts: BurstEpisode[];
   consecutiveErrors: number;
 }
 
@@ -45,18 +44,33 @@ export function emptyState(): ScheduleState {
   return {
     version: 1, firstPollAt: null, lastSuccessAt: null, observedSince: null, arrivals: [], profile: new Array<number>(168).fill(0),
     profileAt: null, polls: 0, pollsWithNew: 0, intervalSum: 0, window: 0, windowFull: false, lastGuids: [], datesSeen: 0, datesTrusted: 0,
-    gapAt: null, gaps: 0, peakRate: 0, peakAt: null, consecutiveErrors: 0,
+    gapAt: null, gaps: 0, bursts: [], consecutiveErrors: 0,
   };
 }
 
 export function parseState(json: string | null | undefined): ScheduleState {
   if (!json) return emptyState();
   try {
-    const state = JSON.parse(json) as ScheduleState;
-    return state.version === 1 && Array.isArray(state.profile) && state.profile.length === 168 ? { ...emptyState(), ...state } : emptyState();
+    // Written by observePoll only; a state from an older Forest lacks newer fields (the defaults
+    // fill them) and may carry dropped ones (the burst memory before episodes), which go.
+    const { peakRate: _peakRate, peakAt: _peakAt, ...state } = JSON.parse(json) as ScheduleState & { peakRate?: unknown; peakAt?: unknown };
+    return state.version === 1 && Array.isArray(state.profile) && state.profile.length === 168 ? { ...emptyState(), ...state, bursts: Array.isArray(state.bursts) ? state.bursts : [] } : emptyState();
   } catch {
     return emptyState();
   }
+}
+
+/** A stretch of polls that found items far faster than the feed's rate at that hour. */
+export interface BurstEpisode {
+  /** The latest poll that saw it. */
+  seenAt: number;
+  /** When its busiest span ended: the hour the profile is asked about. */
+  at: number;
+  /** Items per ms over its busiest hour-scale span. */
+  rate: number;
+  /** Items in its busiest three hours: taken out of the profile when asking whether the
+   *  profile explains it (a one-off burst must not explain itself). */
+  size: number;
 }
 
 /** One poll, as the scheduler sees it. */
@@ -76,10 +90,13 @@ const MAX_ARRIVALS = 400;
 /** How long old behaviour keeps weight. */
 export const RATE_HALF_LIFE = 7 * 24 * HOUR;
 const PROFILE_HALF_LIFE = 28 * 24 * HOUR;
-const PEAK_HALF_LIFE = 14 * 24 * HOUR;
-/** A burst is remembered when it is this many times the long-run rate. */
-const BURST_FACTOR = 4;
+/** A burst is an hour-scale rate this many times what the feed's rate and profile expect then. */
+export const BURST_FACTOR = 4;
+/** Burst episodes kept: enough to estimate how often a feed bursts. */
+export const MAX_BURSTS = 16;
 const POLL_HALF_LIFE = 7 * 24 * HOUR;
+/** Arrivals before the shape of the day is used (about two a day in each hour of the day). */
+const DAILY_SHAPE_ARRIVALS = 48;
 
 // Enough to recognise the previous document's items; collisions only hide a gap now and then.
 const shortHash = (guid: string) => seedOf(guid).toString(36);
@@ -128,24 +145,56 @@ export function arrivalEstimates(
 }
 
 /**
- * Keeps the busiest hour-scale rate among this poll's new arrivals if it stands far above the
- * feed's long-run rate. Every span ending at a new arrival is looked at, not only the last hours
- * before the poll: a burst that ended hours before a poll is still a burst.
+ * The hour-of-week shape the policy plans with: the week's after two weeks of history, the
+ * day's after two days of a busy feed (a feed that fills its window in minutes at its peak
+ * hours must be planned with that peak long before two weeks have passed), none before.
  */
-function rememberBurst(state: ScheduleState, now: number, newArrivals: readonly number[]): void {
-  if (state.peakAt !== null) state.peakRate = decay(state.peakRate, now - state.peakAt, PEAK_HALF_LIFE);
-  state.peakAt = now;
-  // Compared with what the weekly profile expects at this hour, so office hours are no burst.
-  const history = now - (state.observedSince ?? now) >= 14 * 24 * HOUR && state.arrivals.length >= 30;
-  const shape = history ? profileMultipliers(state.profile)[hourOfWeek(now)]! : 1;
-  const longRun = decayedRate(state.arrivals, now, state.observedSince ?? now, RATE_HALF_LIFE) * Math.max(shape, 1);
-  for (const span of [HOUR, 3 * HOUR]) {
-    for (const end of newArrivals) {
-      const { count } = recentRate(state.arrivals, end, span);
-      if (count < 5) continue;
-      const rate = (count - 1) / span;
-      if (rate > BURST_FACTOR * longRun) state.peakRate = Math.max(state.peakRate, rate);
+export function planningProfile(state: ScheduleState, now: number): { multipliers: number[]; label: 'weekly' | 'daily' } | null {
+  const span = now - (state.observedSince ?? now);
+  if (span >= 14 * 24 * HOUR && state.arrivals.length >= 30) return { multipliers: profileMultipliers(state.profile), label: 'weekly' };
+  if (span >= 2 * 24 * HOUR && state.arrivals.length >= DAILY_SHAPE_ARRIVALS) return { multipliers: dailyMultipliers(state.profile), label: 'daily' };
+  return null;
+}
+
+/**
+ * Whether an hour-scale rate is a burst: far above the long-run rate shaped by the profile at its
+ * hour, the profile taken without the burst's own items (a peak that recurs every day is
+ * explained by the others; a one-off burst is not explained by itself).
+ */
+export function isBurst(state: ScheduleState, profile: 'weekly' | 'daily' | null, longRun: number, burst: BurstEpisode): boolean {
+  const shape = profile ? multiplierWithout(state.profile, profile === 'daily', hourOfWeek(burst.at), burst.size) : 1;
+  return burst.rate > BURST_FACTOR * longRun * Math.max(shape, 1);
+}
+
+/**
+ * Records a burst episode when this poll's new arrivals sit in an hour-scale span far busier
+ * than the feed's rate at that hour. Every span ending at a new arrival is looked at, not only
+ * the last hours before the poll: a burst that ended hours before a poll is still a burst. A
+ * burst the previous poll saw too is the same episode.
+ */
+function rememberBurst(state: ScheduleState, now: number, previousPoll: number, newArrivals: readonly number[]): void {
+  const profile = planningProfile(state, now)?.label ?? null;
+  const longRun = decayedRate(state.arrivals, now, state.observedSince ?? now, RATE_HALF_LIFE);
+  let found: BurstEpisode | null = null;
+  for (const end of newArrivals) {
+    const size = recentRate(state.arrivals, end, 3 * HOUR).count;
+    for (const span of [HOUR, 3 * HOUR]) {
+      const within = state.arrivals.filter((at) => at > end - span && at <= end);
+      if (within.length < 5) continue;
+      // The rate over the time the items actually took (the Poisson estimate between the first
+      // and the last), not over the whole span: 20 items in half an hour are 40 an hour, not 20.
+      // A quarter of the span at least, so that a batch published at once is not an endless rate.
+      const took = Math.max(within[within.length - 1]! - within[0]!, span / 4);
+      const candidate = { seenAt: now, at: end, rate: (within.length - 1) / took, size };
+      if ((!found || candidate.rate > found.rate) && isBurst(state, profile, longRun, candidate)) found = candidate;
     }
+  }
+  if (!found) return;
+  const last = state.bursts[state.bursts.length - 1];
+  if (last && last.seenAt >= previousPoll) {
+    state.bursts = [...state.bursts.slice(0, -1), found.rate > last.rate ? { ...found, size: Math.max(found.size, last.size) } : { ...last, seenAt: now, size: Math.max(found.size, last.size) }];
+  } else {
+    state.bursts = [...state.bursts, found].slice(-MAX_BURSTS);
   }
 }
 
@@ -203,7 +252,9 @@ export function observePoll(previous: ScheduleState, observation: PollObservatio
     state.arrivals = all.slice(-MAX_ARRIVALS);
     // Forgetting the oldest arrivals shortens the span they describe, or the rate would sag.
     if (all.length > MAX_ARRIVALS && state.observedSince !== null) state.observedSince = Math.max(state.observedSince, state.arrivals[0]!);
-    if (previousPoll !== null && arrivals.length > 0) rememberBurst(state, now, arrivals);
+    // The first document is evidence too: a window that filled in half an hour yesterday can
+    // fill as fast today, long before the profile has seen that hour.
+    if (arrivals.length > 0) rememberBurst(state, now, previousPoll ?? -Infinity, arrivals);
   }
   state.observedSince ??= now;
   state.lastSuccessAt = now;

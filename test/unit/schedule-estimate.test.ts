@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  choGarciaMolinaRate, decayedRate, expectedArrivals, hourOfWeek, poissonTail, profileMultipliers, rateUpperBound, recentRate, safeMean,
+  burstOverflow, choGarciaMolinaRate, decayedRate, expectedArrivals, hourOfWeek, multiplierWithout, poissonTail, profileMultipliers, rateUpperBound, recentRate, safeMean,
 } from '../../src/schedule/estimate.js';
 import { seededRandom } from '../../src/util/random.js';
 
@@ -68,4 +68,22 @@ test('poissonTail and safeMean', () => {
   assert.equal(poissonTail(0, 3), 0);
   const mean = safeMean(9, 0.001);
   assert.ok(poissonTail(mean, 9) <= 0.001 && poissonTail(mean * 1.01, 9) > 0.001, `μ=${mean}`);
+});
+
+test('burstOverflow: nothing lost while a burst cannot fill the window before the next poll, then the lost items grow with the square of the excess', () => {
+  const rate = 30 / HOUR;
+  assert.equal(burstOverflow(20 * 60_000, rate, 24), 0); // 10 items in 20 min: the window keeps 24
+  assert.equal(burstOverflow(48 * 60_000, rate, 24), 0); // exactly full
+  const tenMore = burstOverflow(58 * 60_000, rate, 24);
+  const twentyMore = burstOverflow(68 * 60_000, rate, 24);
+  assert.ok(Math.abs(twentyMore / tenMore - 4) < 1e-9, `${twentyMore / tenMore}`);
+});
+
+test('multiplierWithout: a one-off burst does not make its own hour busy; a daily peak stays busy without one day of it', () => {
+  const oneOff = new Array<number>(168).fill(1);
+  oneOff[50] = 41; // one burst of 40 items on Tuesday 02:00
+  assert.ok(multiplierWithout(oneOff, false, 50, 40) < 1.2);
+  const daily = new Array<number>(168).fill(0.2);
+  for (let day = 0; day < 7; day++) daily[day * 24 + 13] = 30; // 30 items every day at 13:00
+  assert.ok(multiplierWithout(daily, true, 13, 30) > 10);
 });

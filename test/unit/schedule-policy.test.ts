@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { cronProblem, nextCronTime } from '../../src/schedule/cron.js';
 import { poissonTail } from '../../src/schedule/estimate.js';
 import { BEHIND_SCHEDULE_MS, NO_HINTS, nextPoll, stretchWhenBehind, type PublisherHints, type ScheduleSettings } from '../../src/schedule/policy.js';
-import { arrivalEstimates, emptyState, observePoll, type ScheduleState } from '../../src/schedule/state.js';
+import { arrivalEstimates, emptyState, observePoll, parseState, type ScheduleState } from '../../src/schedule/state.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -114,7 +114,57 @@ test('a burst that ended hours before the poll is still remembered', () => {
   const times = Array.from({ length: 20 }, (_, i) => T0 - 20 * DAY + i * DAY);
   for (let i = 0; i < 15; i++) times.push(T0 + 2 * HOUR + i * 2 * MIN);
   const state = replay(times, 25, 8 * HOUR, T0 + 8 * HOUR);
-  assert.ok(state.peakRate * HOUR > 10, `burst rate remembered: ${(state.peakRate * HOUR).toFixed(1)}/h`);
+  assert.equal(state.bursts.length, 1);
+  assert.ok(state.bursts[0]!.rate * HOUR > 10, `burst rate remembered: ${(state.bursts[0]!.rate * HOUR).toFixed(1)}/h`);
+});
+
+const burstRate = (state: ScheduleState) => Math.max(0, ...state.bursts.map((burst) => burst.rate)) * HOUR;
+
+test("a burst's rate is measured over the time its items took, not over the whole span", () => {
+  // Twenty items in half an hour after weeks of one a day: forty an hour (an hour-long span
+  // would say twenty, and plan polls twice as far apart as such a burst allows).
+  const times = Array.from({ length: 20 }, (_, i) => T0 - 20 * DAY + i * DAY);
+  for (let i = 0; i < 20; i++) times.push(T0 + 2 * HOUR + i * 90_000);
+  const state = replay(times, 25, 4 * HOUR, T0 + 4 * HOUR);
+  assert.ok(burstRate(state) > 30, `burst rate: ${burstRate(state).toFixed(1)}/h`);
+});
+
+test('the first document is evidence of bursts: a window filled in half an hour', () => {
+  // Subscribed at midnight to a feed whose ten items all came within 27 minutes yesterday
+  // morning, after a quiet week: it can fill its window as fast again.
+  const times = Array.from({ length: 10 }, (_, i) => T0 - 7 * DAY + i * 16 * HOUR);
+  for (let i = 0; i < 10; i++) times.push(T0 - 19 * HOUR + i * 3 * MIN);
+  const state = replay(times, 10, HOUR, T0);
+  assert.ok(burstRate(state) > 15, `burst rate: ${burstRate(state).toFixed(1)}/h`);
+  const decision = nextPoll(state, NO_HINTS, T0, settings);
+  assert.ok(gapOf(decision, T0) <= 45 * MIN, `${gapOf(decision, T0) / MIN} min (${decision.reason})`);
+});
+
+test('a feed that burst four weeks ago is still watched at the rate of its bursts', () => {
+  // Two items a day, window 25, one burst of 30 an hour for two hours a month ago: bursts come
+  // at random, so four quiet weeks make the next one hardly less likely. The next poll comes
+  // before such a burst could fill the window (48 min), give or take the small share of
+  // items the overflow risk accepts.
+  const times = Array.from({ length: 80 }, (_, i) => T0 - 10 * DAY + i * 12 * HOUR);
+  for (let i = 0; i < 60; i++) times.push(T0 + 10 * HOUR + i * 2 * MIN);
+  times.sort((a, b) => a - b);
+  const now = T0 + 29 * DAY + 7 * HOUR;
+  const state = replay(times, 25, HOUR, now);
+  const decision = nextPoll(state, NO_HINTS, now, settings);
+  assert.ok(gapOf(decision, now) <= 60 * MIN, `${gapOf(decision, now) / MIN} min (${decision.reason})`);
+  assert.match(decision.reason, /bursts to/);
+});
+
+test("a feed's daily peak, once its profile has learned it, is no burst: its quiet hours are not polled at the peak's rate", () => {
+  // 36 items a day between 12:00 and 15:00 UTC, window 10. Ten days on, at 20:00 nothing is
+  // expected for sixteen hours: the peak must not keep the feed polled every 45 minutes.
+  const times: number[] = [];
+  for (let day = -2; day < 10; day++) for (let i = 0; i < 36; i++) times.push(T0 + day * DAY + 12 * HOUR + i * 5 * MIN);
+  const now = T0 + 9 * DAY + 20 * HOUR;
+  const state = replay(times, 10, 30 * MIN, now);
+  const decision = nextPoll(state, NO_HINTS, now, settings);
+  assert.doesNotMatch(decision.reason, /bursts to/);
+  assert.ok(gapOf(decision, now) >= 2 * HOUR, `${gapOf(decision, now) / MIN} min (${decision.reason})`);
 });
 
 test("a feed that has burst before is planned at its burst rate at the burst's first two items", () => {
@@ -122,7 +172,7 @@ test("a feed that has burst before is planned at its burst rate at the burst's f
   // minutes apart: poll again before such a burst could fill the window.
   const times = Array.from({ length: 20 }, (_, i) => T0 - 10 * DAY + i * 12 * HOUR);
   const quiet = replay(times, 20, 3 * HOUR, T0);
-  const state: ScheduleState = { ...quiet, peakRate: 30 / HOUR, peakAt: T0 };
+  const state: ScheduleState = { ...quiet, bursts: [{ seenAt: T0 - DAY, at: T0 - DAY, rate: 30 / HOUR, size: 40 }] };
   const at = T0 + 3 * HOUR;
   const items = [{ guid: 'b2', date: at - 5 * MIN, isNew: true }, { guid: 'b1', date: at - 7 * MIN, isNew: true }, ...times.slice(-18).reverse().map((t) => ({ guid: `t${t}`, date: t, isNew: false }))];
   const after = observePoll(state, { at, failed: false, notModified: false, items });
@@ -184,7 +234,7 @@ test('a burst is reacted to at once and remembered', () => {
     ...Array.from({ length: 8 }, (_, i) => ({ guid: `g${Math.floor(now / (8 * HOUR)) * 8 * HOUR - i * 8 * HOUR}`, date: 0, isNew: false })),
   ];
   const after = observePoll(state, { at, failed: false, notModified: false, items });
-  assert.ok(after.peakRate * HOUR > 8, `burst rate remembered: ${after.peakRate * HOUR}/h`);
+  assert.ok(burstRate(after) > 8, `burst rate remembered: ${burstRate(after)}/h`);
   const decision = nextPoll(after, NO_HINTS, at, settings);
   assert.ok(gapOf(decision, at) <= 30 * MIN, `${gapOf(decision, at) / MIN} min`);
 });
@@ -260,4 +310,11 @@ test('behind schedule, the next poll is pushed back by the lag (not retried at t
   assert.equal(late.at.toISOString(), '2026-11-22T10:06:00.000Z');
   assert.match(late.reason, /^minimum interval; \+300s: Forest is behind schedule$/);
   assert.equal(stretchWhenBehind(planned, 5 * 60_000, '*/1 * * * *'), planned, 'the user asked for that time');
+});
+
+test('a state written before burst episodes loads without its old burst memory', () => {
+  const old = JSON.stringify({ ...emptyState(), bursts: undefined, peakRate: 0.001, peakAt: T0 });
+  const state = parseState(old);
+  assert.deepEqual(state.bursts, []);
+  assert.ok(!('peakRate' in state) && !('peakAt' in state));
 });
