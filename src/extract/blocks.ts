@@ -1,5 +1,6 @@
 import type { Element } from 'domhandler';
 import { BLOCK_TAGS, isInside, textOf, type PreparedPage } from './dom.js';
+import { STORED_FORMAT } from './options.js';
 
 /**
  * Keys of a block's text for comparing blocks across pages: the text itself (case, digits and
@@ -10,7 +11,7 @@ export function blockKeys(text: string): string[] {
   const exact = text.toLowerCase().replace(/[\d]+/g, '0').replace(/\s+/g, ' ').trim();
   if (exact === '') return [];
   const words = text.trim().split(/\s+/);
-  if (words.length > 12) return [exact];
+  if (words.length > STORED_FORMAT.blockShapeWords) return [exact];
   const shape = words
     .map((word) => (/\S+@\S+|^https?:/.test(word) ? '@' : /^\p{Lu}/u.test(word) ? 'X' : word.toLowerCase().replace(/\d+/g, '0')))
     .join(' ')
@@ -75,7 +76,7 @@ function labelKey(block: Element): string | null {
   const { unlinked, linked: linkedWords } = linkText(block);
   const label = unlinked.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
   const labelWords = label === '' ? 0 : label.split(' ').length;
-  return labelWords > 0 && labelWords <= 4 && linkedWords >= 2 * labelWords ? `label:${label}` : null;
+  return labelWords > 0 && labelWords <= STORED_FORMAT.labelWords && linkedWords >= STORED_FORMAT.labelLinks * labelWords ? `label:${label}` : null;
 }
 
 /** Whether a block is a template line: one of its keys is among `templateBlocks` (the label key only computed when some are labels). */

@@ -2,6 +2,7 @@ import type { Element } from 'domhandler';
 import { textContent } from 'domutils';
 import { isTemplateBlock, linkText, textBlocks } from './blocks.js';
 import type { PreparedPage } from './dom.js';
+import { EXTRACTOR_OPTIONS, type ExtractorOptions } from './options.js';
 
 /**
  * Cleaning inside the chosen block: what sits in the article's container without being the
@@ -20,12 +21,6 @@ function namesItselfBoilerplate(element: Element): boolean {
 
 /** A container that names itself a comment thread. */
 const COMMENTS = /(^|[-_\s])(comments?|comment-?list|responses|replies|discussion)([-_\s]|$)/i;
-/**
- * Running text outside a comment thread that makes it an article's thread, however long the
- * thread: a short article's worth of words (a page whose only text is the thread keeps it).
- */
-const ARTICLE_BESIDE_THREAD = 50;
-
 const wordsIn = (text: string) => (text.match(/[\p{L}\p{N}_]+/gu) ?? []).length;
 
 /** A block whose whole text is a widget's label ("Advertisement", "Share", "3 comments"). */
@@ -37,19 +32,21 @@ const STAMP_WORDS = /^(updated|published|posted|modified|last|at|on|ago|minutes?
  * A block that is only a date or time stamp ("Updated at 1:23 p.m.", "Nov. 18, 2019", "2 hours
  * ago", "Image 1 of 5"): metadata the object carries apart, not prose.
  */
-function isStamp(text: string): boolean {
+function isStamp(text: string, t: ExtractorOptions): boolean {
   const tokens = text.trim().split(/[\s,|·–—-]+/).filter(Boolean);
-  if (tokens.length === 0 || tokens.length > 10 || !/\d/.test(text)) return false;
+  if (tokens.length === 0 || tokens.length > t.stampTokens || !/\d/.test(text)) return false;
   return tokens.every((token) => /^\d{1,4}(:\d{2})?(st|nd|rd|th)?\.?$/i.test(token) || STAMP_WORDS.test(token));
 }
 
 export interface CleanOptions {
   /** Normalised block texts known to be template (from a wrapper). */
   templateBlocks?: ReadonlySet<string>;
+  thresholds?: ExtractorOptions;
 }
 
 /** The elements inside `root` to leave out of the article. */
 export function boilerplateInside(page: PreparedPage, root: Element, options: CleanOptions = {}): Set<Element> {
+  const t = options.thresholds ?? EXTRACTOR_OPTIONS;
   const skipped = new Set<Element>();
   const rootText = textContent(root);
   const rootLength = Math.max(1, rootText.length);
@@ -60,19 +57,20 @@ export function boilerplateInside(page: PreparedPage, root: Element, options: Cl
       if (ALWAYS_SKIPPED.has(node.name) || namesItselfBoilerplate(node)) {
         // A container that names itself boilerplate but holds most of the text is the article
         // wrapper of an odd CMS, not a share bar — unless it is a comment thread beside an
-        // article's worth of text: a thread longer than its article is still the readers'.
+        // article's worth of text (`articleBesideThread` words; a page whose only text is the
+        // thread keeps it): a thread longer than its article is still the readers'.
         const text = textContent(node);
         const share = text.length / rootLength;
         // Words are counted only for a large thread (rare): counting every root's would cost each extraction.
-        const thread = share >= 0.5 && COMMENTS.test(`${node.attribs['class'] ?? ''} ${node.attribs['id'] ?? ''}`) && wordsIn(rootText) - wordsIn(text) >= ARTICLE_BESIDE_THREAD;
-        if (share < 0.5 || thread) {
+        const thread = share >= t.boilerplateShare && COMMENTS.test(`${node.attribs['class'] ?? ''} ${node.attribs['id'] ?? ''}`) && wordsIn(rootText) - wordsIn(text) >= t.articleBesideThread;
+        if (share < t.boilerplateShare || thread) {
           skipped.add(node);
           continue;
         }
       }
       if (node.name === 'ul' || node.name === 'ol' || node.name === 'div' || node.name === 'table') {
         const { words, linked } = linkText(node);
-        if (words > 0 && linked / words > 0.6 && words < 120) {
+        if (words > 0 && linked / words > t.linkListDensity && words < t.linkListWords) {
           skipped.add(node);
           continue;
         }
@@ -80,7 +78,7 @@ export function boilerplateInside(page: PreparedPage, root: Element, options: Cl
       // A paragraph that is nothing but a link is a teaser for another page ("READ MORE: …").
       if (node.name === 'p' || /^h[2-6]$/.test(node.name)) {
         const { words, linked } = linkText(node);
-        if (words > 0 && linked / words >= 0.9 && words <= 30) {
+        if (words > 0 && linked / words >= t.teaserDensity && words <= t.teaserWords) {
           skipped.add(node);
           continue;
         }
@@ -91,7 +89,7 @@ export function boilerplateInside(page: PreparedPage, root: Element, options: Cl
   visit(root);
   for (const block of textBlocks(page, root)) {
     const text = textContent(block);
-    if (block !== root && (LABEL.test(text) || isStamp(text))) skipped.add(block);
+    if (block !== root && (LABEL.test(text) || isStamp(text, t))) skipped.add(block);
   }
   if (options.templateBlocks && options.templateBlocks.size > 0) {
     const hasLabels = [...options.templateBlocks].some((key) => key.startsWith('label:'));

@@ -6,6 +6,7 @@ import { deckBefore } from './deck.js';
 import { isInside, parentElement, type PreparedPage, preparePage, textOf } from './dom.js';
 import { mssNode } from './fallback.js';
 import { pageMetadata } from './metadata.js';
+import { EXTRACTOR_OPTIONS, type ExtractorOptions } from './options.js';
 import { articleHtml, articleText } from './render.js';
 import { leafTerms } from './significance.js';
 import { feedSignifiers, metadataSignifiers, type Signifiers } from './signifiers.js';
@@ -49,6 +50,8 @@ export interface ExtractOptions {
   guard?: boolean;
   /** Larger pages are not parsed (reason "too large"). */
   maxBytes?: number;
+  /** The thresholds (options.ts); the defaults when absent. */
+  thresholds?: ExtractorOptions;
 }
 
 /**
@@ -61,7 +64,6 @@ export interface ExtractOptions {
 export const EXTRACTOR_VERSION = 2;
 
 export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024; // as extract.maxBytes in config/default.yaml
-const MIN_WORDS = 25;
 
 /** The object of a page nothing could be extracted from, and why. */
 export const emptyArticle = (reason: string): ArticleObject => ({
@@ -82,18 +84,20 @@ export function notHtmlReason(input: Uint8Array | string, contentType: string | 
 
 interface WordCounts {
   words: number;
-  /** Words in sentence-length leaves (6 words or more): running text, not labels. */
+  /** Words in sentence-length leaves (`sentenceWords` or more): running text, not labels. */
   sentences: number;
 }
 
-/** Word counts of every element's subtree, computed once per page in one pass over the leaves. */
-const wordCountCache = new WeakMap<PreparedPage, Map<Element, WordCounts>>();
-function wordCounts(page: PreparedPage): Map<Element, WordCounts> {
-  let counts = wordCountCache.get(page);
+/** Word counts of every element's subtree, computed once per page (and sentence length) in one pass over the leaves. */
+const wordCountCache = new WeakMap<PreparedPage, Map<number, Map<Element, WordCounts>>>();
+function wordCounts(page: PreparedPage, t: ExtractorOptions): Map<Element, WordCounts> {
+  const byLength = wordCountCache.get(page) ?? new Map<number, Map<Element, WordCounts>>();
+  wordCountCache.set(page, byLength);
+  let counts = byLength.get(t.sentenceWords);
   if (counts) return counts;
   counts = new Map();
   for (const leaf of page.leaves) {
-    const sentence = leaf.words.length >= 6 ? leaf.words.length : 0;
+    const sentence = leaf.words.length >= t.sentenceWords ? leaf.words.length : 0;
     for (let element: Element | null = leaf.element; element; element = parentElement(element)) {
       const entry = counts.get(element);
       if (entry) {
@@ -104,53 +108,53 @@ function wordCounts(page: PreparedPage): Map<Element, WordCounts> {
       }
     }
   }
-  wordCountCache.set(page, counts);
+  byLength.set(t.sentenceWords, counts);
   return counts;
 }
 
-function words(page: PreparedPage, node: Element): number {
-  return wordCounts(page).get(node)?.words ?? 0;
+function words(page: PreparedPage, node: Element, t: ExtractorOptions): number {
+  return wordCounts(page, t).get(node)?.words ?? 0;
 }
 
 /** Words in sentence-length leaves under `node`, outside `skipped`. */
-function sentenceWords(page: PreparedPage, node: Element, skipped?: ReadonlySet<Element>): number {
-  if (!skipped || skipped.size === 0) return wordCounts(page).get(node)?.sentences ?? 0;
+function sentenceWords(page: PreparedPage, node: Element, t: ExtractorOptions, skipped?: ReadonlySet<Element>): number {
+  if (!skipped || skipped.size === 0) return wordCounts(page, t).get(node)?.sentences ?? 0;
   let count = 0;
-  for (const leaf of page.leaves) if (leaf.words.length >= 6 && isInside(leaf.element, node, skipped)) count += leaf.words.length;
+  for (const leaf of page.leaves) if (leaf.words.length >= t.sentenceWords && isInside(leaf.element, node, skipped)) count += leaf.words.length;
   return count;
 }
 
-/** Words in short leaves (under six words: labels, links, headlines) under `node`, outside `skipped`. */
-function shortWords(page: PreparedPage, node: Element, skipped: ReadonlySet<Element>): number {
+/** Words in short leaves (shorter than a sentence: labels, links, headlines) under `node`, outside `skipped`. */
+function shortWords(page: PreparedPage, node: Element, t: ExtractorOptions, skipped: ReadonlySet<Element>): number {
   let count = 0;
-  for (const leaf of page.leaves) if (leaf.words.length < 6 && isInside(leaf.element, node, skipped)) count += leaf.words.length;
+  for (const leaf of page.leaves) if (leaf.words.length < t.sentenceWords && isInside(leaf.element, node, skipped)) count += leaf.words.length;
   return count;
 }
 
-/** A node with too little text to be an article: its nearest ancestor (within three levels) with enough running text. */
-function enlargedIfSmall(page: PreparedPage, node: Element): Element {
-  if (words(page, node) >= MIN_WORDS) return node;
+/** A node with too little text to be an article: its nearest ancestor (within `enlargeLevels`) with enough running text. */
+function enlargedIfSmall(page: PreparedPage, node: Element, t: ExtractorOptions): Element {
+  if (words(page, node, t) >= t.minWords) return node;
   let at = node;
-  for (let level = 0; level < 3; level++) {
+  for (let level = 0; level < t.enlargeLevels; level++) {
     const parent = at.parent;
     if (!parent || parent.type !== 'tag' || (parent as Element).name === 'body') break;
     at = parent as Element;
-    if (sentenceWords(page, at) >= MIN_WORDS) return at;
+    if (sentenceWords(page, at, t) >= t.minWords) return at;
   }
   return node;
 }
 
 /** Words under `node` once the boilerplate inside it is left out. */
-function cleanedWords(page: PreparedPage, node: Element): number {
-  const skipped = boilerplateInside(page, node);
+function cleanedWords(page: PreparedPage, node: Element, t: ExtractorOptions): number {
+  const skipped = boilerplateInside(page, node, { thresholds: t });
   let count = 0;
   for (const leaf of page.leaves) if (isInside(leaf.element, node, skipped)) count += leaf.words.length;
   return count;
 }
 
 /** A wrapper's node is valid when it matched, has text, and carries the page's signifiers. */
-function validWrapperNode(page: PreparedPage, node: Element, signifiers: Signifiers): boolean {
-  if (words(page, node) < MIN_WORDS) return false;
+function validWrapperNode(page: PreparedPage, node: Element, signifiers: Signifiers, t: ExtractorOptions): boolean {
+  if (words(page, node, t) < t.minWords) return false;
   if (signifiers.keywords.size === 0) return true;
   const all = leafTerms(page);
   return page.leaves.some((leaf, index) => all[index]!.some((term) => signifiers.keywords.has(term)) && isInside(leaf.element, node));
@@ -171,16 +175,16 @@ function opensWithLinkedHeadline(element: Element): boolean {
  * `<div class="body-part">`, possibly one level up): their parent, without the siblings of other
  * types. Containers that each open with a linked headline are separate posts, never merged.
  */
-function withSameTypeSiblings(page: PreparedPage, node: Element): { root: Element; skipped: Element[] } {
+function withSameTypeSiblings(page: PreparedPage, node: Element, t: ExtractorOptions): { root: Element; skipped: Element[] } {
   let candidate = node;
-  for (let level = 0; level < 2; level++) {
+  for (let level = 0; level < t.mergeLevels; level++) {
     const parent = candidate.parent;
     if (!parent || parent.type !== 'tag' || (parent as Element).name === 'body') break;
     if (opensWithLinkedHeadline(candidate)) break;
     if (Object.keys(typeAttributes(candidate)).length > 0) {
       const type = elementType(candidate);
       const siblings = (parent as Element).children.filter((child): child is Element => child.type === 'tag');
-      const same = siblings.filter((child) => child !== candidate && child.name === candidate.name && elementType(child) === type && words(page, child) >= 10);
+      const same = siblings.filter((child) => child !== candidate && child.name === candidate.name && elementType(child) === type && words(page, child, t) >= t.siblingMinWords);
       if (same.length > 0) {
         const keep = new Set([candidate, ...same]);
         return { root: parent as Element, skipped: siblings.filter((child) => !keep.has(child)) };
@@ -192,65 +196,51 @@ function withSameTypeSiblings(page: PreparedPage, node: Element): { root: Elemen
 }
 
 /**
- * Widening the inner block of a wrapper's node to the article around it: the node chosen must hold
- * this share of the wrapper node's running text, and add short-leaf words (link lists, labels)
- * of at most this share of the inner block's running text. Chosen on news-2009 (0.02–0.05 and
- * 0.8–0.95 give the same result within 0.001).
- */
-const CONTAINER_SHARE = 0.9;
-const SHORT_SHARE = 0.05;
-
-/**
  * The article's node located by a wrapper, or null when the wrapper does not match this page (or
  * what it matches carries none of the page's signifiers).
  */
-function wrappedNode(page: PreparedPage, wrapper: Wrapper, signifiers: Signifiers): Element | null {
+function wrappedNode(page: PreparedPage, wrapper: Wrapper, signifiers: Signifiers, t: ExtractorOptions): Element | null {
   // A type that several elements share (a path like table/tbody/tr/td): of those at the
   // learned level and position, the one with the most running text.
   const matches = matchWrapper(page, wrapper);
   const best = matches.filter((element) => Math.abs(page.depth.get(element)! - wrapper.level) === Math.abs(page.depth.get(matches[0]!)! - wrapper.level));
-  const candidate = best.length > 1 ? best.reduce((a, b) => (sentenceWords(page, b) > sentenceWords(page, a) ? b : a)) : matches[0];
-  if (!candidate || !validWrapperNode(page, candidate, signifiers)) return null;
+  const candidate = best.length > 1 ? best.reduce((a, b) => (sentenceWords(page, b, t) > sentenceWords(page, a, t) ? b : a)) : matches[0];
+  if (!candidate || !validWrapperNode(page, candidate, signifiers, t)) return null;
   // A wrapper learned a level too high (the column around the article) still locates it: a
   // block inside it holding most of its running text, once cleaned, is the article's core.
-  const inner = sigfeed(page, signifiers);
+  const inner = sigfeed(page, signifiers, t);
   if (!inner || inner.node === candidate || !isInside(inner.node, candidate)) return candidate;
-  const skipped = boilerplateInside(page, candidate, { templateBlocks: new Set(wrapper.templateBlocks) });
-  const total = sentenceWords(page, candidate, skipped);
-  const innerWords = sentenceWords(page, inner.node, skipped);
-  if (innerWords < 0.5 * total) return candidate;
+  const skipped = boilerplateInside(page, candidate, { templateBlocks: new Set(wrapper.templateBlocks), thresholds: t });
+  const total = sentenceWords(page, candidate, t, skipped);
+  const innerWords = sentenceWords(page, inner.node, t, skipped);
+  if (innerWords < t.innerShare * total) return candidate;
   // The article is rarely one block: headline, deck, lede and body may sit side by side around
   // the block that holds most of the text. Of the nodes from the wrapper's down to that block,
   // the highest one that holds nearly all the running text and adds little other text (link
   // lists, labels) is the article.
-  const innerShort = shortWords(page, inner.node, skipped);
+  const innerShort = shortWords(page, inner.node, t, skipped);
   const path: Element[] = [];
   for (let at: Element | null = inner.node; at && at !== candidate; at = at.parent as Element | null) path.unshift(at);
   path.unshift(candidate);
-  return path.find((at) => sentenceWords(page, at, skipped) >= CONTAINER_SHARE * total && shortWords(page, at, skipped) - innerShort <= SHORT_SHARE * innerWords) ?? inner.node;
+  return path.find((at) => sentenceWords(page, at, t, skipped) >= t.containerShare * total && shortWords(page, at, t, skipped) - innerShort <= t.shortShare * innerWords) ?? inner.node;
 }
-
-/**
- * The per-page guard (issue #10): a wrapper's object that holds less than this share of the
- * keywords the page says about itself (guard.ts) is doubted, and the single page's object is
- * computed too. "Loses most of what the page says about itself" is the issue's wording; the
- * value was not tuned.
- */
-const GUARD_COVERAGE = 0.5;
 
 /** Extracts the article object of an already prepared page. */
 export function extractFromPage(page: PreparedPage, options: ExtractOptions = {}): ArticleObject {
+  const t = options.thresholds ?? EXTRACTOR_OPTIONS;
   const signifiers = options.feedTitle || options.feedSummary ? feedSignifiers(options.feedTitle, options.feedSummary, termRules(page.language)) : metadataSignifiers(page);
-  const node = options.wrapper ? wrappedNode(page, options.wrapper, signifiers) : null;
-  if (!node) return singlePage(page, options, signifiers);
-  const wrapped = objectAt(page, node, 'forest', options);
+  const node = options.wrapper ? wrappedNode(page, options.wrapper, signifiers, t) : null;
+  if (!node) return singlePage(page, options, signifiers, t);
+  const wrapped = objectAt(page, node, 'forest', options, t);
   if (options.guard === false) return wrapped;
+  // The per-page guard (issue #10): a wrapper's object that loses most of what the page says
+  // about itself (guard.ts) is doubted, and the single page's object is computed too.
   const own = pageOwnSignifiers(signifiers, options.wrapper?.siteTerms);
   const covered = keywordCoverage(page, own, wrapped.text);
-  if (wordCount(wrapped.text) >= MIN_WORDS && covered >= GUARD_COVERAGE) return wrapped;
+  if (wordCount(wrapped.text) >= t.minWords && covered >= t.guardCoverage) return wrapped;
   // Doubted: the single page's object stands unless the wrapper's holds more of the page's words.
-  const single = singlePage(page, options, signifiers);
-  const tooShort = wordCount(wrapped.text) < MIN_WORDS && wordCount(single.text) >= MIN_WORDS;
+  const single = singlePage(page, options, signifiers, t);
+  const tooShort = wordCount(wrapped.text) < t.minWords && wordCount(single.text) >= t.minWords;
   if (single.method !== 'none' && (tooShort || keywordCoverage(page, own, single.text) > covered)) {
     return { ...single, reason: `wrapper set aside: its object held ${Math.round(100 * covered)}% of the page's own keywords in ${wordCount(wrapped.text)} words` };
   }
@@ -258,33 +248,33 @@ export function extractFromPage(page: PreparedPage, options: ExtractOptions = {}
 }
 
 /** SIGFEED on the page alone, or the maximum subsequence's run when the signifiers are weak. */
-function singlePage(page: PreparedPage, options: ExtractOptions, signifiers: Signifiers): ArticleObject {
-  const found = sigfeed(page, signifiers);
-  const fallback = mssNode(page);
+function singlePage(page: PreparedPage, options: ExtractOptions, signifiers: Signifiers, t: ExtractorOptions): ArticleObject {
+  const found = sigfeed(page, signifiers, t);
+  const fallback = mssNode(page, t);
   // Signifiers concentrated in one paragraph make SIGFEED's lowest common block ancestor that
   // paragraph: too little text to be an article, so its nearest ancestor with enough stands.
-  const foundNode = found ? enlargedIfSmall(page, found.node) : null;
-  const foundWords = foundNode ? words(page, foundNode) : 0;
+  const foundNode = found ? enlargedIfSmall(page, found.node, t) : null;
+  const foundWords = foundNode ? words(page, foundNode, t) : 0;
   // The main run's words once cleaned: a run that is mostly comments or link lists is not
   // the article however long it is.
-  const fallbackWords = fallback ? cleanedWords(page, fallback) : 0;
+  const fallbackWords = fallback ? cleanedWords(page, fallback, t) : 0;
   // Weak signifiers (a title that is only the site's name) can point at a footer: when the
   // block they find holds a small part of the page's main run of text, trust the run.
-  if (foundNode && foundWords >= MIN_WORDS && foundWords >= 0.25 * fallbackWords) return objectAt(page, foundNode, 'sigfeed', options);
-  if (fallback && fallbackWords >= MIN_WORDS) return objectAt(page, fallback, 'fallback', options);
-  return { ...emptyArticle('no article found: too little text'), ...titleOnly(page) };
+  if (foundNode && foundWords >= t.minWords && foundWords >= t.sigfeedShareOfRun * fallbackWords) return objectAt(page, foundNode, 'sigfeed', options, t);
+  if (fallback && fallbackWords >= t.minWords) return objectAt(page, fallback, 'fallback', options, t);
+  return { ...emptyArticle('no article found: too little text'), ...titleOnly(page, t) };
 }
 
 /** The article object whose body is `found` (with its same-type siblings), cleaned. */
-function objectAt(page: PreparedPage, found: Element, method: 'forest' | 'sigfeed' | 'fallback', options: ExtractOptions): ArticleObject {
-  const merged = withSameTypeSiblings(page, found);
+function objectAt(page: PreparedPage, found: Element, method: 'forest' | 'sigfeed' | 'fallback', options: ExtractOptions, t: ExtractorOptions): ArticleObject {
+  const merged = withSameTypeSiblings(page, found, t);
   const node = merged.root;
   const templateBlocks = new Set(method === 'forest' ? options.wrapper?.templateBlocks ?? [] : []);
-  const skipped = boilerplateInside(page, node, { templateBlocks });
+  const skipped = boilerplateInside(page, node, { templateBlocks, thresholds: t });
   for (const element of merged.skipped) skipped.add(element);
-  const metadata = pageMetadata(page, node, options.feedAuthor ?? null);
+  const metadata = pageMetadata(page, node, options.feedAuthor ?? null, t);
   // The deck a wrapper knows the template's slot of, when it sits apart from the body.
-  const deckElement = method === 'forest' && options.wrapper?.deck ? deckBefore(page, node, options.wrapper.deck) : null;
+  const deckElement = method === 'forest' && options.wrapper?.deck ? deckBefore(page, node, options.wrapper.deck, t) : null;
   const deck = deckElement ? textOf(deckElement).trim() : null;
   const body = articleText(node, skipped);
   const html = articleHtml(node, skipped, page.url);
@@ -303,8 +293,8 @@ function objectAt(page: PreparedPage, found: Element, method: 'forest' | 'sigfee
   };
 }
 
-function titleOnly(page: PreparedPage): Partial<ArticleObject> {
-  return { title: pageMetadata(page, null).title };
+function titleOnly(page: PreparedPage, t: ExtractorOptions): Partial<ArticleObject> {
+  return { title: pageMetadata(page, null, null, t).title };
 }
 
 /** Extracts the article object from raw page bytes (or text). */

@@ -1,16 +1,14 @@
 import { isTag, isText, type AnyNode, type Element } from 'domhandler';
 import { parentElement, type PreparedPage } from './dom.js';
+import { EXTRACTOR_OPTIONS, type ExtractorOptions } from './options.js';
 
 /**
  * Fallback when signifiers are weak: maximum subsequence segmentation (mss-paper.txt, the
  * simple baseline). The page is read as a sequence of tokens, each word scoring +1 and each tag
- * −3.25; the article is the contiguous run with the maximum sum (Kadane). Its text leaves are
+ * −3.25 (`mssWord`, `mssTag`); the article is the contiguous run with the maximum sum (Kadane). Its text leaves are
  * mapped back to their lowest common ancestor so that the rest of the pipeline (cleaning,
  * rendering) works on a DOM node.
  */
-
-const WORD = 1;
-const TAG = -3.25;
 
 export function maximumSubsequence(scores: readonly number[]): { start: number; end: number; sum: number } {
   let best = { start: 0, end: -1, sum: 0 };
@@ -34,7 +32,7 @@ function lowestCommonAncestor(a: Element, b: Element): Element {
   return a;
 }
 
-export function mssNode(page: PreparedPage): Element | null {
+export function mssNode(page: PreparedPage, t: ExtractorOptions = EXTRACTOR_OPTIONS): Element | null {
   const body = page.elements.find((element) => element.name === 'body') ?? page.elements[0];
   if (!body) return null;
   const scores: number[] = [];
@@ -43,15 +41,15 @@ export function mssNode(page: PreparedPage): Element | null {
   const visit = (node: AnyNode) => {
     if (isTag(node)) {
       if (!skip.has(node)) return; // dropped during preparation
-      scores.push(TAG);
+      scores.push(t.mssTag);
       owners.push(null);
       for (const child of node.children) visit(child);
-      scores.push(TAG);
+      scores.push(t.mssTag);
       owners.push(null);
     } else if (isText(node) && node.parent && isTag(node.parent)) {
       const count = node.data.match(/[\p{L}\p{N}_]+/gu)?.length ?? 0;
       for (let i = 0; i < count; i++) {
-        scores.push(WORD);
+        scores.push(t.mssWord);
         owners.push(node.parent);
       }
     }

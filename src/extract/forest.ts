@@ -6,6 +6,7 @@ import { informativeness, jeffreysDensity, relevance, unexpectedness } from './s
 import { significantLeaves, termCounts } from './significance.js';
 import type { Signifiers } from './signifiers.js';
 import { elementType, matchWrapper, renderXPath, typeAttributes, type Wrapper } from './wrapper.js';
+import { EXTRACTOR_OPTIONS, type ExtractorOptions } from './options.js';
 
 /**
  * FOREST (forest-paper.txt §3; thesis ch. 2 §6): over sample pages of one template, the
@@ -42,7 +43,7 @@ interface Occurrence {
   perPage: Map<number, { I: number; J: number; U: number; dfs: number }>;
 }
 
-export function learnWrapper(pages: PreparedPage[], signifiers: Signifiers[], options: { templateShare?: number } = {}): LearnResult {
+export function learnWrapper(pages: PreparedPage[], signifiers: Signifiers[], t: ExtractorOptions = EXTRACTOR_OPTIONS): LearnResult {
   const patterns = new Map<string, Occurrence>();
   pages.forEach((page, k) => {
     const keywords = signifiers[k]!.keywords;
@@ -107,8 +108,8 @@ export function learnWrapper(pages: PreparedPage[], signifiers: Signifiers[], op
     samples: pages.length,
     templateBlocks: [],
   };
-  wrapper.templateBlocks = recurringBlocks(pages, wrapper, options.templateShare ?? 0.4);
-  const deck = learnDeckSlot(pages.map((page) => ({ page, node: matchWrapper(page, wrapper)[0] })));
+  wrapper.templateBlocks = recurringBlocks(pages, wrapper, t.templateShare);
+  const deck = learnDeckSlot(pages.map((page) => ({ page, node: matchWrapper(page, wrapper)[0] })), t);
   if (deck) wrapper.deck = deck;
   return { wrapper, patterns: ranked.map((r) => r.pattern) };
 }

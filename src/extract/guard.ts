@@ -53,10 +53,10 @@ export function pageOwnSignifiers(signifiers: Signifiers, siteTerms: readonly st
   return { ...signifiers, keywords: new Set([...signifiers.keywords].filter((keyword) => !site.has(keyword))) };
 }
 
-/** Keywords that at least half of the pages' signifiers hold (and two pages at least): the site's, not a page's. */
-export function sharedKeywords(signifiers: Signifiers[]): string[] {
+/** Keywords that at least `share` of the pages' signifiers hold (and two pages at least): the site's, not a page's. */
+export function sharedKeywords(signifiers: Signifiers[], share: number): string[] {
   const counts = new Map<string, number>();
   for (const { keywords } of signifiers) for (const keyword of keywords) counts.set(keyword, (counts.get(keyword) ?? 0) + 1);
-  const needed = Math.max(2, Math.ceil(signifiers.length / 2));
+  const needed = Math.max(2, Math.ceil(share * signifiers.length));
   return [...counts].filter(([, n]) => n >= needed).map(([keyword]) => keyword).sort();
 }

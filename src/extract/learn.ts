@@ -3,6 +3,7 @@ import { extractFromPage } from './extract.js';
 import { learnWrapper, type LearnResult } from './forest.js';
 import { keywordCoverage, keywordDensity, pageOwnSignifiers, sharedKeywords, wordAgreement } from './guard.js';
 import { pageTerms } from './significance.js';
+import { EXTRACTOR_OPTIONS, type ExtractorOptions } from './options.js';
 import { feedSignifiers, mergeSignifiers, metadataSignifiers, tfidfSignifiers, type Signifiers } from './signifiers.js';
 import { termRules } from './terms.js';
 import type { Wrapper } from './wrapper.js';
@@ -14,25 +15,6 @@ export interface SamplePage {
   feedTitle?: string | null;
   feedSummary?: string | null;
 }
-
-/** k of FOREST §3.1: signifiers per page. */
-const DEFAULT_SIGNIFIERS = 10;
-
-/**
- * The wrapper's leave-one-out check (issue #10). Two objects whose words agree this much (F1 over
- * their bags of words) are one article, give or take a caption or a deck: the wrapper agrees
- * with the single page there. Not tuned: a fifth of the words differing is well past what
- * cleaning differences make, and well short of a different block.
- */
-const AGREEMENT = 0.8;
-/** Held-out pages checked at most: each costs a learning on the other samples and two extractions. */
-const CHECKED_PAGES = 5;
-/**
- * A wrapper is adopted when it is worse than the single page (holds the page's own words worse)
- * on at most this share of the held-out pages: the per-page guard already catches an odd page,
- * so one stray page of four does not cost the template its wrapper. Not tuned.
- */
-const WORSE_SHARE = 0.25;
 
 /** What the leave-one-out check found, and its verdict. */
 export interface WrapperCheck {
@@ -61,24 +43,24 @@ export const sameSelector = (a: Wrapper, b: Wrapper) => JSON.stringify({ ...a, r
 
 /**
  * Learns a FOREST wrapper from sample pages of one template: signifiers are each page's top-k
- * tf-idf terms across the samples (FOREST §3.1, k = 10), joined by the feed item's own words
+ * tf-idf terms across the samples (FOREST §3.1, k = `signifiers`), joined by the feed item's own words
  * when there is one. The wrapper is then checked by leave-one-out against single-page
  * extraction, and adopted only when it agrees with it or improves on it (issue #10).
  */
-export function learnFromSamples(samples: SamplePage[], options: { k?: number; current?: Wrapper | null } = {}): LearnedWrapper {
-  const k = options.k ?? DEFAULT_SIGNIFIERS;
+export function learnFromSamples(samples: SamplePage[], options: { current?: Wrapper | null; thresholds?: ExtractorOptions } = {}): LearnedWrapper {
+  const t = options.thresholds ?? EXTRACTOR_OPTIONS;
   const pages = samples.map((sample) =>
     typeof sample.input === 'object' && 'leaves' in sample.input ? sample.input : preparePage(sample.input, { url: sample.url ?? null, contentType: sample.contentType ?? null }));
-  const tfidf = tfidfSignifiers(pages.map(pageTerms), k);
+  const tfidf = tfidfSignifiers(pages.map(pageTerms), t.signifiers);
   const signifiers = tfidf.map((fromTemplate, i) => mergeSignifiers(feedSignifiers(samples[i]!.feedTitle, samples[i]!.feedSummary, termRules(pages[i]!.language)), fromTemplate));
-  const learned = learnWrapper(pages, signifiers);
+  const learned = learnWrapper(pages, signifiers, t);
   if (!learned.wrapper) return { ...learned, pages, check: null, rejected: null, unchanged: false };
   // The words most samples' own metadata share name the site, not the page (guard.ts).
-  const siteTerms = sharedKeywords(pages.map((page, i) => ownSignifiers(page, samples[i]!)));
+  const siteTerms = sharedKeywords(pages.map((page, i) => ownSignifiers(page, samples[i]!)), t.siteKeywordShare);
   if (siteTerms.length > 0) learned.wrapper.siteTerms = siteTerms;
   // A re-learning that finds the active wrapper again was checked when that wrapper was adopted.
   if (options.current && sameSelector(learned.wrapper, options.current)) return { ...learned, pages, check: null, rejected: null, unchanged: true };
-  const check = leaveOneOut(pages, samples, siteTerms, (held) => learnWrapper(pages.filter((_, i) => i !== held), signifiers.filter((_, i) => i !== held)).wrapper);
+  const check = leaveOneOut(pages, samples, siteTerms, (held) => learnWrapper(pages.filter((_, i) => i !== held), signifiers.filter((_, i) => i !== held), t).wrapper, t);
   return check.adopted ? { ...learned, pages, check, rejected: null, unchanged: false } : { ...learned, wrapper: null, pages, check, rejected: learned.wrapper, unchanged: false };
 }
 
@@ -94,18 +76,19 @@ const ownSignifiers = (page: PreparedPage, sample: SamplePage): Signifiers =>
  * holding it more densely — is the better. The other samples' tf-idf signifiers were computed
  * with the held-out page among them: it only weighs their terms' rarity.
  */
-export function leaveOneOut(pages: PreparedPage[], samples: SamplePage[], siteTerms: string[], learnWithout: (held: number) => Wrapper | null): WrapperCheck {
+export function leaveOneOut(pages: PreparedPage[], samples: SamplePage[], siteTerms: string[], learnWithout: (held: number) => Wrapper | null, t: ExtractorOptions = EXTRACTOR_OPTIONS): WrapperCheck {
   const count = { checked: 0, agreed: 0, better: 0, worse: 0 };
   if (pages.length < 2) return { adopted: true, ...count, reason: 'one sample: nothing to hold out' };
-  for (let held = 0; held < Math.min(pages.length, CHECKED_PAGES); held++) {
+  for (let held = 0; held < Math.min(pages.length, t.checkedPages); held++) {
     const wrapper = learnWithout(held);
     const page = pages[held]!;
     const sample = samples[held]!;
-    const options = { feedTitle: sample.feedTitle ?? null, feedSummary: sample.feedSummary ?? null };
+    const options = { feedTitle: sample.feedTitle ?? null, feedSummary: sample.feedSummary ?? null, thresholds: t };
     const single = extractFromPage(page, options);
     const wrapped = wrapper ? extractFromPage(page, { ...options, wrapper, guard: false }) : single;
     count.checked++;
-    if (wordAgreement(wrapped.text, single.text) >= AGREEMENT) {
+    // The objects agree (F1 over their words `agreement` or more): one article, give or take a caption or a deck.
+    if (wordAgreement(wrapped.text, single.text) >= t.agreement) {
       count.agreed++;
       continue;
     }
@@ -117,7 +100,8 @@ export function leaveOneOut(pages: PreparedPage[], samples: SamplePage[], siteTe
     if (difference > 0) count.better++;
     else if (difference < 0) count.worse++;
   }
-  const adopted = count.worse <= WORSE_SHARE * count.checked;
+  // Worse on at most `worseShare` of the held-out pages: the per-page guard catches an odd page.
+  const adopted = count.worse <= t.worseShare * count.checked;
   const numbers = `${count.checked} held out: ${count.agreed} agree with the single page, ${count.better} hold the page's own words better, ${count.worse} worse`;
   return { adopted, ...count, reason: `${adopted ? 'adopted' : 'rejected'} by leave-one-out (${numbers})` };
 }

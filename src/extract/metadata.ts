@@ -3,6 +3,7 @@ import { textContent } from 'domutils';
 import { absoluteUrl } from '../feeds/sanitize.js';
 import { normalizeFeedDate } from '../feeds/dates.js';
 import { isInside, type PreparedPage } from './dom.js';
+import { EXTRACTOR_OPTIONS, type ExtractorOptions } from './options.js';
 
 /** Article metadata from the page: title, byline, dates, language, lead image. */
 export interface PageMetadata {
@@ -76,7 +77,7 @@ export function withoutSiteName(title: string): string {
  * (JSON-LD, meta), else a byline element in the article's region (articleRegion) — else the
  * feed item's author. Dates from a `<time>` are read from the same region.
  */
-export function pageMetadata(page: PreparedPage, node: Element | null, feedAuthor: string | null = null): PageMetadata {
+export function pageMetadata(page: PreparedPage, node: Element | null, feedAuthor: string | null = null, t: ExtractorOptions = EXTRACTOR_OPTIONS): PageMetadata {
   const meta = new Map<string, string>();
   walk(page.head, (element) => {
     if (element.name !== 'meta') return;
@@ -102,14 +103,14 @@ export function pageMetadata(page: PreparedPage, node: Element | null, feedAutho
   let title: string | null = null;
   for (const heading of headings) {
     const text = clean(textContent(heading));
-    if (text && text.length <= 300 && declaredTitles.some((declared) => covers(declared, text))) {
+    if (text && text.length <= t.titleChars && declaredTitles.some((declared) => covers(declared, text, t))) {
       title = text;
       break;
     }
   }
   title ??= clean(nameOf(ldValue('headline'))) ?? clean(meta.get('og:title')) ?? (headTitle ? withoutSiteName(headTitle) : null);
 
-  const region = articleRegion(node);
+  const region = articleRegion(node, t);
   let timeElement: string | null = null;
   for (const element of region) walk(element, (child) => {
     if (child.name === 'time' && timeElement === null) timeElement = child.attribs['datetime'] ?? clean(textContent(child));
@@ -121,11 +122,11 @@ export function pageMetadata(page: PreparedPage, node: Element | null, feedAutho
   const html = page.elements.find((element) => element.name === 'html');
   return {
     title,
-    byline: byline && byline.length <= 120 ? byline : null,
+    byline: byline && byline.length <= t.bylineChars ? byline : null,
     published: normalizeFeedDate(String(ldValue('datePublished') ?? meta.get('article:published_time') ?? meta.get('date') ?? timeElement ?? '')),
     modified: normalizeFeedDate(String(ldValue('dateModified') ?? meta.get('article:modified_time') ?? '')),
     language: clean(html?.attribs['lang']) ?? clean(meta.get('og:locale')),
-    leadImage: leadImageOf(page, region, declaredImage),
+    leadImage: leadImageOf(page, region, declaredImage, t),
   };
 }
 
@@ -134,24 +135,21 @@ function nameOfUrl(value: unknown): string | null {
 }
 
 /** Most of the heading's words are in the declared title (which may add the site name). */
-function covers(declared: string, heading: string): boolean {
+function covers(declared: string, heading: string, t: ExtractorOptions): boolean {
   const declaredWords = new Set(declared.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
   const headingWords = heading.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   if (headingWords.length === 0) return false;
   const shared = headingWords.filter((word) => declaredWords.has(word)).length;
-  return shared / headingWords.length >= 0.7 && shared / Math.max(1, declaredWords.size) >= 0.3;
+  return shared / headingWords.length >= t.headingCoverage && shared / Math.max(1, declaredWords.size) >= t.declaredCoverage;
 }
 
-/** An image this small (width or height attribute, px) is an icon, a spacer or a tracking pixel, not the article's. */
-const ICON_PX = 50;
-
 /** An image that may be the article's own: not a link (teasers' and ads' images are), not an icon, not inline data. */
-function articleImage(element: Element): string | null {
+function articleImage(element: Element, t: ExtractorOptions): string | null {
   if (element.name !== 'img') return null;
   const src = element.attribs['src']?.trim();
   if (!src || src.startsWith('data:')) return null;
   const size = (name: string) => Number.parseInt(element.attribs[name] ?? '', 10);
-  if (size('width') <= ICON_PX || size('height') <= ICON_PX) return null;
+  if (size('width') <= t.iconPixels || size('height') <= t.iconPixels) return null;
   for (let parent = element.parent; parent && isTag(parent); parent = parent.parent) if (parent.name === 'a') return null;
   return src;
 }
@@ -169,11 +167,11 @@ function inFigure(element: Element): boolean {
  * the page declares (og:image, JSON-LD) when the page shows it. An image the page only declares
  * is a share card, not part of what readers see.
  */
-function leadImageOf(page: PreparedPage, region: Element[], declared: string | null): string | null {
+function leadImageOf(page: PreparedPage, region: Element[], declared: string | null, t: ExtractorOptions): string | null {
   for (const [index, root] of region.entries()) {
     let found: string | null = null;
     walk(root, (element) => {
-      if (found === null && element.name === 'img' && (index === 0 || inFigure(element))) found = articleImage(element);
+      if (found === null && element.name === 'img' && (index === 0 || inFigure(element))) found = articleImage(element, t);
     });
     if (found) return absoluteUrl(found, page.url);
   }
@@ -182,19 +180,16 @@ function leadImageOf(page: PreparedPage, region: Element[], declared: string | n
   return shown ? declared : null;
 }
 
-/** Containers above the article's node whose content before it belongs to the article's header (headline, byline, date). */
-const HEADER_LEVELS = 3;
-
 /**
  * Where the article's own byline and date are looked for: its node, then what precedes the node
  * in its nearest containers, nearest first. A wrapper's node is often the body alone, below the
  * headline, byline and date that single-page extraction's larger node holds: both find the same.
  */
-function articleRegion(node: Element | null): Element[] {
+function articleRegion(node: Element | null, t: ExtractorOptions): Element[] {
   if (!node) return [];
   const region = [node];
   let at = node;
-  for (let level = 0; level < HEADER_LEVELS; level++) {
+  for (let level = 0; level < t.headerLevels; level++) {
     const parent: Element | null = at.parent && isTag(at.parent) ? at.parent : null;
     if (!parent || parent.name === 'body') break;
     region.push(...parent.children.slice(0, parent.children.indexOf(at)).filter(isTag).reverse());

@@ -2,6 +2,7 @@ import type { Element } from 'domhandler';
 import { parentElement, type PreparedPage } from './dom.js';
 import { significantLeaves } from './significance.js';
 import type { Signifiers } from './signifiers.js';
+import { EXTRACTOR_OPTIONS, type ExtractorOptions } from './options.js';
 
 /**
  * SIGFEED (thesis ch. 2 §5, Algorithm 1): significant leaves grouped by their lowest common
@@ -43,7 +44,7 @@ export interface SigfeedResult {
   mode: 'trigrams' | 'keywords';
 }
 
-export function sigfeed(page: PreparedPage, signifiers: Signifiers): SigfeedResult | null {
+export function sigfeed(page: PreparedPage, signifiers: Signifiers, t: ExtractorOptions = EXTRACTOR_OPTIONS): SigfeedResult | null {
   // Signifiers from the page's own metadata (a teaser, a title) are weak: their 3-grams find the
   // teaser box, not the body. With them, keywords are summed over the block, without dividing by
   // leaf length — FOREST's COVERAGE (§3.5) rather than SIGFEED's density — so that the block
@@ -59,7 +60,7 @@ export function sigfeed(page: PreparedPage, signifiers: Signifiers): SigfeedResu
     for (const { leaf, matches } of leaves) {
       // Links and short labels are navigation (headline lists, related boxes) more often than
       // article text, which comes in sentences.
-      if (coverage && (insideLink(leaf.element) || leaf.words.length < 6 || insidePageChrome(leaf.element))) continue;
+      if (coverage && (insideLink(leaf.element) || leaf.words.length < t.sentenceWords || insidePageChrome(leaf.element))) continue;
       const block = lowestBlock(leaf.element);
       const length = Math.max(1, leaf.node.data.trim().length);
       relevance.set(block, (relevance.get(block) ?? 0) + (coverage ? matches : matches / length));

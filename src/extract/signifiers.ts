@@ -3,6 +3,7 @@ import { textContent } from 'domutils';
 import type { PreparedPage } from './dom.js';
 import { withoutSiteName } from './metadata.js';
 import { ENGLISH, termRules, terms, words, type TermRules } from './terms.js';
+import { EXTRACTOR_OPTIONS } from './options.js';
 
 /**
  * Signifiers: the words that point at the article (docs/architecture.md §5; thesis ch. 2 §4, FOREST §3.1).
@@ -75,7 +76,7 @@ export function metadataSignifiers(page: PreparedPage): Signifiers {
  * tf-idf over the sample pages of one template: the top-k terms of each page (FOREST §3.1,
  * k = 10). Terms shared by every page (the template's own words) get idf 0 and never qualify.
  */
-export function tfidfSignifiers(pageTerms: string[][], k = 10): Signifiers[] {
+export function tfidfSignifiers(pageTerms: string[][], k = EXTRACTOR_OPTIONS.signifiers): Signifiers[] {
   const documentFrequency = new Map<string, number>();
   for (const list of pageTerms) for (const term of new Set(list)) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
   const n = pageTerms.length;

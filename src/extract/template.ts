@@ -1,5 +1,6 @@
 import type { PreparedPage } from './dom.js';
 import { typeAttributes } from './wrapper.js';
+import { EXTRACTOR_OPTIONS, STORED_FORMAT } from './options.js';
 
 /**
  * Which template a page uses: its structural signature — the typed elements (tag + tolerant
@@ -8,12 +9,10 @@ import { typeAttributes } from './wrapper.js';
  * wrappers.
  */
 
-const MAX_DEPTH = 8;
-
 export function structureSignature(page: PreparedPage): string[] {
   const types = new Set<string>();
   for (const element of page.elements) {
-    if (page.depth.get(element)! > MAX_DEPTH) continue;
+    if (page.depth.get(element)! > STORED_FORMAT.signatureDepth) continue;
     const attributes = typeAttributes(element);
     const keys = Object.keys(attributes);
     if (keys.length === 0) continue;
@@ -31,7 +30,7 @@ export function jaccard(a: readonly string[], b: readonly string[]): number {
 }
 
 /** The most similar known template, if similar enough. */
-export function closestTemplate<T extends { signature: readonly string[] }>(signature: readonly string[], templates: readonly T[], threshold = 0.5): T | null {
+export function closestTemplate<T extends { signature: readonly string[] }>(signature: readonly string[], templates: readonly T[], threshold = EXTRACTOR_OPTIONS.templateMatch): T | null {
   let best: T | null = null;
   let bestScore = threshold;
   for (const template of templates) {

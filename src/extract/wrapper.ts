@@ -1,5 +1,6 @@
 import type { Element } from 'domhandler';
 import type { PreparedPage } from './dom.js';
+import { STORED_FORMAT } from './options.js';
 
 /**
  * A FOREST wrapper: the element type of the best structural pattern (FOREST §3.2, Definition 2)
@@ -51,8 +52,6 @@ export function typeAttributes(element: Element): Record<string, string> {
   return out;
 }
 
-const MAX_PATH = 4;
-
 /**
  * The element type (Definition 2) as a key: tag + tolerant id/class. The paper types an element
  * without attributes by its dfs alone, which differs from page to page as soon as one page has a
@@ -66,7 +65,7 @@ export function elementType(element: Element): string {
   if (keys.length > 0) return `${element.name}[${keys.map((key) => `${key}=${attributes[key]}`).join(',')}]`;
   const path: string[] = [element.name];
   let node = element.parent;
-  while (node && node.type === 'tag' && path.length < MAX_PATH) {
+  while (node && node.type === 'tag' && path.length < STORED_FORMAT.typePathLength) {
     const parent = node as Element;
     const parentAttributes = typeAttributes(parent);
     if (Object.keys(parentAttributes).length > 0 || parent.name === 'body') {
