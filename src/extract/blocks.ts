@@ -87,6 +87,16 @@ export function isTemplateBlock(block: Element, templateBlocks: ReadonlySet<stri
   return label !== null && templateBlocks.has(label);
 }
 
-export function pageBlockKeys(page: PreparedPage, root: Element): Set<string> {
-  return new Set(textBlocks(page, root).flatMap(blockElementKeys));
+/**
+ * The keys of every block under `root`. A prepared page does not change, so they are kept per
+ * root: learning a wrapper asks for the same node's keys once per leave-one-out learning.
+ */
+const blockKeysOfRoot = new WeakMap<Element, ReadonlySet<string>>();
+export function pageBlockKeys(page: PreparedPage, root: Element): ReadonlySet<string> {
+  let keys = blockKeysOfRoot.get(root);
+  if (!keys) {
+    keys = new Set(textBlocks(page, root).flatMap(blockElementKeys));
+    blockKeysOfRoot.set(root, keys);
+  }
+  return keys;
 }

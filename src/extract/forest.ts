@@ -43,34 +43,57 @@ interface Occurrence {
   perPage: Map<number, { I: number; J: number; U: number; dfs: number }>;
 }
 
+/** One page's best score per pattern (element type at a level), with what the pattern is. */
+type PageScores = Map<string, { tag: string; attributes: Record<string, string>; level: number; type: string; I: number; J: number; U: number; dfs: number }>;
+
+/**
+ * The elements on one page's significant terminal paths, grouped into patterns and scored
+ * (FOREST §3.2–3.3). A function of the page and its signifiers alone, so it is kept per page and
+ * signifiers: the leave-one-out check learns again on the same pages with the same signifiers.
+ */
+const scoresOfPage = new WeakMap<PreparedPage, WeakMap<Signifiers, PageScores>>();
+function pageScores(page: PreparedPage, signifiers: Signifiers): PageScores {
+  const bySignifiers = scoresOfPage.get(page) ?? new WeakMap<Signifiers, PageScores>();
+  scoresOfPage.set(page, bySignifiers);
+  const known = bySignifiers.get(signifiers);
+  if (known) return known;
+  const scores: PageScores = new Map();
+  bySignifiers.set(signifiers, scores);
+  if (signifiers.keywords.size === 0) return scores;
+  const { counts, X, Y } = termCounts(page, signifiers.keywords);
+  const onPaths = new Set<Element>();
+  for (const { leaf } of significantLeaves(page, signifiers, 'keywords')) {
+    for (let element: Element | null = leaf.element; element; element = parentElement(element)) {
+      if (onPaths.has(element)) break;
+      onPaths.add(element);
+    }
+  }
+  for (const element of onPaths) {
+    const dfs = page.dfs.get(element);
+    const level = page.depth.get(element);
+    const count = counts.get(element);
+    if (dfs === undefined || level === undefined || !count || NEVER_WRAPPERS.has(element.name)) continue;
+    const type = elementType(element);
+    const key = `${type}@${level}`;
+    const I = informativeness(count.x, count.y, X, Y);
+    const previous = scores.get(key);
+    if (!previous || I > previous.I) {
+      scores.set(key, { tag: element.name, attributes: previous?.attributes ?? typeAttributes(element), level, type, I, J: jeffreysDensity(count.x, count.y), U: unexpectedness(count.x, count.y, X, Y), dfs });
+    }
+  }
+  return scores;
+}
+
 export function learnWrapper(pages: PreparedPage[], signifiers: Signifiers[], t: ExtractorOptions = EXTRACTOR_OPTIONS): LearnResult {
   const patterns = new Map<string, Occurrence>();
   pages.forEach((page, k) => {
-    const keywords = signifiers[k]!.keywords;
-    if (keywords.size === 0) return;
-    const { counts, X, Y } = termCounts(page, keywords);
-    const onPaths = new Set<Element>();
-    for (const { leaf } of significantLeaves(page, signifiers[k]!, 'keywords')) {
-      for (let element: Element | null = leaf.element; element; element = parentElement(element)) {
-        if (onPaths.has(element)) break;
-        onPaths.add(element);
-      }
-    }
-    for (const element of onPaths) {
-      const dfs = page.dfs.get(element);
-      const level = page.depth.get(element);
-      const count = counts.get(element);
-      if (dfs === undefined || level === undefined || !count || NEVER_WRAPPERS.has(element.name)) continue;
-      const type = elementType(element);
-      const key = `${type}@${level}`;
+    for (const [key, score] of pageScores(page, signifiers[k]!)) {
       let occurrence = patterns.get(key);
       if (!occurrence) {
-        occurrence = { tag: element.name, attributes: typeAttributes(element), level, type, perPage: new Map() };
+        occurrence = { tag: score.tag, attributes: score.attributes, level: score.level, type: score.type, perPage: new Map() };
         patterns.set(key, occurrence);
       }
-      const I = informativeness(count.x, count.y, X, Y);
-      const previous = occurrence.perPage.get(k);
-      if (!previous || I > previous.I) occurrence.perPage.set(k, { I, J: jeffreysDensity(count.x, count.y), U: unexpectedness(count.x, count.y, X, Y), dfs });
+      occurrence.perPage.set(k, { I: score.I, J: score.J, U: score.U, dfs: score.dfs });
     }
   });
 

@@ -60,6 +60,21 @@ export function typeAttributes(element: Element): Record<string, string> {
  * in the wrapper, as in the paper's XPath, to break ties.
  */
 export function elementType(element: Element): string {
+  let type = typeOfElement.get(element);
+  if (type === undefined) {
+    type = typeOf(element);
+    typeOfElement.set(element, type);
+  }
+  return type;
+}
+
+/**
+ * Types kept per element: a prepared page does not change, and matching a wrapper asks every
+ * element of every sample page for its type, once per leave-one-out learning.
+ */
+const typeOfElement = new WeakMap<Element, string>();
+
+function typeOf(element: Element): string {
   const attributes = typeAttributes(element);
   const keys = Object.keys(attributes);
   if (keys.length > 0) return `${element.name}[${keys.map((key) => `${key}=${attributes[key]}`).join(',')}]`;
