@@ -9,11 +9,28 @@ import { words } from './terms.js';
  * soup the way browsers do (parse5, the WHATWG algorithm — old pages with paragraphs inside
  * spans and tables inside paragraphs come out as readers saw them), into htmlparser2's tree
  * (domhandler) for fast walking; drop what is never content — scripts, styles, noscript, templates,
- * comments, and the like — and number every element in depth-first order (`dfs`), the
+ * comments, what the page hides, and the like — and number every element in depth-first order (`dfs`), the
  * identifier FOREST falls back on for elements without attributes.
  */
 
 const DROPPED = new Set(['script', 'style', 'noscript', 'noembed', 'noframes', 'template', 'iframe', 'object', 'embed', 'svg', 'canvas', 'link', 'meta', 'button', 'input', 'select', 'textarea', 'head']);
+
+const INVISIBLE = /(^|;)\s*(display\s*:\s*none|visibility\s*:\s*hidden)\s*(!important\s*)?(;|$)/i;
+
+/**
+ * What no reader sees: an element with the `hidden` attribute or an inline style that hides it
+ * (a gallery's other slides and their captions, a collapsed menu, a print-only copy). A script
+ * may show it later, one part at a time; the article is what the page shows. Readability.js
+ * leaves the same elements out (`_isProbablyVisible`).
+ */
+export function isHidden(element: Element): boolean {
+  return element.attribs['hidden'] !== undefined || (element.attribs['style'] !== undefined && INVISIBLE.test(element.attribs['style']));
+}
+
+/** Never content: a dropped tag (scripts, forms…) or a hidden element. */
+export function isDropped(element: Element): boolean {
+  return DROPPED.has(element.name) || isHidden(element);
+}
 
 export interface TextLeaf {
   node: Text;
@@ -53,7 +70,7 @@ export function preparePage(input: Uint8Array | string | Document, options: { ur
         page.head ??= node;
         return;
       }
-      if (DROPPED.has(node.name)) return;
+      if (isDropped(node)) return;
       page.dfs.set(node, page.elements.length);
       page.elements.push(node);
       page.depth.set(node, depth);
@@ -95,7 +112,7 @@ export function textOf(root: AnyNode, skip?: (element: Element) => boolean): str
       return;
     }
     if (!isTag(node)) return;
-    if (DROPPED.has(node.name) || skip?.(node)) return;
+    if (isDropped(node) || skip?.(node)) return;
     const block = BLOCK_TAGS.has(node.name);
     if (block) flush();
     for (const child of node.children) visit(child);

@@ -60,8 +60,9 @@ export interface ExtractOptions {
  * an article's comparison key made by an older version is rebased — its snapshot extracted again
  * by this one — before a new capture is compared with it, so that an upgrade is not an edit.
  * 2: the byline and a `<time>` are found before a wrapper's node too; the per-page guard.
+ * 3: what the page hides (`hidden`, an inline display:none or visibility:hidden) is never content.
  */
-export const EXTRACTOR_VERSION = 2;
+export const EXTRACTOR_VERSION = 3;
 
 export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024; // as extract.maxBytes in config/default.yaml
 

@@ -2,7 +2,7 @@ import { isTag, type Element } from 'domhandler';
 import { textContent } from 'domutils';
 import { absoluteUrl } from '../feeds/sanitize.js';
 import { normalizeFeedDate } from '../feeds/dates.js';
-import { isInside, type PreparedPage } from './dom.js';
+import { isHidden, isInside, type PreparedPage } from './dom.js';
 import { EXTRACTOR_OPTIONS, type ExtractorOptions } from './options.js';
 
 /** Article metadata from the page: title, byline, dates, language, lead image. */
@@ -15,8 +15,9 @@ export interface PageMetadata {
   leadImage: string | null;
 }
 
+/** Every element under `root`, itself included, but not into what the page hides. */
 function walk(root: Element | null, visit: (element: Element) => void): void {
-  if (!root) return;
+  if (!root || isHidden(root)) return;
   visit(root);
   for (const child of root.children) if (isTag(child)) walk(child, visit);
 }

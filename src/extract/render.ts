@@ -2,7 +2,7 @@ import render from 'dom-serializer';
 import { isTag, type AnyNode, type Element } from 'domhandler';
 import sanitizeHtml from 'sanitize-html';
 import { absoluteUrl } from '../feeds/sanitize.js';
-import { textOf } from './dom.js';
+import { isDropped, textOf } from './dom.js';
 
 /**
  * The article's content as sanitized HTML (paragraphs, headings, lists, quotes, images with
@@ -11,14 +11,14 @@ import { textOf } from './dom.js';
 
 const ALLOWED = ['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'blockquote', 'pre', 'code', 'figure', 'figcaption', 'img', 'a', 'em', 'strong', 'b', 'i', 'u', 'br', 'hr', 'table', 'thead', 'tbody', 'tr', 'td', 'th', 'dl', 'dt', 'dd', 'sub', 'sup', 'q', 'cite', 'abbr', 'time'];
 
-/** A copy of `root` without the skipped elements (the page itself is left untouched). */
+/** A copy of `root` without the skipped elements, nor those never content (the page itself is left untouched). */
 function prunedCopy(root: Element, skipped: ReadonlySet<Element>): Element {
   const copy = root.cloneNode(true);
   const prune = (original: Element, clone: Element) => {
     for (let i = original.children.length - 1; i >= 0; i--) {
       const child = original.children[i] as AnyNode;
       if (!isTag(child)) continue;
-      if (skipped.has(child)) clone.children.splice(i, 1);
+      if (skipped.has(child) || isDropped(child)) clone.children.splice(i, 1);
       else prune(child, clone.children[i] as Element);
     }
   };

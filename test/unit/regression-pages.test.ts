@@ -60,6 +60,16 @@ const CASES: Case[] = [
     include: [sentence('glacier', 0), sentence('glacier', 5)],
     exclude: ['Station Road', 'Join'],
   },
+  {
+    name: "a gallery's hidden slides and captions inside the article",
+    html: `<html><head><title>Ferry timetable changes</title></head><body><div id="story"><h1>Ferry timetable changes</h1>
+<div class="media"><img src="/p/0.jpg" width="640" height="360" alt=""><p class="visible-caption">The morning ferry leaves the pier.</p>
+${Array.from({ length: 12 }, (_, i) => `<img style="display:none" src="/p/${i + 1}.jpg" width="640" height="360" alt=""><cite style="display: none;">Slide ${i + 1}: passengers wait on the quay in the rain while the crew loads the cars and the vans.</cite>`).join('\n')}
+<div hidden><p>Print edition: the ferry timetable as printed in the weekend paper, with every crossing listed by the hour and the day.</p></div></div>
+${story('ferry').map((p) => `<p>${p}</p>`).join('')}</div></body></html>`,
+    include: [sentence('ferry', 0), sentence('ferry', 4)],
+    exclude: ['passengers wait on the quay', 'Print edition'],
+  },
 ];
 
 for (const { name, html, include, exclude } of CASES) {
