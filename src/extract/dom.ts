@@ -3,6 +3,7 @@ import { parse } from 'parse5';
 import { adapter } from 'parse5-htmlparser2-tree-adapter';
 import { decodeBody } from '../net/charset.js';
 import { words } from './terms.js';
+import { declaredLanguage, detectedLanguage, MAX_DETECT_CHARS } from './language.js';
 
 /**
  * Page preparation (docs/architecture.md §5, FOREST §3.1 "From HTML pages to XML trees"): parse the tag
@@ -51,7 +52,7 @@ export interface PreparedPage {
   /** The <head>, kept apart for metadata. */
   head: Element | null;
   url: string | null;
-  /** The language the page declares (`<html lang>`), which sets the rules of its terms (terms.ts). */
+  /** The language the page declares, else the one its text is in (language.ts): it sets the rules of its terms (terms.ts). */
   language: string | null;
 }
 
@@ -63,7 +64,7 @@ export function parseHtml(input: Uint8Array | string, contentType?: string | nul
 export function preparePage(input: Uint8Array | string | Document, options: { url?: string | null; contentType?: string | null } = {}): PreparedPage {
   const document = typeof input === 'object' && 'type' in input && (input as Document).type === 'root' ? (input as Document) : parseHtml(input as Uint8Array | string, options.contentType);
   const root = document.children.find((child): child is Element => isTag(child) && child.name === 'html');
-  const page: PreparedPage = { document, elements: [], dfs: new Map(), depth: new Map(), leaves: [], head: null, url: options.url ?? null, language: root?.attribs['lang']?.trim() || null };
+  const page: PreparedPage = { document, elements: [], dfs: new Map(), depth: new Map(), leaves: [], head: null, url: options.url ?? null, language: null };
   const visit = (node: AnyNode, depth: number) => {
     if (isTag(node)) {
       if (node.name === 'head') {
@@ -85,7 +86,18 @@ export function preparePage(input: Uint8Array | string | Document, options: { ur
     if (node.type === 'root') for (const child of (node as Document).children) visit(child, depth);
   };
   visit(document, 1);
+  page.language = declaredLanguage(root, page.head) ?? detectedLanguage(leafText(page));
   return page;
+}
+
+/** The page's text, leaf after leaf, up to a few thousand characters: enough to tell its language. */
+function leafText(page: PreparedPage): string {
+  let text = '';
+  for (const leaf of page.leaves) {
+    text += `${leaf.node.data} `;
+    if (text.length > MAX_DETECT_CHARS) break;
+  }
+  return text;
 }
 
 /** Text of an element with a line break between blocks (paragraphs, headings, list items …). */

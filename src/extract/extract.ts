@@ -60,7 +60,8 @@ export interface ExtractOptions {
  * an article's comparison key made by an older version is rebased — its snapshot extracted again
  * by this one — before a new capture is compared with it, so that an upgrade is not an edit.
  * 2: the byline and a `<time>` are found before a wrapper's node too; the per-page guard.
- * 3: what the page hides (`hidden`, an inline display:none or visibility:hidden) is never content.
+ * 3: what the page hides (`hidden`, an inline display:none or visibility:hidden) is never content;
+ * a page that declares no language gets the one its text is in.
  */
 export const EXTRACTOR_VERSION = 3;
 

@@ -120,13 +120,12 @@ export function pageMetadata(page: PreparedPage, node: Element | null, feedAutho
   const image = ldValue('image');
   const imageUrl = typeof image === 'string' ? image : Array.isArray(image) ? (typeof image[0] === 'string' ? image[0] : nameOfUrl(image[0])) : nameOfUrl(image);
   const declaredImage = absoluteUrl(meta.get('og:image') ?? imageUrl ?? null, page.url);
-  const html = page.elements.find((element) => element.name === 'html');
   return {
     title,
     byline: byline && byline.length <= t.bylineChars ? byline : null,
     published: normalizeFeedDate(String(ldValue('datePublished') ?? meta.get('article:published_time') ?? meta.get('date') ?? timeElement ?? '')),
     modified: normalizeFeedDate(String(ldValue('dateModified') ?? meta.get('article:modified_time') ?? '')),
-    language: clean(html?.attribs['lang']) ?? clean(meta.get('og:locale')),
+    language: page.language,
     leadImage: leadImageOf(page, region, declaredImage, t),
   };
 }

@@ -215,10 +215,22 @@ test('removing the lead image is an edit (media-removed), in every mode', () => 
   }
 });
 
+test("a page that declares no language is given the one its text is in; too little text, none", () => {
+  const body = 'Der Gemeinderat hat am Montag beschlossen, dass die neue Brücke über den Kanal im Frühjahr gebaut wird. Die Stadt gibt dafür mehr Geld aus als geplant, und die Anwohner sollen im März bei einer öffentlichen Sitzung mitreden können.';
+  const page = preparePage(`<html><head><title>Die neue Brücke über den Kanal</title></head><body><p>${body}</p></body></html>`);
+  assert.equal(page.language, 'de');
+  assert.deepEqual([...metadataSignifiers(page).keywords], ['brücke', 'kanal'], 'the detected language\'s stop words');
+  assert.equal(extractArticle(`<html><head><title>t</title></head><body><p>${body}</p><p>${body}</p></body></html>`).language, 'de', 'and the object says so');
+  assert.equal(preparePage('<html><head><title>Die Brücke</title></head><body><p>Die neue Brücke.</p></body></html>').language, null);
+});
+
 test('signifiers follow the page\'s language: a German page\'s function words are not its keywords', () => {
   const html = (lang: string) => `<html${lang}><head><title>Die neue Brücke über den Kanal</title></head><body><p>x</p></body></html>`;
   assert.deepEqual([...metadataSignifiers(preparePage(html(' lang="de-AT"'))).keywords], ['brücke', 'kanal']);
   assert.deepEqual([...metadataSignifiers(preparePage(html(''))).keywords], ['die', 'neue', 'brücke', 'über', 'den', 'kanal'], 'without a language, the English rules');
   assert.deepEqual([...feedSignifiers('Les ponts de la ville', null, termRules('fr')).keywords], ['ponts', 'ville'], 'French stop words, no English stemming');
+  // Declared by a meta element rather than <html lang>.
+  const meta = `<html><head><meta http-equiv="Content-Language" content="de"><title>Die neue Brücke über den Kanal</title></head><body><p>x</p></body></html>`;
+  assert.deepEqual([...metadataSignifiers(preparePage(meta)).keywords], ['brücke', 'kanal']);
   assert.deepEqual([...feedSignifiers('The bridges of the towns', null, termRules('en-GB')).keywords], ['bridg', 'town'], 'English: Porter stems');
 });

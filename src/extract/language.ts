@@ -1,0 +1,50 @@
+import { isTag, type Element } from 'domhandler';
+import { francAll } from 'franc';
+
+/**
+ * The language of a page (issue #10), which sets the rules of its terms (terms.ts): what it
+ * declares — `<html lang>`, then `<meta http-equiv="content-language">`, `og:locale` or
+ * `<meta name="language">` — else what its text is written in, by franc (trigram profiles of
+ * the Universal Declaration of Human Rights' translations, Cavnar & Trenkle's n-gram method).
+ * franc is a well-kept library (wooorm) and needs no model download; its default build knows 187
+ * languages, all but two (Basque, Irish) of those Forest has stop words for.
+ */
+
+/** Less text than this (characters) says too little for a guess to be trusted. */
+const MIN_DETECT_CHARS = 200;
+/** The text looked at: enough for trigram statistics, bounded so that a long page costs no more. */
+export const MAX_DETECT_CHARS = 4000;
+/**
+ * The guess must stand this far above the next one (franc's scores run from 1 for the best down
+ * to 0); a page in two languages, or too mixed to tell, keeps no language.
+ */
+const MARGIN = 0.05;
+
+/** ISO 639-3 codes franc answers with, as the two-letter tags pages declare (for those Forest has stop words for, and English). */
+const TWO_LETTER: Record<string, string> = {
+  afr: 'af', arb: 'ar', bul: 'bg', cat: 'ca', ces: 'cs', dan: 'da', deu: 'de', ell: 'el', eng: 'en', spa: 'es', ekk: 'et', pes: 'fa',
+  fin: 'fi', fra: 'fr', glg: 'gl', heb: 'he', hin: 'hi', hrv: 'hr', hun: 'hu', hye: 'hy', ind: 'id', ita: 'it', lit: 'lt', lvs: 'lv',
+  zlm: 'ms', nob: 'nb', nld: 'nl', pol: 'pl', por: 'pt', ron: 'ro', rus: 'ru', slk: 'sk', slv: 'sl', swe: 'sv', tur: 'tr', ukr: 'uk', vie: 'vi',
+};
+
+/** The language `head` declares, if any. */
+export function declaredLanguage(html: Element | undefined, head: Element | null): string | null {
+  const lang = html?.attribs['lang']?.trim() || html?.attribs['xml:lang']?.trim();
+  if (lang) return lang;
+  for (const element of head?.children ?? []) {
+    if (!isTag(element) || element.name !== 'meta') continue;
+    const key = (element.attribs['http-equiv'] ?? element.attribs['property'] ?? element.attribs['name'] ?? '').toLowerCase();
+    const content = element.attribs['content']?.trim();
+    if (content && (key === 'content-language' || key === 'og:locale' || key === 'language')) return content.split(',')[0]!.trim();
+  }
+  return null;
+}
+
+/** The language `text` is written in, as a language tag, or null when it is too short or too mixed to tell. */
+export function detectedLanguage(text: string): string | null {
+  const sample = text.length > MAX_DETECT_CHARS ? text.slice(0, MAX_DETECT_CHARS) : text;
+  if (sample.replace(/\s+/g, ' ').trim().length < MIN_DETECT_CHARS) return null;
+  const [best, next] = francAll(sample, { minLength: MIN_DETECT_CHARS });
+  if (!best || best[0] === 'und' || (next && best[1] - next[1] < MARGIN)) return null;
+  return TWO_LETTER[best[0]] ?? best[0];
+}
