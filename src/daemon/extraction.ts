@@ -16,7 +16,8 @@ import { recordVersion, type Outcome } from './versioning.js';
  * Extraction in the daemon: every captured page is extracted, in the worker pool, and stored with
  * the method and wrapper used. Pages are sorted into templates per feed; a template gets a FOREST
  * wrapper once it has `extract.learnAfter` pages, re-learned at 5 and 10 pages and every 10 after,
- * and at once when the wrapper stops matching (a redesign). A new wrapper re-extracts the
+ * and at once when the wrapper stops matching (a redesign) or the per-page guard sets its object
+ * aside (a change inside the template). A new wrapper re-extracts the
  * template's recent pages, and a page whose result differs is updated.
  *
  * The main thread only reads the stored (compressed) bodies and writes the results, each in one
@@ -191,7 +192,10 @@ export class Extractor {
       if (result.article.method === 'forest') this.failedRelearns.delete(templateId);
       if (used?.wrapper && result.article.method !== 'forest' && this.mayRelearn(templateId, pages)) {
         this.failedRelearns.set(templateId, (this.failedRelearns.get(templateId) ?? 0) + 1);
-        return { learning: this.relearn(snapshot.feed_id, templateId, `stopped matching at page ${pages}`, pages) };
+        // Drift (issue #10) shows either way: the wrapper no longer matches (a redesign), or it
+        // matches but the per-page guard set its object aside (the template changed inside).
+        const why = result.article.reason?.startsWith('wrapper set aside') ? 'set aside by the guard' : 'stopped matching';
+        return { learning: this.relearn(snapshot.feed_id, templateId, `${why} at page ${pages}`, pages) };
       }
       return learningDue(pages, settings.extract.learnAfter) ? { learning: this.relearn(snapshot.feed_id, templateId, `${pages} pages`, pages) } : none;
     } catch (error) {
