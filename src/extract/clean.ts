@@ -2,6 +2,7 @@ import type { Element } from 'domhandler';
 import { textContent } from 'domutils';
 import { isTemplateBlock, linkText, textBlocks } from './blocks.js';
 import type { PreparedPage } from './dom.js';
+import { wordCount } from './guard.js';
 import { EXTRACTOR_OPTIONS, type ExtractorOptions } from './options.js';
 
 /**
@@ -21,7 +22,6 @@ function namesItselfBoilerplate(element: Element): boolean {
 
 /** A container that names itself a comment thread. */
 const COMMENTS = /(^|[-_\s])(comments?|comment-?list|responses|replies|discussion)([-_\s]|$)/i;
-const wordsIn = (text: string) => (text.match(/[\p{L}\p{N}_]+/gu) ?? []).length;
 
 /** A block whose whole text is a widget's label ("Advertisement", "Share", "3 comments"). */
 const LABEL = /^\s*(\d+\s+)?(advert|advertisement|ad|sponsored|comments?|share|share this|tweet|email|print|close|caption|read more|more|show more|load more|subscribe|sign up|follow us|related|related articles|you may also like|recommended)\s*:?\s*$/i;
@@ -62,7 +62,7 @@ export function boilerplateInside(page: PreparedPage, root: Element, options: Cl
         const text = textContent(node);
         const share = text.length / rootLength;
         // Words are counted only for a large thread (rare): counting every root's would cost each extraction.
-        const thread = share >= t.boilerplateShare && COMMENTS.test(`${node.attribs['class'] ?? ''} ${node.attribs['id'] ?? ''}`) && wordsIn(rootText) - wordsIn(text) >= t.articleBesideThread;
+        const thread = share >= t.boilerplateShare && COMMENTS.test(`${node.attribs['class'] ?? ''} ${node.attribs['id'] ?? ''}`) && wordCount(rootText) - wordCount(text) >= t.articleBesideThread;
         if (share < t.boilerplateShare || thread) {
           skipped.add(node);
           continue;

@@ -1,8 +1,7 @@
 /**
  * Every threshold of extraction in one place (issue #10), like trafilatura's settings: what each
  * decides, where its value came from and on which data it was looked at. One object is passed
- * down from `extractFromPage` and `learnFromSamples` (`ExtractOptions.thresholds`,
- * `LearnOptions.thresholds`), so that a benchmark or a test can vary one without editing code.
+ * down from `extractFromPage` and `learnFromSamples` (the `thresholds` of their options), so that a benchmark or a test can vary one without editing code.
  *
  * The data discipline (README, *Extraction*): tune on news-2005 and the first half of sites-2012
  * (sites by name), report on news-2009, the article benchmark and the second half of sites-2012.
@@ -70,8 +69,8 @@ export interface ExtractorOptions {
   boilerplateShare: number;
   /**
    * Running text outside a comment thread that makes it an article's thread however long the
-   * thread: a short article's worth (50 words). Regression corpus (test/fixtures), not tuned on
-   * the benchmark sets.
+   * thread: a short article's worth (50 words). Chosen for the regression corpus
+   * (test/unit/regression-pages.test.ts), not tuned on the benchmark sets.
    */
   articleBesideThread: number;
   /**
