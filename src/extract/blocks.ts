@@ -1,6 +1,7 @@
 import type { Element } from 'domhandler';
 import { BLOCK_TAGS, isInside, textOf, type PreparedPage } from './dom.js';
 import { STORED_FORMAT } from './options.js';
+import { cached } from '../util/cached.js';
 
 /**
  * Keys of a block's text for comparing blocks across pages: the text itself (case, digits and
@@ -93,10 +94,5 @@ export function isTemplateBlock(block: Element, templateBlocks: ReadonlySet<stri
  */
 const blockKeysOfRoot = new WeakMap<Element, ReadonlySet<string>>();
 export function pageBlockKeys(page: PreparedPage, root: Element): ReadonlySet<string> {
-  let keys = blockKeysOfRoot.get(root);
-  if (!keys) {
-    keys = new Set(textBlocks(page, root).flatMap(blockElementKeys));
-    blockKeysOfRoot.set(root, keys);
-  }
-  return keys;
+  return cached(blockKeysOfRoot, root, () => new Set(textBlocks(page, root).flatMap(blockElementKeys)));
 }

@@ -13,6 +13,7 @@ import { feedSignifiers, metadataSignifiers, type Signifiers } from './signifier
 import { sigfeed } from './sigfeed.js';
 import { termRules } from './terms.js';
 import { elementType, matchWrapper, typeAttributes, type Wrapper } from './wrapper.js';
+import { cached } from '../util/cached.js';
 
 /** The article object of a page (docs/architecture.md §5, "The article object"). */
 export interface ArticleObject {
@@ -93,11 +94,11 @@ interface WordCounts {
 /** Word counts of every element's subtree, computed once per page (and sentence length) in one pass over the leaves. */
 const wordCountCache = new WeakMap<PreparedPage, Map<number, Map<Element, WordCounts>>>();
 function wordCounts(page: PreparedPage, t: ExtractorOptions): Map<Element, WordCounts> {
-  const byLength = wordCountCache.get(page) ?? new Map<number, Map<Element, WordCounts>>();
-  wordCountCache.set(page, byLength);
-  let counts = byLength.get(t.sentenceWords);
-  if (counts) return counts;
-  counts = new Map();
+  return cached(cached(wordCountCache, page, () => new Map<number, Map<Element, WordCounts>>()), t.sentenceWords, () => countWords(page, t));
+}
+
+function countWords(page: PreparedPage, t: ExtractorOptions): Map<Element, WordCounts> {
+  const counts = new Map<Element, WordCounts>();
   for (const leaf of page.leaves) {
     const sentence = leaf.words.length >= t.sentenceWords ? leaf.words.length : 0;
     for (let element: Element | null = leaf.element; element; element = parentElement(element)) {
@@ -110,7 +111,6 @@ function wordCounts(page: PreparedPage, t: ExtractorOptions): Map<Element, WordC
       }
     }
   }
-  byLength.set(t.sentenceWords, counts);
   return counts;
 }
 

@@ -7,6 +7,7 @@ import { significantLeaves, termCounts } from './significance.js';
 import type { Signifiers } from './signifiers.js';
 import { elementType, matchWrapper, renderXPath, typeAttributes, type Wrapper } from './wrapper.js';
 import { EXTRACTOR_OPTIONS, type ExtractorOptions } from './options.js';
+import { cached } from '../util/cached.js';
 
 /**
  * FOREST (forest-paper.txt §3; thesis ch. 2 §6): over sample pages of one template, the
@@ -53,12 +54,11 @@ type PageScores = Map<string, { tag: string; attributes: Record<string, string>;
  */
 const scoresOfPage = new WeakMap<PreparedPage, WeakMap<Signifiers, PageScores>>();
 function pageScores(page: PreparedPage, signifiers: Signifiers): PageScores {
-  const bySignifiers = scoresOfPage.get(page) ?? new WeakMap<Signifiers, PageScores>();
-  scoresOfPage.set(page, bySignifiers);
-  const known = bySignifiers.get(signifiers);
-  if (known) return known;
+  return cached(cached(scoresOfPage, page, () => new WeakMap<Signifiers, PageScores>()), signifiers, () => scoresOf(page, signifiers));
+}
+
+function scoresOf(page: PreparedPage, signifiers: Signifiers): PageScores {
   const scores: PageScores = new Map();
-  bySignifiers.set(signifiers, scores);
   if (signifiers.keywords.size === 0) return scores;
   const { counts, X, Y } = termCounts(page, signifiers.keywords);
   const onPaths = new Set<Element>();

@@ -2,17 +2,15 @@ import type { Element } from 'domhandler';
 import { parentElement, type PreparedPage, type TextLeaf } from './dom.js';
 import type { Signifiers } from './signifiers.js';
 import { termOfWord, termRules } from './terms.js';
+import { cached } from '../util/cached.js';
 
 /** Terms of every text leaf, computed once per page. */
 const leafTermCache = new WeakMap<PreparedPage, string[][]>();
 export function leafTerms(page: PreparedPage): string[][] {
-  let cached = leafTermCache.get(page);
-  if (!cached) {
+  return cached(leafTermCache, page, () => {
     const rules = termRules(page.language);
-    cached = page.leaves.map((leaf) => leaf.words.map((word) => termOfWord(word, rules)).filter((term): term is string => term !== null));
-    leafTermCache.set(page, cached);
-  }
-  return cached;
+    return page.leaves.map((leaf) => leaf.words.map((word) => termOfWord(word, rules)).filter((term): term is string => term !== null));
+  });
 }
 
 export function pageTerms(page: PreparedPage): string[] {
@@ -22,12 +20,7 @@ export function pageTerms(page: PreparedPage): string[] {
 /** The distinct terms of the page, computed once per page. */
 const termSetCache = new WeakMap<PreparedPage, ReadonlySet<string>>();
 export function pageTermSet(page: PreparedPage): ReadonlySet<string> {
-  let cached = termSetCache.get(page);
-  if (!cached) {
-    cached = new Set(pageTerms(page));
-    termSetCache.set(page, cached);
-  }
-  return cached;
+  return cached(termSetCache, page, () => new Set(pageTerms(page)));
 }
 
 export interface SignificantLeaf {

@@ -1,6 +1,7 @@
 import type { Element } from 'domhandler';
 import type { PreparedPage } from './dom.js';
 import { STORED_FORMAT } from './options.js';
+import { cached } from '../util/cached.js';
 
 /**
  * A FOREST wrapper: the element type of the best structural pattern (FOREST §3.2, Definition 2)
@@ -60,12 +61,7 @@ export function typeAttributes(element: Element): Record<string, string> {
  * in the wrapper, as in the paper's XPath, to break ties.
  */
 export function elementType(element: Element): string {
-  let type = typeOfElement.get(element);
-  if (type === undefined) {
-    type = typeOf(element);
-    typeOfElement.set(element, type);
-  }
-  return type;
+  return cached(typeOfElement, element, () => typeOf(element));
 }
 
 /**
