@@ -7,7 +7,7 @@ import {
 } from '../archive/extractions.js';
 import { queuedExtractions } from '../archive/queues.js';
 import { dropCaptureBody, insertSnapshot, setCanonicalUrl, type FetchedPage } from '../archive/snapshots.js';
-import { emptyArticle } from '../extract/extract.js';
+import { emptyArticle, wrapperSetAside } from '../extract/extract.js';
 import type { PipelineContext } from './pipeline.js';
 import type { Comparison, ExtractOutcome, PageInput, RevisitOutcome, TemplateChoice } from './tasks.js';
 import { recordVersion, type Outcome } from './versioning.js';
@@ -194,7 +194,7 @@ export class Extractor {
         this.failedRelearns.set(templateId, (this.failedRelearns.get(templateId) ?? 0) + 1);
         // Drift (issue #10) shows either way: the wrapper no longer matches (a redesign), or it
         // matches but the per-page guard set its object aside (the template changed inside).
-        const why = result.article.reason?.startsWith('wrapper set aside') ? 'set aside by the guard' : 'stopped matching';
+        const why = wrapperSetAside(result.article) ? 'set aside by the guard' : 'stopped matching';
         return { learning: this.relearn(snapshot.feed_id, templateId, `${why} at page ${pages}`, pages) };
       }
       return learningDue(pages, settings.extract.learnAfter) ? { learning: this.relearn(snapshot.feed_id, templateId, `${pages} pages`, pages) } : none;

@@ -68,6 +68,12 @@ export const EXTRACTOR_VERSION = 3;
 
 export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024; // as extract.maxBytes in config/default.yaml
 
+/** How the reason of an object begins when the per-page guard set the wrapper's object aside. */
+const SET_ASIDE = 'wrapper set aside';
+
+/** Whether the per-page guard set a wrapper's object aside for this (single-page) one. */
+export const wrapperSetAside = (article: ArticleObject): boolean => article.reason?.startsWith(SET_ASIDE) ?? false;
+
 /** The object of a page nothing could be extracted from, and why. */
 export const emptyArticle = (reason: string): ArticleObject => ({
   title: null, byline: null, published: null, modified: null, html: '', text: '', leadImage: null, language: null, method: 'none', wrapper: null, reason,
@@ -244,7 +250,7 @@ export function extractFromPage(page: PreparedPage, options: ExtractOptions = {}
   const single = singlePage(page, options, signifiers, t);
   const tooShort = wordCount(wrapped.text) < t.minWords && wordCount(single.text) >= t.minWords;
   if (single.method !== 'none' && (tooShort || keywordCoverage(page, own, single.text) > covered)) {
-    return { ...single, reason: `wrapper set aside: its object held ${Math.round(100 * covered)}% of the page's own keywords in ${wordCount(wrapped.text)} words` };
+    return { ...single, reason: `${SET_ASIDE}: its object held ${Math.round(100 * covered)}% of the page's own keywords in ${wordCount(wrapped.text)} words` };
   }
   return wrapped;
 }
