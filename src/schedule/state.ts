@@ -1,5 +1,5 @@
 import { seedOf } from '../util/random.js';
-import { dailyMultipliers, decayedRate, hourOfWeek, multiplierWithout, profileMultipliers, recentRate } from './estimate.js';
+import { dailyMultipliers, decayedRate, hourOfWeek, multiplierWithout, profileMultipliers } from './estimate.js';
 
 /**
  * What the scheduler remembers of a feed between polls (stored as JSON on the feed row). Only
@@ -149,11 +149,18 @@ export function arrivalEstimates(
  * day's after two days of a busy feed (a feed that fills its window in minutes at its peak
  * hours must be planned with that peak long before two weeks have passed), none before.
  */
-export function planningProfile(state: ScheduleState, now: number): { multipliers: number[]; label: 'weekly' | 'daily' } | null {
+export function profileKind(state: ScheduleState, now: number): 'weekly' | 'daily' | null {
   const span = now - (state.observedSince ?? now);
-  if (span >= 14 * 24 * HOUR && state.arrivals.length >= 30) return { multipliers: profileMultipliers(state.profile), label: 'weekly' };
-  if (span >= 2 * 24 * HOUR && state.arrivals.length >= DAILY_SHAPE_ARRIVALS) return { multipliers: dailyMultipliers(state.profile), label: 'daily' };
+  if (span >= 14 * 24 * HOUR && state.arrivals.length >= 30) return 'weekly';
+  if (span >= 2 * 24 * HOUR && state.arrivals.length >= DAILY_SHAPE_ARRIVALS) return 'daily';
   return null;
+}
+
+/** The multipliers of the profile the policy plans with (profileKind), or null before there is one. */
+export function planningProfile(state: ScheduleState, now: number): { multipliers: number[]; label: 'weekly' | 'daily' } | null {
+  const label = profileKind(state, now);
+  if (label === null) return null;
+  return { multipliers: label === 'weekly' ? profileMultipliers(state.profile) : dailyMultipliers(state.profile), label };
 }
 
 /**
@@ -173,13 +180,14 @@ export function isBurst(state: ScheduleState, profile: 'weekly' | 'daily' | null
  * burst the previous poll saw too is the same episode.
  */
 function rememberBurst(state: ScheduleState, now: number, previousPoll: number, newArrivals: readonly number[]): void {
-  const profile = planningProfile(state, now)?.label ?? null;
+  const profile = profileKind(state, now);
   const longRun = decayedRate(state.arrivals, now, state.observedSince ?? now, RATE_HALF_LIFE);
   let found: BurstEpisode | null = null;
+  const inSpan = (end: number, span: number) => state.arrivals.filter((at) => at > end - span && at <= end);
   for (const end of newArrivals) {
-    const size = recentRate(state.arrivals, end, 3 * HOUR).count;
-    for (const span of [HOUR, 3 * HOUR]) {
-      const within = state.arrivals.filter((at) => at > end - span && at <= end);
+    const threeHours = inSpan(end, 3 * HOUR);
+    const size = threeHours.length;
+    for (const [span, within] of [[HOUR, inSpan(end, HOUR)], [3 * HOUR, threeHours]] as const) {
       if (within.length < 5) continue;
       // The rate over the time the items actually took (the Poisson estimate between the first
       // and the last), not over the whole span: 20 items in half an hour are 40 an hour, not 20.
