@@ -1,9 +1,8 @@
-import type { EncodedBody } from './codec.js';
 import type { NextCheck } from '../schedule/revisit.js';
 import type { Db } from './database.js';
 import type { ObjectDiff } from './diff.js';
 import { insertSnapshot, type FetchedPage } from './snapshots.js';
-import type { ArticleFilter, ArticleSummary, CheckResult, Version } from './store.js';
+import type { ArticleFilter, ArticleState, ArticleSummary, CheckedPage, CheckResult, RevisitRecord, StoredComparisonKey, VersionContent, VersionDecision } from './store.js';
 
 /**
  * Articles, their versions and the checks between them (docs/architecture.md §6). An article is one feed item's
@@ -36,18 +35,6 @@ export interface ArticleRow {
   compare_extractor: number;
   /** Since when the page answers 404/410 (null while it is there). */
   gone_since: string | null;
-}
-
-/** The object a new capture of an article is compared with (see migration 0005). */
-export interface StoredComparisonKey {
-  hash: string;
-  method: string;
-  wrapperId: number | null;
-  snapshotId: number;
-  /** JSON of the normalized object. */
-  object: string;
-  /** The extractor version that made it (extract.ts, EXTRACTOR_VERSION). */
-  extractor: number;
 }
 
 export interface VersionRow {
@@ -83,21 +70,6 @@ export interface CheckRow {
   reason: string | null;
 }
 
-/** One extraction of a snapshot, ready to be stored as a version. */
-export type VersionContent = Pick<Version, 'capturedAt' | 'method' | 'wrapperId' | 'title' | 'byline' | 'published' | 'text' | 'html' | 'object' | 'hash'> & {
-  snapshotId: number;
-  /** The extractor version that made it: the article's comparison key from now on. */
-  extractor: number;
-};
-
-/** The page a check looked at. */
-export interface CheckedPage {
-  at: string;
-  status: number | null;
-  snapshotId: number | null;
-  headers?: Record<string, string>;
-}
-
 const VERSION_COLUMNS = `versions.*, contents.title, contents.byline, contents.published, contents.text, contents.html, contents.blocks,
   (SELECT extractions.reason FROM extractions WHERE extractions.snapshot_id = versions.snapshot_id) AS extraction_reason`;
 
@@ -107,11 +79,6 @@ export function articleOfItem(db: Db, itemId: number): ArticleRow | undefined {
 
 export function articleById(db: Db, id: number): ArticleRow | undefined {
   return db.prepare('SELECT * FROM articles WHERE id = ?').get(id) as ArticleRow | undefined;
-}
-
-export function latestVersion(db: Db, articleId: number): VersionRow | undefined {
-  return db.prepare(`SELECT ${VERSION_COLUMNS} FROM versions JOIN contents ON contents.hash = versions.hash
-    WHERE versions.article_id = ? ORDER BY versions.n DESC LIMIT 1`).get(articleId) as VersionRow | undefined;
 }
 
 export function versionOf(db: Db, articleId: number, n: number): VersionRow | undefined {
@@ -208,6 +175,23 @@ export function addVersion(db: Db, article: ArticleRow, content: VersionContent,
   return n;
 }
 
+/** Records what change detection decided for a capture of the item of `article` (in the caller's transaction). */
+export function applyDecision(db: Db, article: ArticleRow | undefined, decision: VersionDecision): void {
+  if (decision.kind === 'none') return;
+  if (decision.kind === 'first') {
+    createArticle(db, decision.article, decision.content, decision.page, decision.next);
+    return;
+  }
+  if (!article) throw new Error(`a ${decision.kind} needs an article, and the item has none`);
+  if (decision.kind === 'check') insertCheckOf(db, article, decision.page, decision.result, decision.next, decision.reason);
+  else addVersion(db, article, decision.content, decision.diff, decision.page, decision.next, decision.reason);
+}
+
+/** An article as change detection reads it. */
+export const articleStateOf = (db: Db, row: ArticleRow): ArticleState => ({
+  id: row.id, url: row.url, canonicalUrl: row.canonical_url, revisitStep: row.revisit_step, latestTextLength: latestTextLength(db, row),
+});
+
 /**
  * A check that found the page again after it was gone: the article is no longer marked gone, and
  * the check says since when it had been.
@@ -222,41 +206,51 @@ function noteComeBack(db: Db, article: ArticleRow, reason: string | null): strin
  * A check that found the same object (`unchanged`), none at all (`failed`), or a page that no
  * longer shows the article (`unavailable`).
  */
-export function recordCheck(db: Db, article: ArticleRow, page: CheckedPage, result: 'unchanged' | 'failed' | 'unavailable', next: NextCheck, reason: string | null): void {
-  db.transaction(() => {
-    insertCheck(db, article.id, page, result, article.versions, result === 'unchanged' ? noteComeBack(db, article, reason) : reason);
-    updateSchedule(db, article.id, page, next);
-  })();
+export function recordCheck(db: Db, articleId: number, page: CheckedPage, result: 'unchanged' | 'failed' | 'unavailable', next: NextCheck, reason: string | null): void {
+  db.transaction(() => insertCheckOf(db, storedArticle(db, articleId), page, result, next, reason))();
+}
+
+/** The check (in the caller's transaction), and the next one. */
+function insertCheckOf(db: Db, article: ArticleRow, page: CheckedPage, result: 'unchanged' | 'failed' | 'unavailable', next: NextCheck, reason: string | null): void {
+  insertCheck(db, article.id, page, result, article.versions, result === 'unchanged' ? noteComeBack(db, article, reason) : reason);
+  updateSchedule(db, article.id, page, next);
+}
+
+/** An article that must exist (articles are never deleted): its absence is a bug, not a state. */
+function storedArticle(db: Db, id: number): ArticleRow {
+  const row = articleById(db, id);
+  if (!row) throw new Error(`article ${id} is not in the archive`);
+  return row;
 }
 
 /**
- * A revisit whose capture is kept but not extracted: its snapshot, the check and the next one, in
- * one transaction. `reason` is computed inside it, after the snapshot is stored.
+ * A revisit's capture, kept, in one transaction (RevisitRecord): queued for extraction — the
+ * article waits (no next check) until the page is extracted and compared, and that comparison
+ * records the check — or recorded at once as a check. A page gone (404/410) marks the article
+ * gone from then on; its response is kept, so that exports show what the server said. A
+ * byte-identical payload's row keeps its time, status, headers and digest (the body is stored
+ * once).
  */
-function recordKeptCapture(db: Db, article: ArticleRow, page: FetchedPage, body: EncodedBody | null, result: 'unchanged' | 'gone' | 'unavailable', next: NextCheck, reason: () => string | null): number {
+export function recordRevisit(db: Db, articleId: number, page: FetchedPage, record: RevisitRecord): number {
   return db.transaction(() => {
-    const snapshotId = insertSnapshot(db, article.item_id, page, body, null);
+    const article = storedArticle(db, articleId);
+    const snapshotId = insertSnapshot(db, article.item_id, page, record.body, record.kind === 'extract' ? 'revisit' : null);
+    if (record.kind === 'extract') {
+      db.prepare('UPDATE articles SET next_check_at = NULL WHERE id = ?').run(article.id);
+      return snapshotId;
+    }
     const checked: CheckedPage = { at: page.fetchedAt.toISOString(), status: page.status, snapshotId, headers: page.headers };
-    insertCheck(db, article.id, checked, result, article.versions, reason());
-    updateSchedule(db, article.id, checked, next);
+    let reason: string | null;
+    if (record.kind === 'gone') {
+      db.prepare('UPDATE articles SET gone_since = COALESCE(gone_since, ?) WHERE id = ?').run(checked.at, article.id);
+      reason = `HTTP ${page.status}${article.gone_since ? ` (gone since ${article.gone_since})` : ''}`;
+    } else {
+      reason = record.kind === 'identical' ? noteComeBack(db, article, 'identical payload') : record.reason;
+    }
+    insertCheck(db, article.id, checked, record.kind === 'identical' ? 'unchanged' : record.kind, article.versions, reason);
+    updateSchedule(db, article.id, checked, record.next);
     return snapshotId;
   })();
-}
-
-/**
- * A revisit answered 404 or 410: the article is marked gone from then on (a check, not a
- * version). The response is kept as a snapshot, so that exports show what the server said.
- */
-export function recordGone(db: Db, article: ArticleRow, page: FetchedPage, body: EncodedBody | null, next: NextCheck): number {
-  return recordKeptCapture(db, article, page, body, 'gone', next, () => {
-    db.prepare('UPDATE articles SET gone_since = COALESCE(gone_since, ?) WHERE id = ?').run(page.fetchedAt.toISOString(), article.id);
-    return `HTTP ${page.status}${article.gone_since ? ` (gone since ${article.gone_since})` : ''}`;
-  });
-}
-
-/** A revisit whose page plainly is not the article (see availability.ts): kept, not extracted. */
-export function recordUnavailablePage(db: Db, article: ArticleRow, page: FetchedPage, body: EncodedBody | null, next: NextCheck, reason: string): number {
-  return recordKeptCapture(db, article, page, body, 'unavailable', next, () => reason);
 }
 
 /** Another archived article whose page is at `url` (a revisit redirected there), if any. */
@@ -269,27 +263,6 @@ export function latestTextLength(db: Db, article: ArticleRow): number {
   const length = db.prepare(`SELECT length(contents.text) FROM versions JOIN contents ON contents.hash = versions.hash
     WHERE versions.article_id = ? AND versions.n = ?`).pluck().get(article.id, article.versions) as number | undefined;
   return length ?? 0;
-}
-
-/**
- * A revisit whose payload is byte for byte the last capture's: the snapshot row keeps its time,
- * status, headers and digest (the body is already stored once), and the check is recorded
- * without extracting anything.
- */
-export function recordIdenticalRevisit(db: Db, article: ArticleRow, page: FetchedPage, body: EncodedBody, next: NextCheck): number {
-  return recordKeptCapture(db, article, page, body, 'unchanged', next, () => noteComeBack(db, article, 'identical payload'));
-}
-
-/**
- * A revisit that got a page: the snapshot is stored, and the article waits (no next check) until
- * the page is extracted and compared; that comparison records the check and the next one.
- */
-export function recordRevisitCapture(db: Db, article: ArticleRow, page: FetchedPage, body: EncodedBody): number {
-  return db.transaction(() => {
-    const id = insertSnapshot(db, article.item_id, page, body, 'revisit');
-    db.prepare('UPDATE articles SET next_check_at = NULL WHERE id = ?').run(article.id);
-    return id;
-  })();
 }
 
 /** The article of an item is checked next at `at` (a feed item that changed is revisited at once). */

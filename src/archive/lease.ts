@@ -15,6 +15,17 @@ export interface LeaseHolder {
   status: string | null;
 }
 
+export interface LeaseRequest {
+  me: { owner: string; pid: number; host: string };
+  now: Date;
+  /** A holder whose heartbeat is older than this (ms) died: its lease is taken over. */
+  staleAfterMs: number;
+  /** Whether the holder's process still runs (what can be told for a process on this host). */
+  isAlive: (holder: LeaseHolder) => boolean;
+}
+
+export type LeaseResult = { acquired: true } | { acquired: false; holder: LeaseHolder };
+
 interface LeaseRow {
   owner: string;
   pid: number;
@@ -39,16 +50,16 @@ export function leaseHolder(db: Db): LeaseHolder | null {
  * Takes the lease, or returns the live holder that has it. A holder is live while its heartbeat
  * is fresh and `isAlive` (which can tell for a process on this host) does not say it is gone.
  */
-export function acquireLease(db: Db, me: { owner: string; pid: number; host: string }, now: Date, staleAfterMs: number, isAlive: (holder: LeaseHolder) => boolean): { acquired: true } | { acquired: false; holder: LeaseHolder } {
-  return db.transaction(() => {
+export function acquireLease(db: Db, { me, now, staleAfterMs, isAlive }: LeaseRequest): LeaseResult {
+  return db.transaction((): LeaseResult => {
     const holder = leaseHolder(db);
     const live = holder && holder.owner !== me.owner && now.getTime() - Date.parse(holder.heartbeatAt) < staleAfterMs && isAlive(holder);
-    if (holder && live) return { acquired: false as const, holder };
+    if (holder && live) return { acquired: false, holder };
     const stamp = now.toISOString();
     db.prepare(`INSERT INTO leases (name, owner, pid, host, started_at, heartbeat_at, status) VALUES (?, ?, ?, ?, ?, ?, NULL)
       ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, pid = excluded.pid, host = excluded.host, started_at = excluded.started_at,
         heartbeat_at = excluded.heartbeat_at, status = NULL`).run(NAME, me.owner, me.pid, me.host, stamp, stamp);
-    return { acquired: true as const };
+    return { acquired: true };
   }).immediate();
 }
 

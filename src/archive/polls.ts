@@ -1,7 +1,6 @@
 import type { ParsedFeed } from '../feeds/model.js';
 import type { FetchResult } from '../net/fetcher.js';
 import type { Db } from './database.js';
-import type { FeedRow } from './feeds.js';
 import { revisitItemAt } from './articles.js';
 import { upsertItems, type UpsertReport } from './items.js';
 
@@ -35,7 +34,7 @@ export interface PollRecord {
  * schedule — in a single transaction: a kill at any moment leaves the poll wholly done or
  * wholly undone.
  */
-export function recordPoll(db: Db, feed: FeedRow, poll: PollRecord): UpsertReport {
+export function recordPoll(db: Db, feed: { id: number; url: string }, poll: PollRecord): UpsertReport {
   return db.transaction(() => {
     const { fetch, parsed } = poll;
     const report = parsed ? upsertItems(db, feed.id, parsed.items, poll.startedAt, poll.capturePages) : { newItems: 0, changedItems: 0, changedIds: [] };

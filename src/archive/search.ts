@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import type { Db } from './database.js';
+import { SearchQueryError } from './store.js';
 
 /**
  * Full-text search over the title and text of every version (SQLite FTS5, porter stemming). Text
@@ -33,10 +34,6 @@ export interface SearchHit {
   snippet: string;
 }
 
-/** A query FTS5 cannot parse. */
-export class SearchQueryError extends Error {
-  override name = 'SearchQueryError';
-}
 
 interface Row {
   article: number;

@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { z } from 'zod';
 import { captureContent, capturesOfUrl, recentChanges, wrappersOfFeed } from './access.js';
 import { articleById, articlesAfter, checksOf, pageOfArticles, sameArticleElsewhere, versionOf, versionsOf, type ArticleRow, type CheckRow, type VersionRow } from './articles.js';
-import { checkpoint, openDatabase, type Db } from './database.js';
+import { checkpoint, limitSize, openDatabase, type Db } from './database.js';
 import { exportJsonl, exportWarc, writeCdxj, writeJsonl, writeWarc } from './export.js';
 import { feedCounts, listFeeds, syncSubscriptions, type FeedRow } from './feeds.js';
 import { backupArchive, checkArchive } from './integrity.js';
@@ -10,6 +10,7 @@ import { leaseHolder } from './lease.js';
 import { backlog } from './queues.js';
 import { applyRetention, vacuum } from './retention.js';
 import { search } from './search.js';
+import { json, SqliteWork } from './sqlite-work.js';
 import type { Article, Check, Feed, FeedStatus, Store, Version } from './store.js';
 import { activeWrappers, articleVersionCounts, checkCounts, countArticles, exampleCaptures, storedBodyBytes, versionsByMethod } from './summary.js';
 
@@ -38,19 +39,6 @@ const objectDiff = z.object({
   summary: z.string(),
 });
 
-/** Parses a JSON column with `schema`; a row that fails names itself. */
-function json<T>(schema: z.ZodType<T>, text: string, where: string): T {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`${where} holds invalid JSON: ${(error as Error).message}`);
-  }
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new Error(`${where} does not hold what it should: ${z.prettifyError(parsed.error)}`);
-  return parsed.data;
-}
-
 const feedOf = (row: FeedRow): Feed => ({
   id: row.id, subscribedUrl: row.subscribed_url, url: row.url, title: row.title ?? row.feed_title, feedTitle: row.feed_title, siteUrl: row.site_url,
   tags: json(z.array(z.string()), row.tags, `feed ${row.id}'s tags`), schedule: row.cron, enabled: row.enabled === 1, format: row.format,
@@ -74,11 +62,13 @@ function versionOfRow(row: VersionRow): Version {
 
 const checkOf = (row: CheckRow): Check => ({ at: row.at, status: row.status, result: row.result, version: row.version_n, reason: row.reason });
 
-export class SqliteStore implements Store {
-  constructor(readonly db: Db, private readonly path: string) {}
+export class SqliteStore extends SqliteWork implements Store {
+  constructor(db: Db, private readonly path: string) {
+    super(db);
+  }
 
   async syncSubscriptions(...args: Parameters<Store['syncSubscriptions']>) {
-    return syncSubscriptions(this.db, ...args);
+    return this.unlessFull(() => syncSubscriptions(this.db, ...args));
   }
 
   async feeds() {
@@ -206,7 +196,7 @@ export class SqliteStore implements Store {
   }
 
   async applyRetention(...args: Parameters<Store['applyRetention']>) {
-    return applyRetention(this.db, ...args);
+    return this.unlessFull(() => applyRetention(this.db, ...args));
   }
 
   async compact() {
@@ -228,9 +218,11 @@ export class SqliteStore implements Store {
  * missing one: to any other command an empty archive made on the spot would look like an
  * archive that lost everything.
  */
-export function openStore(path: string, options: { create?: boolean } = {}): SqliteStore {
+export function openStore(path: string, options: { create?: boolean; maxSize?: number | 'unlimited' } = {}): SqliteStore {
   if (!options.create && path !== ':memory:' && !existsSync(path)) {
     throw new Error(`no archive at ${path}: \`forest run\` creates it (\`forest demo\` makes a demo one), or point --db (or database.path) at an existing archive`);
   }
-  return new SqliteStore(openDatabase(path), path);
+  const db = openDatabase(path);
+  if (options.maxSize !== undefined && options.maxSize !== 'unlimited') limitSize(db, options.maxSize);
+  return new SqliteStore(db, path);
 }

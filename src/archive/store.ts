@@ -1,23 +1,39 @@
+import type { ArticleObject } from '../extract/extract.js';
+import type { Wrapper } from '../extract/wrapper.js';
+import type { NextCheck } from '../schedule/revisit.js';
+import type { EncodedBody, ReferenceBody, StoredBody } from './codec.js';
 import type { ArchiveCheck } from './integrity.js';
-import type { Backlog } from './queues.js';
+import type { Backlog, WorkRef } from './queues.js';
+export type { Backlog, WorkKind, WorkRef } from './queues.js';
+export type { FetchedPage } from './snapshots.js';
+export type { LeaseHolder } from './lease.js';
+export type { Subscription, SyncReport } from './feeds.js';
+export type { CheckCounts } from './summary.js';
+export type { ExportSink } from './export.js';
+export type { SearchHit, SearchOptions } from './search.js';
+import type { PollRecord } from './polls.js';
+import type { UpsertReport } from './items.js';
+import type { FetchedPage } from './snapshots.js';
 import type { CheckCounts } from './summary.js';
 import type { ChangeKind, ObjectDiff } from './diff.js';
 import type { ExportReport, ExportSink, WarcOptions } from './export.js';
-import type { LeaseHolder } from './lease.js';
+import type { LeaseHolder, LeaseRequest, LeaseResult } from './lease.js';
 import type { NormalizedObject } from './normalize.js';
 import type { RetentionReport } from './retention.js';
 import type { SearchHit, SearchOptions } from './search.js';
 import type { Subscription, SyncReport } from './feeds.js';
 
 /**
- * The archive as the rest of Forest sees it: the CLI (and the web server to come) read and
- * administer storage only through this interface, with domain types — no SQL and no database
- * rows outside src/archive. Every method is async, so that a second backend (PostgreSQL, for a
- * deployment that outgrows one machine) can implement it without touching its callers; the
- * SQLite backend (sqlite-store.ts) answers at once.
+ * The archive as the rest of Forest sees it: the daemon, the CLI and the web server reach
+ * storage only through this interface, with domain types — no SQL and no database rows outside
+ * src/archive. Every method is async, so that a second backend (PostgreSQL, for a deployment
+ * that outgrows one machine) can implement it without touching its callers; the SQLite backend
+ * (sqlite-store.ts, sqlite-work.ts) answers at once.
  *
- * The daemon's own work (queues, captures, extractions, versions) still goes through the
- * functions of src/archive directly: moving it behind this interface is the next step.
+ * Each method that writes is one transaction. Where what to write depends on what is stored (a
+ * capture's meaning for its article), the caller passes the rule as a pure function, and the
+ * store runs it inside the transaction on what it read there: the rule stays with its siblings
+ * in src/daemon, and a kill leaves all of it or none.
  */
 
 /** A subscribed feed, with what its subscription and its document say about it. */
@@ -207,7 +223,7 @@ export interface Capture {
 
 export type Progress = (done: number, total: number) => void;
 
-export interface Store {
+export interface Store extends WorkStore {
   /** Makes the subscriptions match the list (feeds gone from it are kept, marked unsubscribed). */
   syncSubscriptions(subscriptions: Subscription[]): Promise<SyncReport>;
   feeds(): Promise<Feed[]>;
@@ -251,4 +267,246 @@ export interface Store {
   /** Bytes the archive takes on disk. */
   size(): Promise<number>;
   close(): Promise<void>;
+}
+
+
+/** A search query the backend cannot parse (the message says how to write one). */
+export class SearchQueryError extends Error {
+  override name = 'SearchQueryError';
+}
+
+// The daemon's work: queues, captures, extractions and versions (src/daemon).
+
+/** A write the archive had no room for (the disk, or `database.maxSize`): nothing of it was stored. */
+export class StorageFullError extends Error {
+  override name = 'StorageFullError';
+}
+
+export const isStorageFull = (error: unknown): error is StorageFullError => error instanceof StorageFullError;
+
+/** A feed as its poll needs it: where to fetch, its validators, and what the scheduler reads. */
+export interface FeedToPoll {
+  id: number;
+  url: string;
+  etag: string | null;
+  lastModified: string | null;
+  /** The scheduler's state (JSON, schedule/state.ts), null before the first poll. */
+  scheduleState: string | null;
+  cron: string | null;
+  /** What the feed said of its own schedule at its last parsed poll, and the max-age it was served with. */
+  ttlMinutes: number | null;
+  updatePeriod: string | null;
+  updateFrequency: number | null;
+  skipHours: number[];
+  skipDays: string[];
+  maxAgeSeconds: number | null;
+}
+
+/** An item whose page waits for its first capture. */
+export interface ItemToCapture {
+  id: number;
+  /** The page (the item's original link, else its link); null when it has none. */
+  url: string | null;
+}
+
+/** The feed item's fields, the signifiers and dates of extraction. */
+export interface FeedFields {
+  title: string | null;
+  summary: string | null;
+  published: string | null;
+  updated: string | null;
+  /** The item's author (dc:creator, author): the byline when the page shows none. */
+  author: string | null;
+}
+
+/** An archived article as its revisit needs it. */
+export interface ArticleToRevisit {
+  id: number;
+  itemId: number;
+  feedId: number;
+  url: string;
+  etag: string | null;
+  lastModified: string | null;
+  /** How far along its revisit schedule it is (schedule/revisit.ts). */
+  revisitStep: number;
+  item: FeedFields;
+}
+
+/** A stored capture of an item's page, with the item's fields: what extraction reads. */
+export interface StoredCapture {
+  snapshotId: number;
+  itemId: number;
+  feedId: number;
+  /** The URL requested (the item's link) and the one redirects led to. */
+  url: string;
+  finalUrl: string;
+  fetchedAt: string;
+  status: number;
+  headers: Record<string, string>;
+  contentType: string | null;
+  /** The stored body's hash, or null when only its digest was kept. */
+  sha256: string | null;
+  item: FeedFields;
+}
+
+/** A template of a feed, as stored (JSON text: cloning one string to a worker is a copy, an array of thousands is not). */
+export interface TemplateChoice {
+  id: number;
+  /** JSON: the structural signature. */
+  signature: string;
+  wrapperId: number | null;
+  /** JSON: the active wrapper. */
+  wrapper: string | null;
+}
+
+/** The object a new capture of an article is compared with: its latest version's, or one rebased (migration 0005). */
+export interface StoredComparisonKey {
+  hash: string;
+  method: string;
+  wrapperId: number | null;
+  /** The capture it was extracted from. */
+  snapshotId: number;
+  /** JSON of the normalized object the hash covers. */
+  object: string;
+  /** The extractor version that made it (extract.ts, EXTRACTOR_VERSION): an older one's key is rebased before comparing. */
+  extractor: number;
+}
+
+/** An article as change detection reads it, inside the transaction that records what a capture means. */
+export interface ArticleState {
+  id: number;
+  url: string;
+  canonicalUrl: string | null;
+  revisitStep: number;
+  /** Characters of text in its latest version (what a near-empty page is measured against). */
+  latestTextLength: number;
+}
+
+/** One extraction of a capture, ready to be stored as a version. */
+export type VersionContent = Pick<Version, 'capturedAt' | 'method' | 'wrapperId' | 'title' | 'byline' | 'published' | 'text' | 'html' | 'object' | 'hash'> & {
+  snapshotId: number;
+  /** The extractor version that made it: the article's comparison key from now on. */
+  extractor: number;
+};
+
+/** The page a check looked at. */
+export interface CheckedPage {
+  at: string;
+  status: number | null;
+  snapshotId: number | null;
+  headers?: Record<string, string>;
+}
+
+/** What a capture means for its item's article (daemon/versioning.ts decides, the store records). */
+export type VersionDecision =
+  /** No article yet and no object: nothing to record beyond the extraction. */
+  | { kind: 'none' }
+  | { kind: 'first'; article: { itemId: number; feedId: number; url: string; finalUrl: string; canonicalUrl: string | null }; content: VersionContent; page: CheckedPage; next: NextCheck }
+  | { kind: 'check'; result: 'unchanged' | 'failed' | 'unavailable'; page: CheckedPage; next: NextCheck; reason: string | null }
+  | { kind: 'edit'; content: VersionContent; diff: ObjectDiff; page: CheckedPage; next: NextCheck; reason: string | null };
+
+/** The rule that turns a capture into a decision for its article (null: the item has none yet). */
+export type Decide = (article: ArticleState | null, capture: StoredCapture) => VersionDecision;
+
+/** What the pool extracted from a capture, to be stored with it. */
+export interface ExtractionRecord {
+  /** The page's template: a known one, a new layout to add, or none (not HTML, or nothing extracted). */
+  template: { id: number } | { signature: string[] } | null;
+  canonicalUrl: string | null;
+  wrapperId: number | null;
+  article: ArticleObject;
+  /** The normalized object's hash (the extraction shares the content row of a version that holds it). */
+  hash: string | null;
+}
+
+export interface StoredExtraction {
+  decision: VersionDecision;
+  templateId: number | null;
+  /** The template's page count after this page, when it counted (a new item's page, not a revisit's). */
+  pages: number | null;
+}
+
+/**
+ * A revisit's capture, kept: queued for extraction (the article waits for it, with no next
+ * check), or recorded at once as a check — byte-identical to the last capture, gone (404/410:
+ * the article is marked gone), or plainly not the article any more (availability.ts).
+ */
+export type RevisitRecord =
+  | { kind: 'extract'; body: EncodedBody }
+  | { kind: 'identical'; body: EncodedBody; next: NextCheck }
+  | { kind: 'gone'; body: EncodedBody | null; next: NextCheck }
+  | { kind: 'unavailable'; body: EncodedBody | null; next: NextCheck; reason: string };
+
+export interface WorkStore {
+  /** Due work, in the order it is taken (each an index walk bounded by `limit`: archive/queues.ts). */
+  duePolls(now: Date, limit: number): Promise<WorkRef[]>;
+  dueCaptures(now: Date, limit: number): Promise<WorkRef[]>;
+  dueRevisits(now: Date, limit: number): Promise<WorkRef[]>;
+  /** The earliest time any queued work falls due (ms), or null. */
+  nextWorkAt(kinds: { capture: boolean; revisit: boolean }): Promise<number | null>;
+  /** Captures waiting for extraction, first captures before revisits, newest first. */
+  queuedExtractions(limit: number): Promise<Array<{ snapshotId: number; feedId: number }>>;
+  /** Whether more than `count` captures wait for extraction. */
+  extractionBacklogOver(count: number): Promise<boolean>;
+  backlog(now: Date): Promise<Backlog>;
+
+  feedToPoll(id: number): Promise<FeedToPoll | null>;
+  /** Which of `guids` the feed already has. */
+  knownGuids(feedId: number, guids: string[]): Promise<Set<string>>;
+  /** Everything one poll changes (the poll, the items, the feed's validators and schedule), at once. */
+  recordPoll(feed: { id: number; url: string }, poll: PollRecord): Promise<UpsertReport>;
+
+  itemToCapture(id: number): Promise<ItemToCapture | null>;
+  /** The capture a new one from the same site is compressed against (codec.ts), or null. */
+  captureReference(url: string): Promise<ReferenceBody | null>;
+  /** An item's first capture, queued for extraction when it has a body. */
+  recordCapture(itemId: number, page: FetchedPage, body: EncodedBody | null): Promise<number>;
+  /** A failed capture attempt: retried at `retryAt`, or given up after `maxAttempts`. */
+  recordCaptureFailure(itemId: number, error: string, retryAt: Date, maxAttempts: number): Promise<void>;
+
+  articleToRevisit(id: number): Promise<ArticleToRevisit | null>;
+  /** Another archived article whose page is at `url` (a revisit redirected there). */
+  otherArticleAt(url: string, exceptId: number): Promise<{ id: number; title: string | null } | null>;
+  /** The payload digest of the latest capture of an item's page. */
+  latestPayloadDigest(itemId: number): Promise<string | null>;
+  /** A look at an article's page that kept no capture: not modified, failed. */
+  recordCheck(articleId: number, page: CheckedPage, result: 'unchanged' | 'failed' | 'unavailable', next: NextCheck, reason: string | null): Promise<void>;
+  /** A revisit's capture, kept (RevisitRecord); returns its snapshot. */
+  recordRevisit(articleId: number, page: FetchedPage, record: RevisitRecord): Promise<number>;
+  /**
+   * A revisit whose article object the pool found unchanged: its capture keeps the payload's
+   * digest, not its bytes, with the extraction and the check. Records nothing and returns false
+   * when `decide` calls it anything but unchanged (then the capture is stored whole).
+   */
+  recordRevisitWithoutBody(itemId: number, page: FetchedPage, digest: string, extraction: ExtractionRecord & { template: { id: number } }, decide: Decide): Promise<boolean>;
+
+  storedCapture(snapshotId: number): Promise<StoredCapture | null>;
+  storedBody(sha256: string): Promise<StoredBody | null>;
+  /** The comparison key of an item's article, or null (no article, or no key). */
+  comparisonKey(itemId: number): Promise<StoredComparisonKey | null>;
+  templateChoices(feedId: number): Promise<TemplateChoice[]>;
+  /** Whether the item has an extraction other than this capture's (this is a revisit). */
+  itemExtractedBefore(itemId: number, snapshotId: number): Promise<boolean>;
+  /** The latest capture of each of a template's most recent pages (newest first), with the text last extracted from it. */
+  recentCapturesOfTemplate(templateId: number, limit: number): Promise<Array<StoredCapture & { sha256: string; text: string }>>;
+  /**
+   * A capture's extraction and what it means for its article (`decide`), at once: a new template
+   * when the page showed one, the key rebased onto how this page was extracted, the template's
+   * page count when `countsForTemplate`, and — when the article did not change — the capture's
+   * body dropped (its digest and headers stay).
+   */
+  recordExtraction(capture: StoredCapture, extraction: ExtractionRecord, options: { rebasedKey: StoredComparisonKey | null; countsForTemplate: boolean }, decide: Decide): Promise<StoredExtraction>;
+  /** A new wrapper, the template's active one from now on, with the recent pages it extracts differently. */
+  storeWrapper(feedId: number, templateId: number, wrapper: Wrapper, reason: string, reextracted: Array<{ snapshotId: number; itemId: number; article: ArticleObject }>): Promise<number>;
+  /** A re-learning that found the active wrapper again: it stays, and says so. */
+  confirmWrapper(wrapperId: number, samples: number, reason: string): Promise<void>;
+
+  /** The daemon's exclusive lease: taken, or the live holder that has it. */
+  acquireLease(request: LeaseRequest): Promise<LeaseResult>;
+  /** Renews the heartbeat (and the status report); false if the lease was taken over. */
+  renewLease(owner: string, now: Date, status: unknown): Promise<boolean>;
+  releaseLease(owner: string): Promise<void>;
+  enabledFeedCount(): Promise<number>;
+  /** Whether a capture's worth can be written now (while storage is full, to resume as soon as it is not). */
+  hasRoomToWrite(): Promise<boolean>;
 }

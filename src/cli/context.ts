@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { SyncReport } from '../archive/feeds.js';
+import type { SyncReport } from '../archive/store.js';
 import { openStore } from '../archive/sqlite-store.js';
 import type { Store } from '../archive/store.js';
 import { loadSettings, type Settings } from '../config/settings.js';

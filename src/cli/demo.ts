@@ -5,7 +5,7 @@ import { Command } from 'commander';
 import { stringify } from 'yaml';
 import { openStore } from '../archive/sqlite-store.js';
 import type { ArchiveTotals, Store } from '../archive/store.js';
-import type { CheckCounts } from '../archive/summary.js';
+import type { CheckCounts } from '../archive/store.js';
 import { loadSettings } from '../config/settings.js';
 import { runDaemon } from '../daemon/service.js';
 import { scriptedEdits } from '../synthetic/sites.js';

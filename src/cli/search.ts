@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { SearchQueryError } from '../archive/search.js';
+import { SearchQueryError } from '../archive/store.js';
 import { dateOption, positiveInt, wholeNumber } from './articles.js';
 import { printJson, settingsFor, UsageError, withStore } from './context.js';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
-import type { Subscription } from '../archive/feeds.js';
+import type { Subscription } from '../archive/store.js';
 import { ConfigError } from './errors.js';
 import { cronExpression, feedUrl } from './subscriptions.js';
 

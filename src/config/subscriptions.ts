@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:f
 import { dirname } from 'node:path';
 import { isMap, isSeq, parseDocument, YAMLSeq, type Document } from 'yaml';
 import { z } from 'zod';
-import type { Subscription } from '../archive/feeds.js';
+import type { Subscription } from '../archive/store.js';
 import { cronProblem } from '../schedule/cron.js';
 import { ConfigError } from './errors.js';
 import { lineOf, parseYaml, readYamlFile, validateYaml } from './yaml-file.js';

@@ -42,7 +42,7 @@ function parse(url: string): URL | null {
  * caller). A redirect anywhere else — a new slug after a headline edit, https, a new domain —
  * may well be the article, and extraction decides.
  */
-export function redirectVerdict(articleUrl: string, finalUrl: string, otherArticle: { id: number } | undefined): string | null {
+export function redirectVerdict(articleUrl: string, finalUrl: string, otherArticle: { id: number } | null): string | null {
   const from = parse(articleUrl);
   const to = parse(finalUrl);
   if (!from || !to || samePage(from, to)) return null;

@@ -1,9 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { articleById } from '../archive/articles.js';
-import { hasRoomToWrite, isStorageFull } from '../archive/database.js';
-import { feedById } from '../archive/feeds.js';
-import { itemById } from '../archive/items.js';
-import { backlog, duePolls, dueCaptures, dueRevisits, extractionBacklogOver, nextWorkAt, type Backlog, type WorkKind, type WorkRef } from '../archive/queues.js';
+import { isStorageFull, type Backlog, type WorkKind, type WorkRef } from '../archive/store.js';
 import { planDispatch, workKey, type DispatchPlan } from './dispatch.js';
 import { Extractor } from './extraction.js';
 import type { PipelineContext } from './pipeline.js';
@@ -118,14 +114,14 @@ export class Daemon {
   }
 
   /** A report of the current period (also written each minute by the loop). */
-  report(): DaemonReport {
+  async report(): Promise<DaemonReport> {
     const now = this.now();
-    const next = nextWorkAt(this.context.db, this.kinds());
+    const next = await this.context.store.nextWorkAt(this.kinds());
     return {
       at: now.toISOString(),
       periodMs: now.getTime() - this.period.started,
       done: { ...this.period.done },
-      backlog: backlog(this.context.db, now),
+      backlog: await this.context.store.backlog(now),
       pollLagMs: this.period.pollLagMs,
       waitedForSlots: this.period.waitedForSlots,
       inFlight: this.inFlight.size,
@@ -161,39 +157,43 @@ export class Daemon {
         this.inFlight.delete(key);
         // The pool is refilled at once, not at the next pass: passes are spaced (MIN_PASS_GAP_MS)
         // and a pass's wait would leave worker threads idle.
-        if (kind === 'extract' && !this.stopping && !this.full) this.fillExtraction();
+        if (kind === 'extract' && !this.stopping && !this.full) void this.fillExtraction();
         this.poke();
       });
     this.inFlight.set(key, tracked);
   }
 
-  private fillExtraction(): void {
-    if (!this.context.settings.extract.enabled) return;
-    try {
-      this.extractor.fill((key, work) => this.track(key, work, 'extract'));
-    } catch (error) {
-      // Outside a pass (a job's end), a failed read must not become an unhandled rejection.
+  /** Starts extractions the pool has room for; a failure to read the queue is reported, never an unhandled rejection. */
+  private fillExtraction(): Promise<void> {
+    if (!this.context.settings.extract.enabled) return Promise.resolve();
+    return this.extractor.fill((key, work) => this.track(key, work, 'extract')).then(() => undefined, (error: unknown) => {
       if (isStorageFull(error)) this.noteFull(error);
       else this.context.log.error({ err: error }, 'could not start extractions');
-    }
+    });
   }
 
-  /** Starts the unit of work `ref` names, with its current row (it may have changed since the pass read it). */
+  /**
+   * Starts the unit of work `ref` names, with its current state (it may have changed since the
+   * pass read it). It holds its key from now on: the next pass cannot start it twice.
+   */
   private begin(ref: WorkRef): void {
-    const { db } = this.context;
+    const { store } = this.context;
     const signal = this.controller.signal;
-    if (ref.kind === 'poll') {
-      const feed = feedById(db, ref.id);
-      // The poll sees how far behind the daemon is (to stretch its interval, and not to blame
-      // the feed for a timeout that was Forest's).
-      if (feed) this.track(workKey(ref), pollFeed({ ...this.context, pollLag: () => this.period.pollLagMs }, feed, signal), 'poll');
-    } else if (ref.kind === 'capture') {
-      const item = itemById(db, ref.id);
-      if (item) this.track(workKey(ref), capturePage(this.context, item, signal), 'capture');
-    } else {
-      const article = articleById(db, ref.id);
-      if (article) this.track(workKey(ref), revisitPage(this.context, article, signal), 'revisit');
-    }
+    const work = async () => {
+      if (ref.kind === 'poll') {
+        const feed = await store.feedToPoll(ref.id);
+        // The poll sees how far behind the daemon is (to stretch its interval, and not to blame
+        // the feed for a timeout that was Forest's).
+        if (feed) await pollFeed({ ...this.context, pollLag: () => this.period.pollLagMs }, feed, signal);
+      } else if (ref.kind === 'capture') {
+        const item = await store.itemToCapture(ref.id);
+        if (item) await capturePage(this.context, item, signal);
+      } else {
+        const article = await store.articleToRevisit(ref.id);
+        if (article) await revisitPage(this.context, article, signal);
+      }
+    };
+    this.track(workKey(ref), work(), ref.kind);
   }
 
   /**
@@ -214,9 +214,9 @@ export class Daemon {
   }
 
   /** While full: whether room is back (then work resumes), else when to test again. */
-  private stillFull(): number | null {
+  private async stillFull(): Promise<number | null> {
     if (!this.full) return null;
-    if (hasRoomToWrite(this.context.db)) {
+    if (await this.context.store.hasRoomToWrite()) {
       this.context.log.info({ fullFor: `${Math.round((Date.now() - this.full.since) / 1000)}s` }, 'the database has room again: resuming work');
       this.full = null;
       return null;
@@ -226,17 +226,17 @@ export class Daemon {
   }
 
   /** One scheduler pass; returns when to look again (ms since the epoch), or null to wait for work to end. */
-  private pass(): number | null {
-    const { db, fetcher, settings } = this.context;
-    const retryAt = this.stillFull();
+  private async pass(): Promise<number | null> {
+    const { store, fetcher, settings } = this.context;
+    const retryAt = await this.stillFull();
     if (retryAt !== null) return retryAt;
     const now = this.now();
     const kinds = this.kinds();
-    this.fillExtraction();
+    void this.fillExtraction();
     // Revisits wait while extraction is behind: a page fetched now would wait in the queue behind
     // first captures, and only add to it (the overload degrades into later checks, not into a
     // growing pile of unextracted pages).
-    const revisitsNow = kinds.revisit && !extractionBacklogOver(db, EXTRACTION_BACKLOG_FOR_REVISITS);
+    const revisitsNow = kinds.revisit && !(await store.extractionBacklogOver(EXTRACTION_BACKLOG_FOR_REVISITS));
     const slots = settings.http.concurrency;
     const requests = [...this.inFlight.keys()].filter((key) => !key.startsWith('extract:'));
     const revisits = requests.filter((key) => key.startsWith('revisit:')).length;
@@ -247,9 +247,9 @@ export class Daemon {
     let plan: DispatchPlan = { start: [], wakeAt: null, waitingForSlots: 0 };
     while (room > 0) {
       const due = {
-        poll: duePolls(db, now, look),
-        capture: kinds.capture ? dueCaptures(db, now, look) : [],
-        revisit: revisitsNow ? dueRevisits(db, now, look) : [],
+        poll: await store.duePolls(now, look),
+        capture: kinds.capture ? await store.dueCaptures(now, look) : [],
+        revisit: revisitsNow ? await store.dueRevisits(now, look) : [],
       };
       plan = planDispatch({
         due,
@@ -268,14 +268,14 @@ export class Daemon {
       this.begin(ref);
     }
     this.period.waitedForSlots = Math.max(this.period.waitedForSlots, plan.waitingForSlots);
-    const next = nextWorkAt(db, kinds);
+    const next = await store.nextWorkAt(kinds);
     const times = [plan.wakeAt, next !== null && next > now.getTime() ? next : null].filter((at): at is number => at !== null);
     return times.length ? Math.min(...times) : null;
   }
 
-  private maybeReport(): void {
+  private async maybeReport(): Promise<void> {
     if (Date.now() - this.period.started < REPORT_EVERY_MS) return;
-    const report = this.report();
+    const report = await this.report();
     this.period = this.freshPeriod();
     this.onReport?.(report);
   }
@@ -287,8 +287,8 @@ export class Daemon {
       this.woken = false;
       const passAt = Date.now();
       try {
-        wakeAt = this.pass();
-        this.maybeReport();
+        wakeAt = await this.pass();
+        await this.maybeReport();
       } catch (error) {
         if (isStorageFull(error)) this.noteFull(error);
         else this.context.log.error({ err: error }, 'scheduler pass failed');

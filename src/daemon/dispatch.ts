@@ -1,4 +1,4 @@
-import type { WorkKind, WorkRef } from '../archive/queues.js';
+import type { WorkKind, WorkRef } from '../archive/store.js';
 
 /**
  * Which due work to start now (a pure function, so that the rules are tested without a clock or

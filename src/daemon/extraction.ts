@@ -1,16 +1,8 @@
-import { articleOfItem, comparisonKeyOf, setComparisonKey, type ArticleRow, type StoredComparisonKey } from '../archive/articles.js';
-import { storedBlob } from '../archive/blobs.js';
-import { isStorageFull } from '../archive/database.js';
-import {
-  addTemplate, confirmWrapper, countTemplatePage, itemExtractedBefore, recentSnapshotsOfTemplate, saveExtraction, snapshotById, storeWrapper, templateChoicesOf,
-  type PendingSnapshot,
-} from '../archive/extractions.js';
-import { queuedExtractions } from '../archive/queues.js';
-import { dropCaptureBody, insertSnapshot, setCanonicalUrl, type FetchedPage } from '../archive/snapshots.js';
+import { isStorageFull, type ArticleToRevisit, type Decide, type FetchedPage, type StoredCapture, type StoredComparisonKey, type TemplateChoice } from '../archive/store.js';
 import { emptyArticle, wrapperSetAside } from '../extract/extract.js';
 import type { PipelineContext } from './pipeline.js';
-import type { Comparison, ExtractOutcome, PageInput, RevisitOutcome, TemplateChoice } from './tasks.js';
-import { recordVersion, type Outcome } from './versioning.js';
+import type { Comparison, ExtractOutcome, PageInput, RevisitOutcome } from './tasks.js';
+import { decideVersion, outcomeOf, type Extracted, type Outcome } from './versioning.js';
 
 /**
  * Extraction in the daemon: every captured page is extracted, in the worker pool, and stored with
@@ -45,46 +37,31 @@ function learningDue(pages: number, learnAfter: number): boolean {
   return pages === learnAfter || pages === 5 || pages === 10 || (pages > 10 && pages % 10 === 0);
 }
 
-function pageInput(context: PipelineContext, snapshot: PendingSnapshot, feed: PendingSnapshot = snapshot): PageInput | null {
-  const body = storedBlob(context.db, snapshot.sha256);
+/** A stored capture as the pool reads it, with the feed item's fields of `feed` (the same signifiers on both sides of a comparison). */
+async function pageInput(context: PipelineContext, capture: StoredCapture, feed: StoredCapture = capture): Promise<PageInput | null> {
+  const body = capture.sha256 === null ? null : await context.store.storedBody(capture.sha256);
   if (!body) return null;
-  return {
-    body, contentType: snapshot.content_type, url: snapshot.final_url,
-    feed: { title: feed.title, summary: feed.summary, published: feed.published, updated: feed.updated, author: feed.author },
-  };
+  return { body, contentType: capture.contentType, url: capture.finalUrl, feed: feed.item };
 }
+
+/** Change detection's rule (versioning.ts), as the store runs it inside the transaction that records the extraction. */
+const decider = (context: PipelineContext, extracted: Extracted, comparison: Comparison, note: string | null): Decide =>
+  (article, capture) => decideVersion(article, capture, extracted, comparison, note, context.settings.revisit);
 
 const how = (method: string, wrapperId: number | null) => (wrapperId === null ? method : `${method} (wrapper ${wrapperId})`);
 
 /**
  * Records a revisit whose article object the pool found unchanged (tasks.ts, revisitTask): the
- * snapshot keeps the payload's digest, not its bytes, with the extraction and an unchanged
- * check, in one transaction — what the queued extraction of a stored revisit records, minus the
- * body. Returns false, recording nothing, when recordVersion finds anything but "unchanged" (a
+ * capture keeps the payload's digest, not its bytes, with the extraction and an unchanged check,
+ * in one transaction — what the queued extraction of a stored revisit records, minus the body.
+ * Returns false, recording nothing, when change detection calls it anything but "unchanged" (a
  * page that no longer presents the article, availability.ts): such a capture is kept whole, the
  * usual way.
  */
-export function recordUnchangedRevisit(context: PipelineContext, article: ArticleRow, page: FetchedPage, revisit: Extract<RevisitOutcome, { kind: 'same' }>): boolean {
-  const { db } = context;
+export function recordUnchangedRevisit(context: PipelineContext, article: ArticleToRevisit, page: FetchedPage, revisit: Extract<RevisitOutcome, { kind: 'same' }>): Promise<boolean> {
   const { extracted } = revisit;
-  const record = db.transaction(() => {
-    const snapshotId = insertSnapshot(db, article.item_id, page, { digest: revisit.sha256 }, null);
-    setCanonicalUrl(db, snapshotId, extracted.canonicalUrl);
-    const outcome = recordVersion(context, snapshotById(db, snapshotId)!, extracted, { kind: 'same' }, null);
-    // Anything but "unchanged" needs the body: undo, and let the caller store the capture.
-    if (outcome !== 'unchanged') throw new NotUnchanged();
-    saveExtraction(db, snapshotId, article.item_id, extracted.template.id, extracted.wrapperId, extracted.article, extracted.hash);
-  });
-  try {
-    record();
-    return true;
-  } catch (error) {
-    if (error instanceof NotUnchanged) return false;
-    throw error;
-  }
+  return context.store.recordRevisitWithoutBody(article.itemId, page, revisit.sha256, extracted, decider(context, extracted, { kind: 'same' }, null));
 }
-
-class NotUnchanged extends Error {}
 
 /**
  * Pulls queued snapshots (newest first) into the pool, at most `capacity` at once, and one per
@@ -106,22 +83,50 @@ export class Extractor {
 
   constructor(private readonly context: PipelineContext, private readonly capacity: number) {}
 
-  /** Starts what the queue holds and the pool has room for; each started job is handed to `track`. */
-  fill(track: (key: string, work: Promise<unknown>) => void): number {
+  /** The fill running now, and whether another was asked for meanwhile (it runs right after). */
+  private filling: Promise<number> | null = null;
+  private fillAgain = false;
+
+  /**
+   * Starts what the queue holds and the pool has room for; each started job is handed to
+   * `track`. One fill at a time (each reads the queue, and two at once would start a page
+   * twice); one asked for meanwhile runs when it ends. Resolves to how many jobs it started.
+   */
+  fill(track: (key: string, work: Promise<unknown>) => void): Promise<number> {
+    if (this.filling) {
+      this.fillAgain = true;
+      return this.filling;
+    }
+    this.filling = (async () => {
+      let started = 0;
+      try {
+        do {
+          this.fillAgain = false;
+          started += await this.fillOnce(track);
+        } while (this.fillAgain);
+      } finally {
+        this.filling = null;
+      }
+      return started;
+    })();
+    return this.filling;
+  }
+
+  private async fillOnce(track: (key: string, work: Promise<unknown>) => void): Promise<number> {
     const room = this.capacity - this.running.size;
     if (room <= 0) return 0;
     let started = 0;
+    const { store } = this.context;
     // Enough candidates to pass over the feeds already being extracted.
-    for (const { snapshotId, feedId: queuedFeed } of queuedExtractions(this.context.db, Math.min(MAX_CANDIDATES, room * 8 + this.running.size))) {
+    for (const { snapshotId, feedId } of await store.queuedExtractions(Math.min(MAX_CANDIDATES, room * 8 + this.running.size))) {
       if (started >= room) break;
-      if (this.running.has(snapshotId) || this.feeds.has(queuedFeed)) continue;
-      const snapshot = snapshotById(this.context.db, snapshotId);
-      if (!snapshot) continue;
+      if (this.running.has(snapshotId) || this.feeds.has(feedId)) continue;
+      const capture = await store.storedCapture(snapshotId);
+      if (!capture) continue;
       this.running.add(snapshotId);
-      this.feeds.add(snapshot.feed_id);
+      this.feeds.add(feedId);
       started++;
-      const feedId = snapshot.feed_id;
-      track(`extract:${snapshotId}`, this.extract(snapshot).then(({ learning }) => {
+      track(`extract:${snapshotId}`, this.extract(capture).then(({ learning }) => {
         this.running.delete(snapshotId);
         if (!learning) return void this.feeds.delete(feedId);
         // A learning the page made due runs apart from the extraction slots (learnings go one
@@ -137,55 +142,42 @@ export class Extractor {
     return started;
   }
 
-  /** Read for each page (an index lookup): a cache over 10,000 feeds' signatures would be most of the heap. */
-  private templateChoices(feedId: number): TemplateChoice[] {
-    return templateChoicesOf(this.context.db, feedId);
-  }
-
   /**
-   * Extracts one snapshot and records what it means for its article. Returns the learning of a
+   * Extracts one capture and records what it means for its article. Returns the learning of a
    * wrapper it made due (already started), or null — wrapped, since an async function that
    * returned the promise itself would wait for it.
    */
-  async extract(snapshot: PendingSnapshot): Promise<{ learning: Promise<void> | null }> {
+  async extract(capture: StoredCapture): Promise<{ learning: Promise<void> | null }> {
     const none = { learning: null };
-    const { db, log, pool, settings } = this.context;
+    const { store, log, pool, settings } = this.context;
     const started = performance.now();
     const report = (method: string, outcome: Outcome, words: number, reason: string | null) => {
-      log.info({ url: snapshot.final_url, method, article: outcome, words, ...(reason ? { reason } : {}), ms: Math.round(performance.now() - started) }, 'extracted');
+      log.info({ url: capture.finalUrl, method, article: outcome, words, ...(reason ? { reason } : {}), ms: Math.round(performance.now() - started) }, 'extracted');
+    };
+    /** Nothing extracted (`reason`): recorded as such, and as a failed check of an archived article. */
+    const recordNothing = async (reason: string) => {
+      const article = emptyArticle(reason);
+      const { decision } = await store.recordExtraction(capture, { template: null, canonicalUrl: null, wrapperId: null, article, hash: null }, { rebasedKey: null, countsForTemplate: false },
+        decider(this.context, { article, object: null, hash: null, wrapperId: null, canonicalUrl: null }, { kind: 'first' }, null));
+      return { article, outcome: outcomeOf(decision) };
     };
     try {
-      const page = pageInput(this.context, snapshot);
+      const page = await pageInput(this.context, capture);
       if (!page) {
-        const article = emptyArticle('snapshot body missing');
-        const outcome = db.transaction(() => {
-          saveExtraction(db, snapshot.snapshot_id, snapshot.item_id, null, null, article);
-          return recordVersion(this.context, snapshot, { article, object: null, hash: null, wrapperId: null, canonicalUrl: null }, { kind: 'first' }, null);
-        })();
+        const { article, outcome } = await recordNothing('snapshot body missing');
         report('none', outcome, 0, article.reason);
         return none;
       }
-      const existing = articleOfItem(db, snapshot.item_id);
-      const key = existing ? comparisonKeyOf(db, existing) : null;
-      const templates = this.templateChoices(snapshot.feed_id);
+      const key = await store.comparisonKey(capture.itemId);
+      // Read for each page (an index lookup): a cache over 10,000 feeds' signatures would be most of the heap.
+      const templates = await store.templateChoices(capture.feedId);
       const result = await pool.extract({ page, maxBytes: settings.extract.maxBytes, templates, compare: key });
-      const { comparison, rebased } = await this.resolve(snapshot, result, templates, existing, key);
-      const revisit = itemExtractedBefore(db, snapshot.item_id, snapshot.snapshot_id);
-      const { outcome, templateId, pages } = db.transaction(() => {
-        const templateId = result.template === null ? null : this.templateOf(snapshot.feed_id, result.template);
-        setCanonicalUrl(db, snapshot.snapshot_id, result.canonicalUrl);
-        if (existing && rebased) setComparisonKey(db, existing.id, rebased);
-        // Only new pages teach: revisits of one article would make its own text look like template.
-        const pages = templateId !== null && !revisit ? countTemplatePage(db, templateId) : null;
-        const note = key && rebased ? `extraction changed from ${how(key.method, key.wrapperId)} to ${how(result.article.method, result.wrapperId)}; compared like with like` : null;
-        const outcome = recordVersion(this.context, snapshot, result, comparison, note);
-        saveExtraction(db, snapshot.snapshot_id, snapshot.item_id, templateId, result.wrapperId, result.article, result.hash);
-        // Storage grows with what changed, not with how often we look: a revisit that found the
-        // same object keeps its digest and headers, not its bytes.
-        if (outcome === 'unchanged') dropCaptureBody(db, snapshot.snapshot_id);
-        return { outcome, templateId, pages };
-      })();
-      report(result.article.method, outcome, result.article.text.split(/\s+/).filter(Boolean).length, result.article.reason);
+      const { comparison, rebased } = await this.resolve(capture, result, templates, key);
+      // Only new pages teach: revisits of one article would make its own text look like template.
+      const revisit = await store.itemExtractedBefore(capture.itemId, capture.snapshotId);
+      const note = key && rebased ? `extraction changed from ${how(key.method, key.wrapperId)} to ${how(result.article.method, result.wrapperId)}; compared like with like` : null;
+      const { decision, templateId, pages } = await store.recordExtraction(capture, result, { rebasedKey: rebased, countsForTemplate: !revisit }, decider(this.context, result, comparison, note));
+      report(result.article.method, outcomeOf(decision), result.article.text.split(/\s+/).filter(Boolean).length, result.article.reason);
       if (templateId === null || pages === null) return none;
       // The wrapper this page was extracted with (not one learned since).
       const used = templates.find((template) => template.id === templateId);
@@ -195,40 +187,27 @@ export class Extractor {
         // Drift (issue #10) shows either way: the wrapper no longer matches (a redesign), or it
         // matches but the per-page guard set its object aside (the template changed inside).
         const why = wrapperSetAside(result.article) ? 'set aside by the guard' : 'stopped matching';
-        return { learning: this.relearn(snapshot.feed_id, templateId, `${why} at page ${pages}`, pages) };
+        return { learning: this.relearn(capture.feedId, templateId, `${why} at page ${pages}`, pages) };
       }
-      return learningDue(pages, settings.extract.learnAfter) ? { learning: this.relearn(snapshot.feed_id, templateId, `${pages} pages`, pages) } : none;
+      return learningDue(pages, settings.extract.learnAfter) ? { learning: this.relearn(capture.feedId, templateId, `${pages} pages`, pages) } : none;
     } catch (error) {
       // A full database is Forest's state, not the page's: the page stays queued (the daemon stops taking work).
       if (isStorageFull(error)) throw error;
-      const failed = emptyArticle(`error: ${(error as Error).message}`);
-      db.transaction(() => {
-        saveExtraction(db, snapshot.snapshot_id, snapshot.item_id, null, null, failed);
-        recordVersion(this.context, snapshot, { article: failed, object: null, hash: null, wrapperId: null, canonicalUrl: null }, { kind: 'first' }, null);
-      })();
-      log.error({ url: snapshot.final_url, err: error }, 'extraction failed');
-      report('none', 'failed', 0, failed.reason);
+      log.error({ url: capture.finalUrl, err: error }, 'extraction failed');
+      const { article } = await recordNothing(`error: ${(error as Error).message}`);
+      report('none', 'failed', 0, article.reason);
       return none;
     }
   }
 
   /**
-   * The template a result belongs to: the pool matched it against the feed's templates, or saw a
-   * new layout. No other page of the feed is extracted meanwhile (one per feed at a time), so a
-   * new layout is added as it is, without matching it again here.
-   */
-  private templateOf(feedId: number, template: NonNullable<ExtractOutcome['template']>): number {
-    return 'id' in template ? template.id : addTemplate(this.context.db, feedId, template.signature).id;
-  }
-
-  /**
    * When the article's comparison key was made another way (another method or wrapper), it is
-   * rebased once: the key's snapshot is re-extracted the new way in the pool, and kept.
+   * rebased once: the key's capture is re-extracted the new way in the pool, and kept.
    */
-  private async resolve(snapshot: PendingSnapshot, result: ExtractOutcome, templates: TemplateChoice[], existing: ArticleRow | undefined, key: StoredComparisonKey | null): Promise<{ comparison: Comparison; rebased: StoredComparisonKey | null }> {
-    if (result.comparison.kind !== 'rebase' || !existing || !key || !result.object || !result.hash) return { comparison: result.comparison, rebased: null };
-    const old = snapshotById(this.context.db, key.snapshotId);
-    const page = old ? pageInput(this.context, old, snapshot) : null;
+  private async resolve(capture: StoredCapture, result: ExtractOutcome, templates: TemplateChoice[], key: StoredComparisonKey | null): Promise<{ comparison: Comparison; rebased: StoredComparisonKey | null }> {
+    if (result.comparison.kind !== 'rebase' || !key || !result.object || !result.hash) return { comparison: result.comparison, rebased: null };
+    const old = await this.context.store.storedCapture(key.snapshotId);
+    const page = old ? await pageInput(this.context, old, capture) : null;
     const wrapper = result.wrapperId !== null ? templates.find((template) => template.wrapperId === result.wrapperId)?.wrapper ?? null : null;
     const outcome = await this.context.pool.rebase({
       page, maxBytes: this.context.settings.extract.maxBytes, method: result.article.method, wrapperId: result.wrapperId, wrapper, object: result.object, hash: result.hash, previous: key,
@@ -256,19 +235,20 @@ export class Extractor {
     let done!: () => void;
     this.learningTurn = new Promise<void>((resolve) => (done = resolve));
     await turn;
-    const { db, log, pool, settings } = this.context;
+    const { store, log, pool, settings } = this.context;
     try {
       const started = performance.now();
-      const samples = recentSnapshotsOfTemplate(db, templateId, RELEARN_FROM).flatMap((snapshot) => {
-        const page = pageInput(this.context, snapshot);
-        return page ? [{ ...page, snapshotId: snapshot.snapshot_id }] : [];
-      });
+      const pagesOf = async (limit: number) => {
+        const pages = await Promise.all((await store.recentCapturesOfTemplate(templateId, limit)).map(async (capture) => {
+          const page = await pageInput(this.context, capture);
+          return page ? [{ ...page, snapshotId: capture.snapshotId, itemId: capture.itemId, text: capture.text }] : [];
+        }));
+        return pages.flat();
+      };
+      const samples = await pagesOf(RELEARN_FROM);
       if (samples.length < 2) return;
-      const recent = recentSnapshotsOfTemplate(db, templateId, REEXTRACT_LIMIT).flatMap((snapshot) => {
-        const page = pageInput(this.context, snapshot);
-        return page ? [{ ...page, snapshotId: snapshot.snapshot_id, itemId: snapshot.item_id, text: snapshot.text }] : [];
-      });
-      const active = this.templateChoices(feedId).find((template) => template.id === templateId);
+      const recent = await pagesOf(REEXTRACT_LIMIT);
+      const active = (await store.templateChoices(feedId)).find((template) => template.id === templateId);
       const outcome = await pool.learn({ samples, pages: recent, maxBytes: settings.extract.maxBytes, current: active?.wrapper ?? null });
       if (!outcome.wrapper) {
         // A wrapper the leave-one-out check rejected: the template keeps single-page extraction
@@ -280,19 +260,17 @@ export class Extractor {
       if (outcome.unchanged && active?.wrapperId) {
         // The same wrapper again: a new version of it would only make every article's
         // comparison key look stale.
-        confirmWrapper(db, active.wrapperId, outcome.samples, reason);
+        await store.confirmWrapper(active.wrapperId, outcome.samples, reason);
         log.info({ feed: feedId, template: templateId, samples: outcome.samples, reason, ms: Math.round(performance.now() - started) }, 'wrapper re-learned: unchanged');
         return;
       }
       const wrapper = outcome.wrapper;
-      const wrapperId = db.transaction(() => {
-        const id = storeWrapper(db, feedId, templateId, wrapper, outcome.check ? `${reason}; ${outcome.check}` : reason);
-        const itemOf = new Map(recent.map((page) => [page.snapshotId, page.itemId]));
-        for (const changed of outcome.changed) {
-          saveExtraction(db, changed.snapshotId, itemOf.get(changed.snapshotId)!, templateId, changed.article.method === 'forest' ? id : null, changed.article);
-        }
-        return id;
-      })();
+      const itemOf = new Map(recent.map((page) => [page.snapshotId, page.itemId]));
+      const reextracted = outcome.changed.flatMap((changed) => {
+        const itemId = itemOf.get(changed.snapshotId);
+        return itemId === undefined ? [] : [{ ...changed, itemId }];
+      });
+      const wrapperId = await store.storeWrapper(feedId, templateId, wrapper, outcome.check ? `${reason}; ${outcome.check}` : reason, reextracted);
       log.info({ feed: feedId, template: templateId, wrapper: wrapper.xpath, wrapperId, samples: outcome.samples, reason, check: outcome.check, reextracted: outcome.changed.length, ms: Math.round(performance.now() - started) }, 'wrapper learned');
     } catch (error) {
       log.error({ err: error, template: templateId }, 'learning failed');

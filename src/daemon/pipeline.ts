@@ -1,14 +1,5 @@
-import {
-  comparisonKeyOf, otherArticleAt, recordCheck, recordGone, recordIdenticalRevisit, recordRevisitCapture, recordUnavailablePage, type ArticleRow, type CheckedPage,
-} from '../archive/articles.js';
+import { isStorageFull, type ArticleToRevisit, type CheckedPage, type FeedToPoll, type ItemToCapture, type WorkStore } from '../archive/store.js';
 import { nextCheck } from '../schedule/revisit.js';
-import { isStorageFull, type Db } from '../archive/database.js';
-import type { FeedRow } from '../archive/feeds.js';
-import { itemById, knownGuids, type ItemRow } from '../archive/items.js';
-import { templateChoicesOf } from '../archive/extractions.js';
-import { recordPoll } from '../archive/polls.js';
-import { captureReferenceOf, referenceHost } from '../archive/blobs.js';
-import { latestPayloadDigest, recordCapture, recordCaptureFailure } from '../archive/snapshots.js';
 import type { Settings } from '../config/settings.js';
 import type { FeedItem, ParsedFeed } from '../feeds/model.js';
 import { FetchError, type Fetcher, type FetchResult } from '../net/fetcher.js';
@@ -22,7 +13,7 @@ import type { CpuPool } from './pool.js';
 import type { RevisitTask } from './tasks.js';
 
 export interface PipelineContext {
-  db: Db;
+  store: WorkStore;
   fetcher: Fetcher;
   settings: Settings;
   log: Logger;
@@ -52,29 +43,25 @@ function notTheirFailure(error: unknown, signal: AbortSignal): boolean {
 }
 
 /** Compresses a fetched body in the pool, against the reference capture of its site (archive/codec.ts). */
-const encodeCapture = (context: PipelineContext, result: FetchResult) =>
-  context.pool.encode({ body: result.body, reference: captureReferenceOf(context.db, referenceHost(result.finalUrl)) });
+const encodeCapture = async (context: PipelineContext, result: FetchResult) =>
+  context.pool.encode({ body: result.body, reference: await context.store.captureReference(result.finalUrl) });
 
 /** What the pool needs to judge a revisited page before anything of it is stored (tasks.ts, revisitTask). */
-function revisitInput(context: PipelineContext, article: ArticleRow, result: FetchResult, previousDigest: string | null): RevisitTask {
-  const { db, settings } = context;
-  const item = itemById(db, article.item_id);
+async function revisitInput(context: PipelineContext, article: ArticleToRevisit, result: FetchResult, previousDigest: string | null): Promise<RevisitTask> {
+  const { store, settings } = context;
   return {
-    page: {
-      body: result.body, contentType: result.contentType, url: result.finalUrl,
-      feed: { title: item?.title ?? null, summary: item?.summary ?? null, published: item?.published ?? null, updated: item?.updated ?? null, author: item?.author ?? null },
-    },
+    page: { body: result.body, contentType: result.contentType, url: result.finalUrl, feed: article.item },
     maxBytes: settings.extract.maxBytes,
-    templates: templateChoicesOf(db, article.feed_id),
-    compare: comparisonKeyOf(db, article),
+    templates: await store.templateChoices(article.feedId),
+    compare: await store.comparisonKey(article.itemId),
     previousDigest,
-    reference: captureReferenceOf(db, referenceHost(result.finalUrl)),
+    reference: await store.captureReference(result.finalUrl),
   };
 }
 
 /** Fetches, parses and records one feed. Failures are recorded on the feed, never thrown. */
-export async function pollFeed(context: PipelineContext, feed: FeedRow, signal: AbortSignal): Promise<void> {
-  const { db, fetcher, settings, log } = context;
+export async function pollFeed(context: PipelineContext, feed: FeedToPoll, signal: AbortSignal): Promise<void> {
+  const { store, fetcher, settings, log } = context;
   const now = context.now ?? (() => new Date());
   const startedAt = now();
   const started = performance.now();
@@ -83,7 +70,7 @@ export async function pollFeed(context: PipelineContext, feed: FeedRow, signal: 
   let error: string | null = null;
   let busyTimeout = false;
   try {
-    fetch = await fetcher.fetch(feed.url, { etag: feed.etag, lastModified: feed.last_modified }, signal);
+    fetch = await fetcher.fetch(feed.url, { etag: feed.etag, lastModified: feed.lastModified }, signal);
     if (fetch.status >= 400 || (fetch.status >= 300 && !fetch.notModified)) {
       error = `HTTP ${fetch.status}${fetch.retryAfterMs !== null ? ` (Retry-After ${Math.round(fetch.retryAfterMs / 1000)}s)` : ''}`;
     } else if (!fetch.notModified) {
@@ -102,8 +89,8 @@ export async function pollFeed(context: PipelineContext, feed: FeedRow, signal: 
   }
   const result = error ? 'error' : fetch?.notModified ? 'not-modified' : 'ok';
   const at = now().getTime();
-  const known = parsed ? knownGuids(db, feed.id, parsed.items.map((item) => item.guid)) : new Set<string>();
-  const state = observePoll(parseState(feed.schedule_state), {
+  const known = parsed ? await store.knownGuids(feed.id, parsed.items.map((item) => item.guid)) : new Set<string>();
+  const state = observePoll(parseState(feed.scheduleState), {
     at,
     failed: error !== null && !busyTimeout,
     notModified: fetch?.notModified ?? false,
@@ -113,17 +100,17 @@ export async function pollFeed(context: PipelineContext, feed: FeedRow, signal: 
   const info = parsed?.feed;
   const planned = nextPoll(state, {
     cron: feed.cron,
-    ttlMinutes: info ? info.ttl : feed.ttl_minutes,
-    updatePeriod: info ? info.updatePeriod : feed.update_period,
-    updateFrequency: info ? info.updateFrequency : feed.update_frequency,
-    skipHours: info ? info.skipHours : (JSON.parse(feed.skip_hours) as number[]),
-    skipDays: info ? info.skipDays : (JSON.parse(feed.skip_days) as string[]),
-    maxAgeMs: maxAge ?? (feed.max_age_seconds !== null ? feed.max_age_seconds * 1000 : null),
+    ttlMinutes: info ? info.ttl : feed.ttlMinutes,
+    updatePeriod: info ? info.updatePeriod : feed.updatePeriod,
+    updateFrequency: info ? info.updateFrequency : feed.updateFrequency,
+    skipHours: info ? info.skipHours : feed.skipHours,
+    skipDays: info ? info.skipDays : feed.skipDays,
+    maxAgeMs: maxAge ?? (feed.maxAgeSeconds !== null ? feed.maxAgeSeconds * 1000 : null),
     retryAfterMs: fetch?.retryAfterMs ?? null,
   }, at, settings.schedule);
   const decision = stretchWhenBehind(planned, context.pollLag?.() ?? 0, feed.cron);
   const durationMs = Math.round(performance.now() - started);
-  const report = recordPoll(db, feed, {
+  const report = await store.recordPoll(feed, {
     startedAt, durationMs, result, fetch, parsed, error,
     countsAsFailure: !busyTimeout,
     schedule: {
@@ -150,83 +137,83 @@ export async function pollFeed(context: PipelineContext, feed: FeedRow, signal: 
  * its bytes; otherwise the page is stored as a snapshot, and its queued extraction decides
  * whether it is a new version.
  */
-export async function revisitPage(context: PipelineContext, article: ArticleRow, signal: AbortSignal): Promise<void> {
-  const { db, fetcher, settings, log } = context;
+export async function revisitPage(context: PipelineContext, article: ArticleToRevisit, signal: AbortSignal): Promise<void> {
+  const { store, fetcher, settings, log } = context;
   const started = performance.now();
   const page = (status: number | null): CheckedPage => ({ at: (context.now?.() ?? new Date()).toISOString(), status, snapshotId: null });
-  const schedule = (at: string) => nextCheck(settings.revisit, article.revisit_step, false, at);
+  const schedule = (at: string) => nextCheck(settings.revisit, article.revisitStep, false, at);
   try {
-    const result = await fetcher.fetch(article.url, { etag: article.etag, lastModified: article.last_modified }, signal);
+    const result = await fetcher.fetch(article.url, { etag: article.etag, lastModified: article.lastModified }, signal);
     if (result.notModified) {
       const checked = page(304);
-      recordCheck(db, article, checked, 'unchanged', schedule(checked.at), 'not modified (304)');
+      await store.recordCheck(article.id, checked, 'unchanged', schedule(checked.at), 'not modified (304)');
       log.info({ url: article.url, article: article.id, status: 304, ms: result.durationMs }, 'revisited: not modified');
       return;
     }
     if (result.status === 404 || result.status === 410) {
       const body = result.body.length > 0 ? await encodeCapture(context, result) : null;
-      recordGone(db, article, result, body, schedule(result.fetchedAt.toISOString()));
+      await store.recordRevisit(article.id, result, { kind: 'gone', body, next: schedule(result.fetchedAt.toISOString()) });
       log.warn({ url: article.url, article: article.id, status: result.status, ms: result.durationMs }, 'revisited: gone');
       return;
     }
     if (result.status < 200 || result.status >= 300) {
       const checked = page(result.status);
-      recordCheck(db, article, checked, 'failed', schedule(checked.at), `HTTP ${result.status}`);
+      await store.recordCheck(article.id, checked, 'failed', schedule(checked.at), `HTTP ${result.status}`);
       log.warn({ url: article.url, article: article.id, status: result.status, ms: result.durationMs }, 'revisit failed');
       return;
     }
-    const elsewhere = result.redirects.length > 0 ? redirectVerdict(article.url, result.finalUrl, otherArticleAt(db, result.finalUrl, article.id)) : null;
+    const elsewhere = result.redirects.length > 0 ? redirectVerdict(article.url, result.finalUrl, await store.otherArticleAt(result.finalUrl, article.id)) : null;
     if (elsewhere !== null) {
-      recordUnavailablePage(db, article, result, await encodeCapture(context, result), schedule(result.fetchedAt.toISOString()), elsewhere);
+      await store.recordRevisit(article.id, result, { kind: 'unavailable', body: await encodeCapture(context, result), next: schedule(result.fetchedAt.toISOString()), reason: elsewhere });
       log.warn({ url: article.url, article: article.id, status: result.status, reason: elsewhere, ms: Math.round(performance.now() - started) }, 'revisited: unavailable');
       return;
     }
-    const previousDigest = latestPayloadDigest(db, article.item_id);
-    const revisit = await context.pool.revisit(revisitInput(context, article, result, previousDigest));
-    if (revisit.kind === 'same' && recordUnchangedRevisit(context, article, result, revisit)) {
+    const previousDigest = await store.latestPayloadDigest(article.itemId);
+    const revisit = await context.pool.revisit(await revisitInput(context, article, result, previousDigest));
+    if (revisit.kind === 'same' && await recordUnchangedRevisit(context, article, result, revisit)) {
       log.info({ url: article.url, article: article.id, status: result.status, bytes: result.body.length, ms: Math.round(performance.now() - started) }, 'revisited: same object');
       return;
     }
     const body = revisit.kind === 'store' ? revisit.body : await encodeCapture(context, result);
     if (body.sha256 === previousDigest) {
       // Byte for byte the last capture: nothing to extract, no body to store again.
-      const snapshotId = recordIdenticalRevisit(db, article, result, body, schedule(result.fetchedAt.toISOString()));
+      const snapshotId = await store.recordRevisit(article.id, result, { kind: 'identical', body, next: schedule(result.fetchedAt.toISOString()) });
       log.info({ url: article.url, article: article.id, status: result.status, snapshot: snapshotId, ms: Math.round(performance.now() - started) }, 'revisited: identical payload');
       return;
     }
-    const snapshotId = recordRevisitCapture(db, article, result, body);
+    const snapshotId = await store.recordRevisit(article.id, result, { kind: 'extract', body });
     log.info({ url: article.url, article: article.id, status: result.status, bytes: result.body.length, snapshot: snapshotId, ms: Math.round(performance.now() - started) }, 'revisited');
   } catch (caught) {
     if (notTheirFailure(caught, signal)) return;
     const message = caught instanceof Error ? caught.message : String(caught);
     const checked = page(null);
-    recordCheck(db, article, checked, 'failed', schedule(checked.at), message);
+    await store.recordCheck(article.id, checked, 'failed', schedule(checked.at), message);
     log.warn({ url: article.url, article: article.id, error: message, ms: Math.round(performance.now() - started) }, 'revisit failed');
   }
 }
 
 /** Fetches and stores the page behind one item. Failures are recorded on the item, never thrown. */
-export async function capturePage(context: PipelineContext, item: ItemRow, signal: AbortSignal): Promise<void> {
-  const { db, fetcher, settings, log } = context;
+export async function capturePage(context: PipelineContext, item: ItemToCapture, signal: AbortSignal): Promise<void> {
+  const { store, fetcher, settings, log } = context;
   const now = context.now ?? (() => new Date());
-  const url = item.orig_link ?? item.link;
+  const { url } = item;
   if (!url) return;
   const started = performance.now();
   try {
     const result = await fetcher.fetch(url, {}, signal);
     if (result.status >= 400 || result.status < 200 || result.status >= 300) {
       const retryAt = new Date(now().getTime() + Math.max(settings.capture.retryDelay, result.retryAfterMs ?? 0));
-      recordCaptureFailure(db, item.id, `HTTP ${result.status}`, retryAt, settings.capture.maxAttempts);
+      await store.recordCaptureFailure(item.id, `HTTP ${result.status}`, retryAt, settings.capture.maxAttempts);
       log.warn({ url, status: result.status, ms: result.durationMs }, 'capture failed');
       return;
     }
     const body = result.body.length > 0 ? await encodeCapture(context, result) : null;
-    const snapshotId = recordCapture(db, item.id, result, body);
+    const snapshotId = await store.recordCapture(item.id, result, body);
     log.info({ url, status: result.status, bytes: result.body.length, final: result.finalUrl !== url ? result.finalUrl : undefined, snapshot: snapshotId, ms: Math.round(performance.now() - started) }, 'captured');
   } catch (caught) {
     if (notTheirFailure(caught, signal)) return;
     const message = caught instanceof Error ? caught.message : String(caught);
-    recordCaptureFailure(db, item.id, message, new Date(now().getTime() + settings.capture.retryDelay), settings.capture.maxAttempts);
+    await store.recordCaptureFailure(item.id, message, new Date(now().getTime() + settings.capture.retryDelay), settings.capture.maxAttempts);
     log.warn({ url, error: message, ms: Math.round(performance.now() - started) }, 'capture failed');
   }
 }

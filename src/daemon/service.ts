@@ -1,12 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { isStorageFull, limitSize, openDatabase } from '../archive/database.js';
-import { countEnabledFeeds, syncSubscriptions } from '../archive/feeds.js';
-import { acquireLease, releaseLease, renewLease } from '../archive/lease.js';
-import { applyRetention } from '../archive/retention.js';
-import { SqliteStore } from '../archive/sqlite-store.js';
-import type { Store } from '../archive/store.js';
+import { openStore } from '../archive/sqlite-store.js';
+import { isStorageFull, type Store } from '../archive/store.js';
 import type { Settings } from '../config/settings.js';
 import { readSubscriptions } from '../config/subscriptions.js';
 import { Fetcher } from '../net/fetcher.js';
@@ -70,62 +66,59 @@ function logReport(log: Logger, report: DaemonReport): void {
  */
 export async function runDaemon(options: RunOptions): Promise<void> {
   const { settings, log } = options;
-  const db = openDatabase(settings.database.path);
-  if (settings.database.maxSize !== 'unlimited') limitSize(db, settings.database.maxSize);
+  const store = openStore(settings.database.path, { create: true, maxSize: settings.database.maxSize });
   const me = { owner: randomUUID(), pid: process.pid, host: hostname() };
-  const lease = acquireLease(db, me, new Date(), LEASE_STALE_MS, (holder) => holder.host !== me.host || processAlive(holder.pid));
+  const lease = await store.acquireLease({ me, now: new Date(), staleAfterMs: LEASE_STALE_MS, isAlive: (holder) => holder.host !== me.host || processAlive(holder.pid) });
   if (!lease.acquired) {
-    db.close();
+    await store.close();
     const { holder } = lease;
     throw new DaemonRunningError(`another forest daemon is running on ${settings.database.path}: pid ${holder.pid} on ${holder.host}, since ${holder.startedAt} `
       + `(last heartbeat ${holder.heartbeatAt}). Stop it first (or wait ${LEASE_STALE_MS / 1000}s after it died).`);
   }
-  const sync = () => {
-    const report = syncSubscriptions(db, readSubscriptions(settings.subscriptions));
+  const sync = async () => {
+    const report = await store.syncSubscriptions(readSubscriptions(settings.subscriptions));
     log.info({ list: settings.subscriptions, ...report }, 'subscriptions synced');
   };
   if (!existsSync(settings.subscriptions)) {
     log.warn({ list: settings.subscriptions }, 'no subscription list yet: add feeds with `forest feeds add URL` or copy config/feeds.example.yaml');
   }
   try {
-    sync();
+    await sync();
   } catch (error) {
-    releaseLease(db, me.owner);
-    db.close();
+    await store.releaseLease(me.owner);
+    await store.close();
     throw error;
   }
   const pool = createPool(poolSize(settings.workers));
   const fetcher = new Fetcher(settings.http);
   let latest: DaemonReport | null = null;
-  const daemon = new Daemon({ db, fetcher, settings, log, pool }, (report) => {
+  const daemon = new Daemon({ store, fetcher, settings, log, pool }, (report) => {
     latest = report;
     logReport(log, report);
   });
+  // Timers write too: a full database must not turn their write into an unhandled rejection (the
+  // daemon reports the full database itself, once a minute).
+  const unlessFull = (work: () => Promise<void>) => {
+    work().catch((error: unknown) => {
+      if (!isStorageFull(error)) log.error({ err: error }, 'maintenance failed');
+    });
+  };
   // Operational logs are summarised and dropped once a day (the first time a few minutes in,
   // so that a restart loop does not run it over and over).
-  const retain = () => {
-    const report = applyRetention(db, retentionAges(settings), new Date());
+  const retain = async () => {
+    const report = await store.applyRetention(retentionAges(settings), new Date());
     if (report.polls + report.checks > 0) log.info(report, 'old polls and checks summarised per day');
-  };
-  // Timers write too: a full database must not turn their write into an uncaught exception (the
-  // daemon reports the full database itself, once a minute).
-  const unlessFull = (work: () => void) => {
-    try {
-      work();
-    } catch (error) {
-      if (!isStorageFull(error)) throw error;
-    }
   };
   let retention = setTimeout(function again() {
     unlessFull(retain);
     retention = setTimeout(again, RETENTION_EVERY_MS);
   }, RETENTION_FIRST_MS);
-  const heartbeat = setInterval(() => unlessFull(() => {
+  const heartbeat = setInterval(() => unlessFull(async () => {
     // The minute's report, with what cannot wait a minute: that the database is full.
-    const status = { ...(latest ?? daemon.report()), storageFullSince: daemon.storageFullSince };
-    if (!renewLease(db, me.owner, new Date(), status)) log.error('the daemon lease was taken over by another process');
+    const status = { ...(latest ?? await daemon.report()), storageFullSince: daemon.storageFullSince };
+    if (!(await store.renewLease(me.owner, new Date(), status))) log.error('the daemon lease was taken over by another process');
   }), HEARTBEAT_MS);
-  options.onReady?.(new SqliteStore(db, settings.database.path));
+  options.onReady?.(store);
 
   let stopping: Promise<void> | null = null;
   const stop = (why: string) => {
@@ -138,13 +131,10 @@ export async function runDaemon(options: RunOptions): Promise<void> {
   };
   const onSignal = (signal: NodeJS.Signals) => void stop(signal);
   const onHangup = () => {
-    try {
-      sync();
-      daemon.poke();
-    } catch (error) {
+    sync().then(() => daemon.poke(), (error: unknown) => {
       // A broken list on SIGHUP keeps the old one running.
       log.error({ error: (error as Error).message }, 'subscription list not reloaded');
-    }
+    });
   };
   if (options.handleSignals) {
     process.on('SIGINT', onSignal);
@@ -152,7 +142,7 @@ export async function runDaemon(options: RunOptions): Promise<void> {
     process.on('SIGHUP', onHangup);
   }
   const timer = options.exitAfter !== undefined ? setTimeout(() => void stop('exit-after'), options.exitAfter) : null;
-  log.info({ database: settings.database.path, feeds: countEnabledFeeds(db), workers: pool.threads }, 'forest running');
+  log.info({ database: settings.database.path, feeds: await store.enabledFeedCount(), workers: pool.threads }, 'forest running');
   try {
     await daemon.start();
     await stopping;
@@ -167,7 +157,7 @@ export async function runDaemon(options: RunOptions): Promise<void> {
     }
     await pool.close();
     await options.beforeClose?.();
-    releaseLease(db, me.owner);
-    db.close();
+    await store.releaseLease(me.owner);
+    await store.close();
   }
 }

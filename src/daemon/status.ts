@@ -1,4 +1,4 @@
-import type { LeaseHolder } from '../archive/lease.js';
+import type { LeaseHolder } from '../archive/store.js';
 import type { DaemonReport } from './daemon.js';
 import { LEASE_STALE_MS } from './service.js';
 

@@ -1,6 +1,7 @@
 import { decodeStoredBody, encodeBody, sha256, type EncodedBody, type ReferenceBody, type StoredBody } from '../archive/codec.js';
 import { diffObjects, type ObjectDiff } from '../archive/diff.js';
 import { normalizeArticle, objectHash, type NormalizedObject } from '../archive/normalize.js';
+import type { FeedFields, StoredComparisonKey, TemplateChoice } from '../archive/store.js';
 import { preparePage, type PreparedPage } from '../extract/dom.js';
 import { EXTRACTOR_VERSION, emptyArticle, extractFromPage, notHtmlReason, type ArticleObject } from '../extract/extract.js';
 import { learnFromSamples, type SamplePage } from '../extract/learn.js';
@@ -17,16 +18,6 @@ import { parseFeed } from '../feeds/parse.js';
  * and diff all come from that one parse.
  */
 
-/** The feed item's fields, the signifiers and dates of extraction. */
-export interface FeedFields {
-  title: string | null;
-  summary: string | null;
-  published: string | null;
-  updated: string | null;
-  /** The item's author (dc:creator, author): the byline when the page shows none. */
-  author: string | null;
-}
-
 /** A stored page, still compressed. */
 export interface PageInput {
   body: StoredBody;
@@ -35,26 +26,8 @@ export interface PageInput {
   feed: FeedFields;
 }
 
-/** A template of the page's feed, as stored (JSON text: cloning one string to a worker is a copy, an array of thousands is not). */
-export interface TemplateChoice {
-  id: number;
-  /** JSON: the structural signature. */
-  signature: string;
-  wrapperId: number | null;
-  /** JSON: the active wrapper. */
-  wrapper: string | null;
-}
-
-/** The object a new extraction is compared with: the article's comparison key. */
-export interface ComparisonKey {
-  hash: string;
-  method: string;
-  wrapperId: number | null;
-  /** JSON of the normalized object the hash covers. */
-  object: string;
-  /** The extractor version that made it: an older one's key is rebased before comparing. */
-  extractor: number;
-}
+/** The object a new extraction is compared with: the article's comparison key, without the capture it came from. */
+export type ComparisonKey = Omit<StoredComparisonKey, 'snapshotId'>;
 
 export interface ExtractTask {
   page: PageInput;

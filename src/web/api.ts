@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { SearchQueryError } from '../archive/search.js';
+import { SearchQueryError } from '../archive/store.js';
 import type { ArticleCursor, Store } from '../archive/store.js';
 import { compareVersions, diffView, historyView, versionView } from '../archive/views.js';
 import { daemonStatus } from '../daemon/status.js';

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ExportSink } from '../archive/export.js';
+import type { ExportSink } from '../archive/store.js';
 import type { ArticleFilter, Store } from '../archive/store.js';
 import type { Settings } from '../config/settings.js';
 import type { Logger } from '../util/logger.js';

@@ -4,7 +4,7 @@ import type { BlockChange, ObjectDiff, WordPart } from '../archive/diff.js';
 import type { Article, ArticleSummary, Check, FeedStatus, Memento, Store, Version, WrapperInfo } from '../archive/store.js';
 import { compareVersions, type Comparison } from '../archive/views.js';
 import { html, trusted, type Safe } from './html.js';
-import { SearchQueryError, type SearchHit } from '../archive/search.js';
+import { SearchQueryError, type SearchHit } from '../archive/store.js';
 import { sanitizeFeedHtml } from '../feeds/sanitize.js';
 import { idParams } from './api.js';
 import { stamp } from './memento.js';

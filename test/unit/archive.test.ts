@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
 import { WARCParser } from 'warcio';
-import { articleById, createArticle, recordIdenticalRevisit, recordRevisitCapture } from '../../src/archive/articles.js';
+import { articleById, createArticle, recordRevisit } from '../../src/archive/articles.js';
 import { backlog, duePolls, dueRevisits } from '../../src/archive/queues.js';
 import { captureReferenceOf, getBlob, putBlob } from '../../src/archive/blobs.js';
 import { encodeBody, loadCodec } from '../../src/archive/codec.js';
@@ -136,7 +136,7 @@ test('WARC export: a repeated payload is a revisit record that refers to the fir
   const html = '<html><body><p>The same page twice.</p></body></html>';
   const { db, fetched } = archivedPage(html, now, { 'content-type': 'text/html', 'content-encoding': 'gzip', 'content-length': '40' });
   const body = Buffer.from(html);
-  recordRevisitCapture(db, articleById(db, 1)!, fetched(new Date('2026-11-02T01:00:00Z')), encodeBody(body));
+  recordRevisit(db, 1, fetched(new Date('2026-11-02T01:00:00Z')), { kind: 'extract', body: encodeBody(body) });
 
   const out = join(tempDir(), 'out.warc');
   const report = await exportWarc(db, {}, out, { gzip: false, software: 'test' });
@@ -169,7 +169,7 @@ test('a byte-identical revisit stores no body and queues no extraction; it expor
   const before = blobBytes();
 
   const later = new Date('2026-11-02T01:00:00Z');
-  recordIdenticalRevisit(db, articleById(db, 1)!, fetched(later), encodeBody(body), { step: 2, at: '2026-11-02T07:00:00.000Z' });
+  recordRevisit(db, 1, fetched(later), { kind: 'identical', body: encodeBody(body), next: { step: 2, at: '2026-11-02T07:00:00.000Z' } });
   assert.deepEqual(blobBytes(), before, 'no new body stored');
   assert.equal(backlog(db, later).queuedExtractions, 0, 'nothing to extract');
   const check = db.prepare('SELECT result, reason, snapshot_id FROM checks ORDER BY id DESC LIMIT 1').get() as { result: string; reason: string; snapshot_id: number };
@@ -192,7 +192,7 @@ test('a revisit whose object did not change keeps its digest and headers, not it
   const { db, fetched } = archivedPage(page('ad one'), now);
   const revisitPage = fetched(new Date('2026-11-02T01:00:00Z'), Buffer.from(page('ad two')));
   const revisitBody = encodeBody(revisitPage.body);
-  const revisit = recordRevisitCapture(db, articleById(db, 1)!, revisitPage, revisitBody);
+  const revisit = recordRevisit(db, 1, revisitPage, { kind: 'extract', body: revisitBody });
   assert.equal(db.prepare('SELECT COUNT(*) FROM blobs').pluck().get(), 2);
   dropCaptureBody(db, revisit);
   assert.equal(db.prepare('SELECT COUNT(*) FROM blobs').pluck().get(), 1, 'the revisit body is gone');

@@ -5,20 +5,20 @@ import { canonicalVerdict, redirectVerdict, textVerdict, UNAVAILABLE_MIN_PREVIOU
 const article = 'https://news.example/2026/11/city-council-votes';
 
 test('a redirect to the home page or to another archived article is unavailable', () => {
-  assert.match(redirectVerdict(article, 'https://news.example/', undefined) ?? '', /home page/);
-  assert.match(redirectVerdict(article, 'https://www.news.example', undefined) ?? '', /home page/);
+  assert.match(redirectVerdict(article, 'https://news.example/', null) ?? '', /home page/);
+  assert.match(redirectVerdict(article, 'https://www.news.example', null) ?? '', /home page/);
   assert.match(redirectVerdict(article, 'https://news.example/2026/11/other-story', { id: 12 }) ?? '', /another article \(#12\)/);
 });
 
 test('a redirect that may well be the article is left to extraction', () => {
   // A new slug after a headline edit, https, www, a trailing slash, a new path: not judged here.
-  assert.equal(redirectVerdict(article, 'https://news.example/2026/11/city-council-votes-yes', undefined), null);
-  assert.equal(redirectVerdict('http://news.example/2026/11/city-council-votes', article, undefined), null);
+  assert.equal(redirectVerdict(article, 'https://news.example/2026/11/city-council-votes-yes', null), null);
+  assert.equal(redirectVerdict('http://news.example/2026/11/city-council-votes', article, null), null);
   assert.equal(redirectVerdict(article, 'https://www.news.example/2026/11/city-council-votes/', { id: 3 }), null, 'the same page, even if listed under another item');
   // A home page that redirects to itself is not a soft 404.
-  assert.equal(redirectVerdict('https://news.example/', 'https://www.news.example/', undefined), null);
+  assert.equal(redirectVerdict('https://news.example/', 'https://www.news.example/', null), null);
   // A query string is a page of its own, not the home page.
-  assert.equal(redirectVerdict(article, 'https://news.example/?p=123', undefined), null);
+  assert.equal(redirectVerdict(article, 'https://news.example/?p=123', null), null);
 });
 
 test('a canonical URL that moved to the home page is unavailable; a new slug is not', () => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { encodeBody, loadCodec } from '../../src/archive/codec.js';
 import { openDatabase } from '../../src/archive/database.js';
+import { SqliteStore } from '../../src/archive/sqlite-store.js';
 import { syncSubscriptions } from '../../src/archive/feeds.js';
 import { upsertItems } from '../../src/archive/items.js';
 import { recordCapture } from '../../src/archive/snapshots.js';
@@ -57,7 +58,7 @@ test('a slow learning holds its feed, not the extraction slots: the other feeds\
     close: async () => {},
   };
   const settings = loadSettings({ env: {} });
-  const context = { db, pool, settings, log: createLogger({ level: 'silent', pretty: false }), fetcher: {} as Fetcher };
+  const context = { store: new SqliteStore(db, ':memory:'), pool, settings, log: createLogger({ level: 'silent', pretty: false }), fetcher: {} as Fetcher };
   // One slot, refilled whenever a job ends (as the daemon does).
   const extractor = new Extractor(context, 1);
   const jobs = new Set<Promise<unknown>>();

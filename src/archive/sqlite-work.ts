@@ -1,0 +1,267 @@
+import Database from 'better-sqlite3';
+import { z } from 'zod';
+import type { ArticleObject } from '../extract/extract.js';
+import type { Wrapper } from '../extract/wrapper.js';
+import type { NextCheck } from '../schedule/revisit.js';
+import {
+  applyDecision, articleById, articleOfItem, articleStateOf, comparisonKeyOf, otherArticleAt, recordCheck, recordRevisit, setComparisonKey,
+} from './articles.js';
+import { captureReferenceOf, referenceHost, storedBlob } from './blobs.js';
+import type { EncodedBody } from './codec.js';
+import { hasRoomToWrite, type Db } from './database.js';
+import {
+  addTemplate, confirmWrapper, countTemplatePage, itemExtractedBefore, recentSnapshotsOfTemplate, saveExtraction, snapshotById, storeWrapper, templateChoicesOf,
+  type PendingSnapshot,
+} from './extractions.js';
+import { countEnabledFeeds, feedById } from './feeds.js';
+import { itemById, knownGuids } from './items.js';
+import { acquireLease, releaseLease, renewLease, type LeaseRequest } from './lease.js';
+import { recordPoll, type PollRecord } from './polls.js';
+import { backlog, duePolls, dueCaptures, dueRevisits, extractionBacklogOver, nextWorkAt, queuedExtractions } from './queues.js';
+import { dropCaptureBody, insertSnapshot, latestPayloadDigest, recordCapture, recordCaptureFailure, setCanonicalUrl, type FetchedPage } from './snapshots.js';
+import {
+  StorageFullError, type CheckedPage, type Decide, type ExtractionRecord, type RevisitRecord, type StoredCapture, type StoredComparisonKey,
+  type StoredExtraction, type WorkStore,
+} from './store.js';
+
+/**
+ * The daemon's side of the SQLite store (WorkStore): its queues, captures, extractions and
+ * versions. Each method that writes is one transaction (better-sqlite3 runs it to the end before
+ * the method's promise resolves, so no other work interleaves with it), and a write that finds
+ * no room raises StorageFullError — the daemon stops taking work until there is room again.
+ */
+
+/** Parses a JSON column with `schema`; a row that fails names itself. */
+export function json<T>(schema: z.ZodType<T>, text: string, where: string): T {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${where} holds invalid JSON: ${(error as Error).message}`);
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new Error(`${where} does not hold what it should: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+/** Response headers as stored (a repeated header is a list, kept as one comma-joined value here). */
+const headers = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
+
+const captureOf = (row: PendingSnapshot): StoredCapture => ({
+  snapshotId: row.snapshot_id, itemId: row.item_id, feedId: row.feed_id, url: row.url, finalUrl: row.final_url, fetchedAt: row.fetched_at, status: row.status,
+  headers: Object.fromEntries(Object.entries(json(headers, row.headers, `capture ${row.snapshot_id} (headers)`)).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value])),
+  contentType: row.content_type, sha256: row.sha256,
+  item: { title: row.title, summary: row.summary, published: row.published, updated: row.updated, author: row.author },
+});
+
+/** Thrown inside a transaction to undo it: the revisit's object was not the archived one after all. */
+class NotUnchanged extends Error {}
+
+export class SqliteWork implements WorkStore {
+  constructor(readonly db: Db) {}
+
+  /** Runs `work` as one transaction (see `unlessFull`). */
+  protected write<T>(work: () => T): T {
+    return this.unlessFull(this.db.transaction(work));
+  }
+
+  /** Runs `work`, which writes: SQLite's "full" becomes StorageFullError. */
+  protected unlessFull<T>(work: () => T): T {
+    try {
+      return work();
+    } catch (error) {
+      if (error instanceof Database.SqliteError && error.code === 'SQLITE_FULL') throw new StorageFullError(error.message);
+      throw error;
+    }
+  }
+
+  async duePolls(now: Date, limit: number) {
+    return duePolls(this.db, now, limit);
+  }
+
+  async dueCaptures(now: Date, limit: number) {
+    return dueCaptures(this.db, now, limit);
+  }
+
+  async dueRevisits(now: Date, limit: number) {
+    return dueRevisits(this.db, now, limit);
+  }
+
+  async nextWorkAt(kinds: { capture: boolean; revisit: boolean }) {
+    return nextWorkAt(this.db, kinds);
+  }
+
+  async queuedExtractions(limit: number) {
+    return queuedExtractions(this.db, limit);
+  }
+
+  async extractionBacklogOver(count: number) {
+    return extractionBacklogOver(this.db, count);
+  }
+
+  async backlog(now: Date) {
+    return backlog(this.db, now);
+  }
+
+  async feedToPoll(id: number) {
+    const row = feedById(this.db, id);
+    if (!row) return null;
+    const where = `feed ${id}`;
+    return {
+      id: row.id, url: row.url, etag: row.etag, lastModified: row.last_modified, scheduleState: row.schedule_state, cron: row.cron,
+      ttlMinutes: row.ttl_minutes, updatePeriod: row.update_period, updateFrequency: row.update_frequency,
+      skipHours: json(z.array(z.number()), row.skip_hours, `${where} (skip_hours)`), skipDays: json(z.array(z.string()), row.skip_days, `${where} (skip_days)`),
+      maxAgeSeconds: row.max_age_seconds,
+    };
+  }
+
+  async knownGuids(feedId: number, guids: string[]) {
+    return knownGuids(this.db, feedId, guids);
+  }
+
+  async recordPoll(feed: { id: number; url: string }, poll: PollRecord) {
+    return this.write(() => recordPoll(this.db, feed, poll));
+  }
+
+  async itemToCapture(id: number) {
+    const row = itemById(this.db, id);
+    return row ? { id: row.id, url: row.orig_link ?? row.link } : null;
+  }
+
+  async captureReference(url: string) {
+    return captureReferenceOf(this.db, referenceHost(url));
+  }
+
+  async recordCapture(itemId: number, page: FetchedPage, body: EncodedBody | null) {
+    return this.write(() => recordCapture(this.db, itemId, page, body));
+  }
+
+  async recordCaptureFailure(itemId: number, error: string, retryAt: Date, maxAttempts: number) {
+    this.write(() => recordCaptureFailure(this.db, itemId, error, retryAt, maxAttempts));
+  }
+
+  async articleToRevisit(id: number) {
+    const row = articleById(this.db, id);
+    const item = row ? itemById(this.db, row.item_id) : undefined;
+    if (!row || !item) return null;
+    return {
+      id: row.id, itemId: row.item_id, feedId: row.feed_id, url: row.url, etag: row.etag, lastModified: row.last_modified, revisitStep: row.revisit_step,
+      item: { title: item.title, summary: item.summary, published: item.published, updated: item.updated, author: item.author },
+    };
+  }
+
+  async otherArticleAt(url: string, exceptId: number) {
+    return otherArticleAt(this.db, url, exceptId) ?? null;
+  }
+
+  async latestPayloadDigest(itemId: number) {
+    return latestPayloadDigest(this.db, itemId);
+  }
+
+  async recordCheck(articleId: number, page: CheckedPage, result: 'unchanged' | 'failed' | 'unavailable', next: NextCheck, reason: string | null) {
+    this.write(() => recordCheck(this.db, articleId, page, result, next, reason));
+  }
+
+  async recordRevisit(articleId: number, page: FetchedPage, record: RevisitRecord) {
+    return this.write(() => recordRevisit(this.db, articleId, page, record));
+  }
+
+  async recordRevisitWithoutBody(itemId: number, page: FetchedPage, digest: string, extraction: ExtractionRecord & { template: { id: number } }, decide: Decide) {
+    const { db } = this;
+    try {
+      this.write(() => {
+        const snapshotId = insertSnapshot(db, itemId, page, { digest }, null);
+        setCanonicalUrl(db, snapshotId, extraction.canonicalUrl);
+        const capture = captureOf(snapshotById(db, snapshotId)!);
+        const article = articleOfItem(db, itemId);
+        const decision = decide(article ? articleStateOf(db, article) : null, capture);
+        // Anything but "unchanged" needs the body: undo, and let the caller store the capture.
+        if (decision.kind !== 'check' || decision.result !== 'unchanged') throw new NotUnchanged();
+        applyDecision(db, article, decision);
+        saveExtraction(db, snapshotId, itemId, extraction.template.id, extraction.wrapperId, extraction.article, extraction.hash);
+      });
+      return true;
+    } catch (error) {
+      if (error instanceof NotUnchanged) return false;
+      throw error;
+    }
+  }
+
+  async storedCapture(snapshotId: number) {
+    const row = snapshotById(this.db, snapshotId);
+    return row ? captureOf(row) : null;
+  }
+
+  async storedBody(sha256: string) {
+    return storedBlob(this.db, sha256);
+  }
+
+  async comparisonKey(itemId: number): Promise<StoredComparisonKey | null> {
+    const article = articleOfItem(this.db, itemId);
+    return article ? comparisonKeyOf(this.db, article) : null;
+  }
+
+  async templateChoices(feedId: number) {
+    return templateChoicesOf(this.db, feedId);
+  }
+
+  async itemExtractedBefore(itemId: number, snapshotId: number) {
+    return itemExtractedBefore(this.db, itemId, snapshotId);
+  }
+
+  async recentCapturesOfTemplate(templateId: number, limit: number) {
+    return recentSnapshotsOfTemplate(this.db, templateId, limit).flatMap((row) => (row.sha256 === null ? [] : [{ ...captureOf(row), sha256: row.sha256, text: row.text }]));
+  }
+
+  async recordExtraction(capture: StoredCapture, extraction: ExtractionRecord, options: { rebasedKey: StoredComparisonKey | null; countsForTemplate: boolean }, decide: Decide): Promise<StoredExtraction> {
+    const { db } = this;
+    return this.write(() => {
+      const { template } = extraction;
+      const templateId = template === null ? null : 'id' in template ? template.id : addTemplate(db, capture.feedId, template.signature).id;
+      setCanonicalUrl(db, capture.snapshotId, extraction.canonicalUrl);
+      const article = articleOfItem(db, capture.itemId);
+      if (article && options.rebasedKey) setComparisonKey(db, article.id, options.rebasedKey);
+      const pages = templateId !== null && options.countsForTemplate ? countTemplatePage(db, templateId) : null;
+      const decision = decide(article ? articleStateOf(db, article) : null, capture);
+      applyDecision(db, article, decision);
+      saveExtraction(db, capture.snapshotId, capture.itemId, templateId, extraction.wrapperId, extraction.article, extraction.hash);
+      // Storage grows with what changed, not with how often we look: a capture that found the
+      // same object keeps its digest and headers, not its bytes.
+      if (decision.kind === 'check' && decision.result === 'unchanged') dropCaptureBody(db, capture.snapshotId);
+      return { decision, templateId, pages };
+    });
+  }
+
+  async storeWrapper(feedId: number, templateId: number, wrapper: Wrapper, reason: string, reextracted: Array<{ snapshotId: number; itemId: number; article: ArticleObject }>) {
+    const { db } = this;
+    return this.write(() => {
+      const id = storeWrapper(db, feedId, templateId, wrapper, reason);
+      for (const page of reextracted) saveExtraction(db, page.snapshotId, page.itemId, templateId, page.article.method === 'forest' ? id : null, page.article);
+      return id;
+    });
+  }
+
+  async confirmWrapper(wrapperId: number, samples: number, reason: string) {
+    this.write(() => confirmWrapper(this.db, wrapperId, samples, reason));
+  }
+
+  async acquireLease(request: LeaseRequest) {
+    return this.unlessFull(() => acquireLease(this.db, request));
+  }
+
+  async renewLease(owner: string, now: Date, status: unknown) {
+    return this.write(() => renewLease(this.db, owner, now, status));
+  }
+
+  async releaseLease(owner: string) {
+    this.write(() => releaseLease(this.db, owner));
+  }
+
+  async enabledFeedCount() {
+    return countEnabledFeeds(this.db);
+  }
+
+  async hasRoomToWrite() {
+    return hasRoomToWrite(this.db);
+  }
+}

@@ -1,0 +1,40 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+// Issue #9's storage boundary: the daemon, the CLI and the web server reach storage only
+// through the Store (src/archive/store.ts) — no SQL, no database handle, no module that holds
+// one. A second backend can then implement the Store without touching them.
+
+const SRC = join(import.meta.dirname, '..', '..', 'src');
+const ARCHIVE = join(SRC, 'archive');
+
+const importsOf = (file: string) => [...readFileSync(file, 'utf8').matchAll(/^(?:import|export)\b[^;]*?from '([^']+)'/gms)].map((match) => match[1]!);
+
+/** The modules of src/archive that touch the database: they import database.ts or better-sqlite3 (store.ts's factory aside). */
+function databaseModules(): Set<string> {
+  const modules = readdirSync(ARCHIVE).filter((name) => name.endsWith('.ts'));
+  const touches = new Set(modules.filter((name) => importsOf(join(ARCHIVE, name)).some((from) => from === './database.js' || from === 'better-sqlite3')));
+  return touches;
+}
+
+test('outside src/archive, nothing imports a module that holds the database, and no one writes SQL', () => {
+  const database = databaseModules();
+  assert.ok(database.has('queues.ts') && database.has('articles.ts'), 'the scan finds the modules that hold the database');
+  const offenders: string[] = [];
+  for (const folder of readdirSync(SRC).filter((name) => name !== 'archive')) {
+    for (const name of readdirSync(join(SRC, folder)).filter((file) => file.endsWith('.ts'))) {
+      const file = join(SRC, folder, name);
+      for (const from of importsOf(file)) {
+        const module = /^\.\.\/archive\/(.+)\.js$/.exec(from)?.[1];
+        // Opening an archive is the one thing that must name the backend.
+        if (module && module !== 'sqlite-store' && database.has(`${module}.ts`)) offenders.push(`${folder}/${name} imports archive/${module}.ts`);
+        if (from === 'better-sqlite3') offenders.push(`${folder}/${name} imports better-sqlite3`);
+      }
+      const source = readFileSync(file, 'utf8');
+      if (/\b(SELECT|INSERT INTO|UPDATE \w+ SET|DELETE FROM)\b/.test(source)) offenders.push(`${folder}/${name} holds SQL`);
+    }
+  }
+  assert.deepEqual(offenders, []);
+});
