@@ -109,8 +109,10 @@ export class SqliteWork implements WorkStore {
     const where = `feed ${id}`;
     return {
       id: row.id, url: row.url, etag: row.etag, lastModified: row.last_modified, scheduleState: row.schedule_state, cron: row.cron,
-      ttlMinutes: row.ttl_minutes, updatePeriod: row.update_period, updateFrequency: row.update_frequency,
-      skipHours: json(z.array(z.number()), row.skip_hours, `${where} (skip_hours)`), skipDays: json(z.array(z.string()), row.skip_days, `${where} (skip_days)`),
+      hints: {
+        ttlMinutes: row.ttl_minutes, updatePeriod: row.update_period, updateFrequency: row.update_frequency,
+        skipHours: json(z.array(z.number()), row.skip_hours, `${where} (skip_hours)`), skipDays: json(z.array(z.string()), row.skip_days, `${where} (skip_days)`),
+      },
       maxAgeSeconds: row.max_age_seconds,
     };
   }

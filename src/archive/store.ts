@@ -1,5 +1,6 @@
 import type { ArticleObject } from '../extract/extract.js';
 import type { Wrapper } from '../extract/wrapper.js';
+import type { PublisherHints } from '../schedule/policy.js';
 import type { NextCheck } from '../schedule/revisit.js';
 import type { EncodedBody, ReferenceBody, StoredBody } from './codec.js';
 import type { ArchiveCheck } from './integrity.js';
@@ -293,12 +294,9 @@ export interface FeedToPoll {
   /** The scheduler's state (JSON, schedule/state.ts), null before the first poll. */
   scheduleState: string | null;
   cron: string | null;
-  /** What the feed said of its own schedule at its last parsed poll, and the max-age it was served with. */
-  ttlMinutes: number | null;
-  updatePeriod: string | null;
-  updateFrequency: number | null;
-  skipHours: number[];
-  skipDays: string[];
+  /** What the feed said of its own schedule at its last parsed poll. */
+  hints: Pick<PublisherHints, 'ttlMinutes' | 'updatePeriod' | 'updateFrequency' | 'skipHours' | 'skipDays'>;
+  /** The max-age its last response was served with (seconds). */
   maxAgeSeconds: number | null;
 }
 

@@ -100,11 +100,7 @@ export async function pollFeed(context: PipelineContext, feed: FeedToPoll, signa
   const info = parsed?.feed;
   const planned = nextPoll(state, {
     cron: feed.cron,
-    ttlMinutes: info ? info.ttl : feed.ttlMinutes,
-    updatePeriod: info ? info.updatePeriod : feed.updatePeriod,
-    updateFrequency: info ? info.updateFrequency : feed.updateFrequency,
-    skipHours: info ? info.skipHours : feed.skipHours,
-    skipDays: info ? info.skipDays : feed.skipDays,
+    ...(info ? { ttlMinutes: info.ttl, updatePeriod: info.updatePeriod, updateFrequency: info.updateFrequency, skipHours: info.skipHours, skipDays: info.skipDays } : feed.hints),
     maxAgeMs: maxAge ?? (feed.maxAgeSeconds !== null ? feed.maxAgeSeconds * 1000 : null),
     retryAfterMs: fetch?.retryAfterMs ?? null,
   }, at, settings.schedule);
