@@ -3,7 +3,7 @@ import { parse } from 'parse5';
 import { adapter } from 'parse5-htmlparser2-tree-adapter';
 import { decodeBody } from '../net/charset.js';
 import { words } from './terms.js';
-import { declaredLanguage, detectedLanguage, MAX_DETECT_CHARS } from './language.js';
+import { declaredLanguage, detectedLanguage, MAX_DETECT_CHARS, MIN_DETECT_CHARS, PROSE_CHARS } from './language.js';
 
 /**
  * Page preparation (docs/architecture.md §5, FOREST §3.1 "From HTML pages to XML trees"): parse the tag
@@ -86,12 +86,23 @@ export function preparePage(input: Uint8Array | string | Document, options: { ur
     if (node.type === 'root') for (const child of (node as Document).children) visit(child, depth);
   };
   visit(document, 1);
-  page.language = declaredLanguage(root, page.head) ?? detectedLanguage(leafText(page));
+  page.language = declaredLanguage(root, page.head) ?? detectedLanguage(languageSample(page));
   return page;
 }
 
-/** The page's text, leaf after leaf, up to a few thousand characters: enough to tell its language. */
-function leafText(page: PreparedPage): string {
+/**
+ * What franc reads to tell the page's language: its prose — leaves long enough to be a sentence
+ * (menus, labels, dates and bylines are shorter and often in English on any page) — up to
+ * MAX_DETECT_CHARS; the page's text in order when it has too little prose.
+ */
+function languageSample(page: PreparedPage): string {
+  let prose = '';
+  for (const leaf of page.leaves) {
+    if (leaf.node.data.length < PROSE_CHARS) continue;
+    prose += `${leaf.node.data} `;
+    if (prose.length > MAX_DETECT_CHARS) return prose;
+  }
+  if (prose.length >= MIN_DETECT_CHARS) return prose;
   let text = '';
   for (const leaf of page.leaves) {
     text += `${leaf.node.data} `;

@@ -224,6 +224,14 @@ test("a page that declares no language is given the one its text is in; too litt
   assert.equal(preparePage('<html><head><title>Die Brücke</title></head><body><p>Die neue Brücke.</p></body></html>').language, null);
 });
 
+test('the language is told from the prose, not from an English template around it', () => {
+  const body = 'Der Gemeinderat hat am Montag beschlossen, dass die neue Brücke über den Kanal im Frühjahr gebaut wird. Die Stadt gibt dafür mehr Geld aus als geplant, und die Anwohner sollen im März bei einer öffentlichen Sitzung mitreden können.';
+  // A site whose menus, tags and footer links are in English, around an article in German.
+  const menu = Array.from({ length: 40 }, (_, i) => `<li><a href="/t/${i}">${['Home', 'World news', 'Sign in', 'Subscribe now', 'Privacy policy', 'Terms of use', 'Contact us', 'About the team'][i % 8]}</a></li>`).join('');
+  const page = preparePage(`<html><head><title>News</title></head><body><ul>${menu}</ul><ul>${menu}</ul><p>${body}</p><ul>${menu}</ul></body></html>`);
+  assert.equal(page.language, 'de');
+});
+
 test('signifiers follow the page\'s language: a German page\'s function words are not its keywords', () => {
   const html = (lang: string) => `<html${lang}><head><title>Die neue Brücke über den Kanal</title></head><body><p>x</p></body></html>`;
   assert.deepEqual([...metadataSignifiers(preparePage(html(' lang="de-AT"'))).keywords], ['brücke', 'kanal']);
