@@ -12,12 +12,14 @@
  * the report — a rule counts only if it holds there too. Per site, it prints every site that
  * collapses (mean F1 below 0.80 where Readability.js scores 0.90 or more); `--per-site`, all.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { Readability } from '@mozilla/readability';
 import { JSDOM, VirtualConsole } from 'jsdom';
+import { z } from 'zod';
 import { preparePage, textOf, parseHtml } from '../src/extract/dom.js';
 import { extractFromPage } from '../src/extract/extract.js';
 import { learnFromSamples } from '../src/extract/learn.js';
@@ -180,18 +182,6 @@ for (const { name, pages } of sets) {
   add(name, 'cold', 'Forest', cold);
   const wrapped = forestWrapper(pages);
   learnTimes = learnTimes.concat(wrapped.learnMs);
-  // Learning speed from 10 pages, parse included (timing only: these wrappers extract nothing).
-  // Each site three times, its median kept: one learning that meets a major collection of this
-  // process's heap (every set's pages, jsdom's documents) measures the benchmark, not the site.
-  for (const site of new Set(pages.map((page) => page.site))) {
-    const samples = pages.filter((page) => page.site === site).slice(0, 10).map((page) => ({ input: page.bytes }));
-    const runs = [0, 1, 2].map(() => {
-      const started = performance.now();
-      learnFromSamples(samples);
-      return performance.now() - started;
-    }).sort((a, b) => a - b);
-    learnTen.push(runs[1]!);
-  }
   const forestF1 = add(name, 'wrapper', 'Forest', wrapped);
   const readerF1 = add(name, 'cold/wrapper', 'Readability.js', reader);
   wrapperF1.push({ forest: forestF1, readability: readerF1 });
@@ -218,8 +208,14 @@ if (wrapperF1.length) {
 if (learnTimes.length) {
   const sorted = [...learnTimes].sort((a, b) => a - b);
   console.log(`learning a wrapper from 5 pages: median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} ms, max ${sorted.at(-1)!.toFixed(0)} ms`);
-  const ten = [...learnTen].sort((a, b) => a - b);
-  console.log(`learning a wrapper from 10 pages (parse included; each site's median of 3): median ${ten[Math.floor(ten.length / 2)]!.toFixed(0)} ms, max ${ten.at(-1)!.toFixed(0)} ms`);
+  // In a process of its own (bench/extract/learning-speed.ts), as the daemon learns in a worker of its own.
+  const years = ['news-2005', 'news-2009', 'sites-2012'].filter((year) => !values.only || year.includes(values.only));
+  const speed = execFileSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'extract', 'learning-speed.ts'), root, ...years], { encoding: 'utf8' });
+  const bySite = z.record(z.string(), z.number()).parse(JSON.parse(speed));
+  const ten = Object.values(bySite).sort((a, b) => a - b);
+  const slowest = Object.entries(bySite).sort((a, b) => b[1] - a[1])[0]!;
+  learnTen.push(...ten);
+  console.log(`learning a wrapper from 10 pages (parse included; each site's median of 3, in a process of its own): median ${ten[Math.floor(ten.length / 2)]!.toFixed(0)} ms, max ${slowest[1].toFixed(0)} ms (${slowest[0]})`);
 }
 
 // The targets, checked on this run.

@@ -4,6 +4,9 @@
  * N feeds (default 10,000) on H loopback hosts (default 500), each with one backlog item, a
  * hundred hot feeds publishing every 20–60 s, revisits on, for M minutes (default 8), with the
  * issue's settings (perHostDelay 1s, defaultInterval 10m, minInterval 1m, revisit.after [3m, 6m]).
+ * A hot item's capture delay is mostly its feed's poll interval, which the schedule chooses
+ * (two to four minutes for one to three items a minute under the default delayCost): the table
+ * shows the service's part apart, from the poll that saw the item to its capture.
  * The web runs in its own process (bench/scale/web.ts, real pages from ../shared/datasets); Forest
  * is the built daemon (`forest run`), sampled once a second for resident memory and CPU time.
  * Then the pass cost on a synthetic archive of 1,000,000 snapshots.
@@ -127,9 +130,12 @@ async function main(): Promise<void> {
   const archived = backlog.filter((done): done is string => done !== null).map(at).sort((a, b) => a - b);
   const backlogAt = (share: number) => (archived.length >= Math.ceil(share * FEEDS) ? archived[Math.ceil(share * FEEDS) - 1]! / 1000 : NaN);
   // Hot items published after the start (the ones before are the hot feeds' backlog).
-  const hot = db.prepare(`SELECT items.published, MIN(snapshots.fetched_at) AS fetched FROM items LEFT JOIN snapshots ON snapshots.item_id = items.id
-    WHERE items.guid LIKE 'h-%' AND items.published > ? GROUP BY items.id`).all(new Date(web.info.started).toISOString()) as Array<{ published: string; fetched: string | null }>;
-  const hotDelays = hot.filter((row) => row.fetched !== null).map((row) => (Date.parse(row.fetched!) - Date.parse(row.published)) / 1000);
+  const hot = db.prepare(`SELECT items.published, items.first_seen AS seen, MIN(snapshots.fetched_at) AS fetched FROM items LEFT JOIN snapshots ON snapshots.item_id = items.id
+    WHERE items.guid LIKE 'h-%' AND items.published > ? GROUP BY items.id`).all(new Date(web.info.started).toISOString()) as Array<{ published: string; seen: string; fetched: string | null }>;
+  const captured = hot.filter((row): row is typeof row & { fetched: string } => row.fetched !== null);
+  const hotDelays = captured.map((row) => (Date.parse(row.fetched) - Date.parse(row.published)) / 1000);
+  // The service's part: from the poll that saw the item to its capture.
+  const hotServiceDelays = captured.map((row) => (Date.parse(row.fetched) - Date.parse(row.seen)) / 1000);
   const count = (sql: string) => db.prepare(sql).pluck().get() as number;
   const polls = count('SELECT COUNT(*) FROM polls');
   const pages = count('SELECT COUNT(DISTINCT item_id) FROM extractions');
@@ -148,7 +154,7 @@ async function main(): Promise<void> {
     feeds: FEEDS, hosts: HOSTS, minutes: MINUTES, hot: HOT,
     pollsPerSecond: polls / seconds, polls, pagesPerSecond: pages / seconds, pages, revisits: checks,
     backlog50s: backlogAt(0.5), backlog99s: backlogAt(0.99), backlog100s: backlogAt(1), backlogArchived: archived.length,
-    hotItems: hot.length, hotCaptured: hotDelays.length, hotP50s: quantile(hotDelays, 0.5), hotP95s: quantile(hotDelays, 0.95),
+    hotItems: hot.length, hotCaptured: hotDelays.length, hotP50s: quantile(hotDelays, 0.5), hotP95s: quantile(hotDelays, 0.95), hotSeenToCapturedP95s: quantile(hotServiceDelays, 0.95),
     rssMaxMb: Math.max(...samples.map((s) => s.rssMb)), rssGrowthSecondHalf: growth,
     coresUsed: last.cpuMs / last.t, cpuMsPerPage: last.cpuMs / Math.max(1, pages),
     dbKbPerArticle: dbBytes / 1024 / Math.max(1, articles), bytesPerStoredCapture: blobs.n ? blobs.stored / blobs.n : NaN, rawBytesPerCapture: blobs.n ? blobs.raw / blobs.n : NaN,
@@ -166,6 +172,7 @@ async function main(): Promise<void> {
     ['revisits', `${checks}`, ''],
     ['backlog archived: 50% / 99% / 100%', `${f(result.backlog50s, 0)} s / ${f(result.backlog99s, 0)} s / ${f(result.backlog100s, 0)} s (${archived.length}/${FEEDS})`, '99% ≤ 300 s, 100% in the run'],
     ['hot items: p50 / p95 capture delay', `${f(result.hotP50s, 0)} s / ${f(result.hotP95s, 0)} s (${hotDelays.length}/${hot.length} captured)`, 'p95 ≤ 120 s'],
+    ['hot items: p95 from the poll that saw them to capture', `${f(result.hotSeenToCapturedP95s, 1)} s`, ''],
     ['resident memory: max / growth over 2nd half', `${f(result.rssMaxMb, 0)} MB / ${f(100 * growth)}%`, '≤ 600 MB / ≤ 5%'],
     ['CPU cores used', f(result.coresUsed, 2), ''],
     ['CPU ms per archived page', f(result.cpuMsPerPage), '≤ 40'],

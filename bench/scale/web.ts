@@ -3,7 +3,7 @@
  * `feeds` RSS feeds spread over them, each with one old (backlog) item, and `hot` feeds that
  * publish a new item every 20–60 s. Article pages are real pages from ../shared/datasets (each
  * host serves one site's pages, so its template is real), with a block that changes on every
- * request, as ads and counters do. Run as its own process so that its CPU is not Forest's:
+ * request, as ads and counters do; each item carries its page's title, as real feeds do. Run as its own process so that its CPU is not Forest's:
  * prints one JSON line {port, hosts, feeds} once listening; SIGTERM stops it.
  */
 import { createHash } from 'node:crypto';
@@ -11,6 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { decodeHTML } from 'entities';
 
 const args = new Map(process.argv.slice(2).map((arg) => arg.replace(/^--/, '').split('=') as [string, string]));
 const FEEDS = Number(args.get('feeds') ?? 10000);
@@ -36,6 +37,7 @@ function sites(): Buffer[][] {
 }
 
 const SITES = sites();
+const TITLES = new Map(SITES.flat().map((bytes) => [bytes, titleOf(bytes)]));
 const address = (host: number) => `127.0.${1 + Math.floor(host / 250)}.${1 + (host % 250)}`;
 const hostOfFeed = (feed: number) => feed % HOSTS;
 const periodOf = (feed: number) => (20 + ((feed * 7) % 41)) * 1000;
@@ -57,17 +59,28 @@ function itemsOf(feed: number, now: number): Array<{ guid: string; n: number; pu
 
 const escapeXml = (text: string) => text.replace(/[<>&]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[c]!);
 
+/** The page's own title, as a feed item carries its article's title (SIGFEED's signifiers come from it). */
+function titleOf(bytes: Buffer): string {
+  const match = /<title[^>]*>([^<]*)<\/title>/i.exec(bytes.toString('utf8'));
+  return decodeHTML(match?.[1] ?? '').replace(/\s+/g, ' ').trim() || 'Untitled';
+}
+
 function feedDocument(feed: number, base: string, now: number): { body: string; etag: string } {
-  const items = itemsOf(feed, now).map((item) => `<item><guid isPermaLink="false">${item.guid}</guid><title>Item ${escapeXml(item.guid)}</title>
-<link>${base}/a/${feed}/${item.n}</link><pubDate>${new Date(item.published).toUTCString()}</pubDate><description>Article ${item.n} of feed ${feed}</description></item>`);
+  const items = itemsOf(feed, now).map((item) => `<item><guid isPermaLink="false">${item.guid}</guid><title>${escapeXml(TITLES.get(pageOf(feed, item.n))!)}</title>
+<link>${base}/a/${feed}/${item.n}</link><pubDate>${new Date(item.published).toUTCString()}</pubDate></item>`);
   const body = `<?xml version="1.0" encoding="utf-8"?>\n<rss version="2.0"><channel><title>Feed ${feed}</title><link>${base}/</link><description>bench</description>\n${items.join('\n')}\n</channel></rss>\n`;
   return { body, etag: `"${createHash('sha1').update(body).digest('hex').slice(0, 16)}"` };
 }
 
+/** The page behind a feed's item n: one of its host's site's pages. */
+function pageOf(feed: number, n: number): Buffer {
+  const pages = SITES[hostOfFeed(feed) % SITES.length]!;
+  return pages[(feed + n) % pages.length]!;
+}
+
 let served = 0;
 function page(feed: number, n: number): Buffer {
-  const pages = SITES[hostOfFeed(feed) % SITES.length]!;
-  const bytes = pages[(feed + n) % pages.length]!;
+  const bytes = pageOf(feed, n);
   // What changes on every request around an article: a rotating ad and a counter.
   const rotating = Buffer.from(`<div class="promo">Sponsored: offer ${served++ % 97}</div>`);
   const end = bytes.lastIndexOf('</body>');
