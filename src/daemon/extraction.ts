@@ -7,8 +7,8 @@ import { decideVersion, outcomeOf, type Extracted, type Outcome } from './versio
 /**
  * Extraction in the daemon: every captured page is extracted, in the worker pool, and stored with
  * the method and wrapper used. Pages are sorted into templates per feed; a template gets a FOREST
- * wrapper once it has `extract.learnAfter` pages, re-learned at 5 and 10 pages and every 10 after,
- * and at once when the wrapper stops matching (a redesign) or the per-page guard sets its object
+ * wrapper once it has `extract.learnAfter` pages, re-learned at 5 and 10 pages and ever further
+ * apart after (learningDue), and at once when the wrapper stops matching (a redesign) or the per-page guard sets its object
  * aside (a change inside the template). A new wrapper re-extracts the
  * template's recent pages, and a page whose result differs is updated.
  *
@@ -33,8 +33,27 @@ export function relearnGap(failedRelearns: number): number {
   return RELEARN_GAP * 2 ** Math.min(failedRelearns, RELEARN_BACKOFF_STEPS);
 }
 
-function learningDue(pages: number, learnAfter: number): boolean {
-  return pages === learnAfter || pages === 5 || pages === 10 || (pages > 10 && pages % 10 === 0);
+/**
+ * The most pages between two routine re-learnings of a template. A re-learning parses its ten
+ * newest pages: 100 apart, learning costs a busy template at most a tenth of its parsing, and a
+ * change inside the template that neither the guard nor matching reports (a new recurring box
+ * inside the article's node) is learned within 100 pages.
+ */
+const ROUTINE_GAP = 100;
+
+/**
+ * Whether a template's page count calls for a routine learning: at `learnAfter`, 5 and 10 pages,
+ * then at a doubling gap (20, 40, 80, 160) up to every ROUTINE_GAP pages. FOREST's wrappers
+ * plateau at 8–10 samples (forest-paper §5): past that a re-learning only follows slow change,
+ * and drift is re-learned at once anyway (the guard, a wrapper that stops matching). Every 10
+ * pages, a feed publishing every minute was re-learned 144 times a day, each learning usually
+ * storing a new version of the same wrapper.
+ */
+export function learningDue(pages: number, learnAfter: number): boolean {
+  if (pages === learnAfter || pages === 5) return true;
+  let at = 10;
+  while (at < pages && at < ROUTINE_GAP) at *= 2;
+  return at >= pages ? at === pages : (pages - at) % ROUTINE_GAP === 0;
 }
 
 /** A stored capture as the pool reads it, with the feed item's fields of `feed` (the same signifiers on both sides of a comparison). */

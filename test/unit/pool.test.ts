@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { encodeBody, loadCodec, type EncodedBody, type StoredBody } from '../../src/archive/codec.js';
 import { normalizeArticle, objectHash } from '../../src/archive/normalize.js';
-import { relearnGap } from '../../src/daemon/extraction.js';
+import { learningDue, relearnGap } from '../../src/daemon/extraction.js';
 import { createPool, type CpuPool } from '../../src/daemon/pool.js';
 import { LEARNING_HTML_BYTES, extractTask, type PageInput } from '../../src/daemon/tasks.js';
 import { EXTRACTOR_VERSION } from '../../src/extract/extract.js';
@@ -89,6 +89,15 @@ test('a wrapper that keeps failing is re-learned less and less often, and at onc
   assert.equal(relearnGap(0), 3, 'the first failure (a redesign) is re-learned after three pages');
   const gaps = [1, 2, 3, 4, 5, 6].map(relearnGap);
   assert.deepEqual(gaps, [6, 12, 24, 48, 48, 48], 'doubling, then capped');
+});
+
+test('a busy template is re-learned at 3, 5 and 10 pages, then ever further apart up to every 100 pages', () => {
+  const due = Array.from({ length: 1000 }, (_, i) => i + 1).filter((pages) => learningDue(pages, 3));
+  assert.deepEqual(due.slice(0, 9), [3, 5, 10, 20, 40, 80, 160, 260, 360]);
+  // A feed publishing every minute has 1,440 pages a day: every 10 pages was 144 learnings a
+  // day, each parsing ten pages and usually storing a new wrapper version.
+  assert.equal(due.length, 15, 'learnings in the first 1,000 pages');
+  assert.ok(learningDue(100_160, 3) && !learningDue(100_150, 3), 'the gap stays 100 pages');
 });
 
 test('a revisit is judged before it is stored: the same object on a known template keeps no body; an edit, the same bytes or a new layout are encoded for storage', async () => {
