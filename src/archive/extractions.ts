@@ -65,9 +65,16 @@ export function storeWrapper(db: Db, feedId: number, templateId: number, wrapper
  * `contents` (`contentHash`: a version's, or the same object again), the row points there
  * instead of keeping its own copy of the text and HTML.
  */
-/** A re-learning that found the active wrapper again: it stays (same id), and says it was confirmed. */
+const CONFIRMED = '; re-learned unchanged at ';
+
+/**
+ * A re-learning that found the active wrapper again: it stays (same id), and says when it was
+ * last confirmed (only the last: a busy template is confirmed every 100 pages for months).
+ */
 export function confirmWrapper(db: Db, wrapperId: number, samples: number, reason: string): void {
-  db.prepare(`UPDATE wrappers SET samples = MAX(samples, ?), reason = reason || '; re-learned unchanged at ' || ? WHERE id = ?`).run(samples, reason, wrapperId);
+  const learned = db.prepare('SELECT reason FROM wrappers WHERE id = ?').pluck().get(wrapperId);
+  if (typeof learned !== 'string') return;
+  db.prepare('UPDATE wrappers SET samples = MAX(samples, ?), reason = ? WHERE id = ?').run(samples, `${learned.split(CONFIRMED)[0]}${CONFIRMED}${reason}`, wrapperId);
 }
 
 export function saveExtraction(db: Db, snapshotId: number, itemId: number, templateId: number | null, wrapperId: number | null, article: ArticleObject, contentHash: string | null = null): void {

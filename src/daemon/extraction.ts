@@ -206,9 +206,9 @@ export class Extractor {
         // Drift (issue #10) shows either way: the wrapper no longer matches (a redesign), or it
         // matches but the per-page guard set its object aside (the template changed inside).
         const why = wrapperSetAside(result.article) ? 'set aside by the guard' : 'stopped matching';
-        return { learning: this.relearn(capture.feedId, templateId, `${why} at page ${pages}`, pages) };
+        return { learning: this.relearn(capture.feedId, templateId, `${why} at page ${pages}`, pages, false) };
       }
-      return learningDue(pages, settings.extract.learnAfter) ? { learning: this.relearn(capture.feedId, templateId, `${pages} pages`, pages) } : none;
+      return learningDue(pages, settings.extract.learnAfter) ? { learning: this.relearn(capture.feedId, templateId, `${pages} pages`, pages, true) } : none;
     } catch (error) {
       // A full database is Forest's state, not the page's: the page stays queued (the daemon stops taking work).
       if (isStorageFull(error)) throw error;
@@ -243,8 +243,8 @@ export class Extractor {
     return pages - (this.learnedAt.get(templateId) ?? 0) >= relearnGap(this.failedRelearns.get(templateId) ?? 0);
   }
 
-  /** Learns (or re-learns) a template's wrapper in the pool; one learning per template at a time. */
-  private async relearn(feedId: number, templateId: number, reason: string, pages: number): Promise<void> {
+  /** Learns (or re-learns: `routine`, or for drift) a template's wrapper in the pool; one learning per template at a time. */
+  private async relearn(feedId: number, templateId: number, reason: string, pages: number, routine: boolean): Promise<void> {
     if (this.learning.has(templateId)) return;
     this.learning.add(templateId);
     this.learnedAt.set(templateId, pages);
@@ -268,7 +268,7 @@ export class Extractor {
       if (samples.length < 2) return;
       const recent = await pagesOf(REEXTRACT_LIMIT);
       const active = (await store.templateChoices(feedId)).find((template) => template.id === templateId);
-      const outcome = await pool.learn({ samples, pages: recent, maxBytes: settings.extract.maxBytes, current: active?.wrapper ?? null });
+      const outcome = await pool.learn({ samples, pages: recent, maxBytes: settings.extract.maxBytes, current: active?.wrapper ?? null, routine });
       if (!outcome.wrapper) {
         // A wrapper the leave-one-out check rejected: the template keeps single-page extraction
         // (or the wrapper it has, which the per-page guard watches).
@@ -277,8 +277,8 @@ export class Extractor {
         return;
       }
       if (outcome.unchanged && active?.wrapperId) {
-        // The same wrapper again: a new version of it would only make every article's
-        // comparison key look stale.
+        // The same wrapper again, or (routine) one that changes none of the recent pages: a new
+        // version of it would only make every article's comparison key look stale.
         await store.confirmWrapper(active.wrapperId, outcome.samples, reason);
         log.info({ feed: feedId, template: templateId, samples: outcome.samples, reason, ms: Math.round(performance.now() - started) }, 'wrapper re-learned: unchanged');
         return;

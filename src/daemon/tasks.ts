@@ -180,13 +180,19 @@ export interface LearnTask {
   maxBytes: number;
   /** JSON of the template's active wrapper: learning the same one again changes nothing. */
   current: string | null;
+  /**
+   * A routine re-learning (learningDue), not drift: a wrapper that differs from the active one
+   * (in its template blocks, say) but changes none of `pages` is no reason for a new version —
+   * a new version makes every article's comparison key of the template stale.
+   */
+  routine: boolean;
 }
 
 export interface LearnOutcome {
   wrapper: Wrapper | null;
   /** The leave-one-out verdict on the learned wrapper, in words (null when nothing was learned). */
   check: string | null;
-  /** The learned wrapper is the active one: nothing to store or re-extract. */
+  /** The learned wrapper is the active one, or (routine) changes none of the pages: nothing to store or re-extract. */
   unchanged: boolean;
   samples: number;
   /** Pages whose object the new wrapper changes. */
@@ -234,6 +240,7 @@ export function learnTask(task: LearnTask): LearnOutcome {
     const article = extractFromPage(ready.prepared, extractOptions(page, wrapper));
     return article.text !== page.text ? [{ snapshotId: page.snapshotId, article }] : [];
   });
+  if (task.routine && task.current !== null && changed.length === 0) return { wrapper, check: verdict, unchanged: true, samples: samples.length, changed };
   return { wrapper, check: verdict, unchanged: false, samples: samples.length, changed };
 }
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { before, test } from 'node:test';
 import { WARCParser } from 'warcio';
 import { articleById, createArticle, recordRevisit } from '../../src/archive/articles.js';
+import { addTemplate, confirmWrapper, storeWrapper } from '../../src/archive/extractions.js';
 import { backlog, duePolls, dueRevisits } from '../../src/archive/queues.js';
 import { captureReferenceOf, getBlob, putBlob } from '../../src/archive/blobs.js';
 import { encodeBody, loadCodec } from '../../src/archive/codec.js';
@@ -239,5 +240,16 @@ test('a site\'s captures are stored against its first capture stored alone; a re
   assert.deepEqual(getBlob(db, reference.sha256), firstBytes);
   assert.deepEqual(getBlob(db, encoded.sha256), secondBytes);
   assert.ok(checkArchive(db).every((check) => check.problems.length === 0), JSON.stringify(checkArchive(db)));
+  db.close();
+});
+
+test('a wrapper confirmed again and again says when it was last confirmed, not every time', () => {
+  const db = openDatabase(':memory:');
+  syncSubscriptions(db, [{ url: 'https://a.example/', tags: [], enabled: true }]);
+  const template = addTemplate(db, 1, ['div']);
+  const wrapper = { type: 'div', tag: 'div', attributes: {}, dfs: [3], level: 2, xpath: '//div', relevance: 1, samples: 3, templateBlocks: [] };
+  const id = storeWrapper(db, 1, template.id, wrapper, '3 pages');
+  for (const pages of [5, 10, 20, 40]) confirmWrapper(db, id, 10, `${pages} pages`);
+  assert.equal(db.prepare('SELECT reason FROM wrappers WHERE id = ?').pluck().get(id), '3 pages; re-learned unchanged at 40 pages');
   db.close();
 });

@@ -72,7 +72,7 @@ test('pooled extraction and learning give exactly the single-threaded objects (g
   for (const [group, members] of groups) {
     if (members.length < 3) continue;
     const samples = members.map((page, i) => ({ ...input(page), snapshotId: i }));
-    const learned = await pool.learn({ samples, pages: [], maxBytes: 8 << 20, current: null });
+    const learned = await pool.learn({ samples, pages: [], maxBytes: 8 << 20, current: null, routine: false });
     const local = learnFromSamples(members.map((page) => ({ input: page.bytes, url: page.url, contentType: 'text/html' })));
     assert.deepEqual(learned.wrapper, local.wrapper, group);
   }
@@ -98,6 +98,25 @@ test('a busy template is re-learned at 3, 5 and 10 pages, then ever further apar
   // day, each parsing ten pages and usually storing a new wrapper version.
   assert.equal(due.length, 15, 'learnings in the first 1,000 pages');
   assert.ok(learningDue(100_160, 3) && !learningDue(100_150, 3), 'the gap stays 100 pages');
+});
+
+test('a routine re-learning whose wrapper changes none of the template\'s pages keeps the active wrapper; drift stores the new one', async () => {
+  const synthetic = await syntheticPages();
+  const group = synthetic.filter((page) => page.group === synthetic[0]!.group);
+  assert.ok(group.length >= 4, `${group.length} pages of one site`);
+  const samples = group.map((page, i) => ({ ...input(page), snapshotId: i + 1 }));
+  const first = await pool.learn({ samples, pages: [], maxBytes: 8 << 20, current: null, routine: false });
+  assert.ok(first.wrapper);
+  // The active wrapper, as an earlier learning left it: the same selector, with one template
+  // line more that none of these pages shows — learning again gives another wrapper, not
+  // another object.
+  const active = { ...first.wrapper, templateBlocks: [...first.wrapper.templateBlocks, 'a line no page of this site shows'] };
+  const pages = samples.map((sample) => ({ ...sample, text: extractArticle(group[sample.snapshotId - 1]!.bytes, { url: sample.url, contentType: 'text/html', wrapper: active }).text }));
+  const routine = await pool.learn({ samples, pages, maxBytes: 8 << 20, current: JSON.stringify(active), routine: true });
+  assert.equal(routine.unchanged, true, 'routine: the active wrapper stays');
+  assert.deepEqual(routine.changed, []);
+  const drift = await pool.learn({ samples, pages, maxBytes: 8 << 20, current: JSON.stringify(active), routine: false });
+  assert.equal(drift.unchanged, false, 'drift: the new wrapper is stored');
 });
 
 test('a revisit is judged before it is stored: the same object on a known template keeps no body; an edit, the same bytes or a new layout are encoded for storage', async () => {
@@ -134,7 +153,7 @@ test('a learning holds at most its HTML budget of samples, newest first, and nev
   };
   const learn = (kb: number) => pool.learn({
     samples: [1, 2, 3, 4].map((n, i) => ({ ...input({ bytes: page(n, kb), url: `https://large.example/${n}` }), snapshotId: i + 1 })),
-    pages: [], maxBytes: 8 << 20, current: null,
+    pages: [], maxBytes: 8 << 20, current: null, routine: false,
   });
   assert.equal((await learn(40)).samples, 4, 'small pages: every sample');
   const large = await learn(1200);
