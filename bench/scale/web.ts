@@ -3,8 +3,9 @@
  * `feeds` RSS feeds spread over them, each with one old (backlog) item, and `hot` feeds that
  * publish a new item every 20–60 s. Article pages are real pages from ../shared/datasets (each
  * host serves one site's pages, so its template is real), with a block that changes on every
- * request, as ads and counters do; each item carries its page's title, as real feeds do. Run as its own process so that its CPU is not Forest's:
- * prints one JSON line {port, hosts, feeds} once listening; SIGTERM stops it.
+ * request, as ads and counters do; each item carries its page's title, as real feeds do. Run as
+ * its own process so that its CPU is not Forest's: prints one JSON line {port, hosts, feeds}
+ * once listening; SIGTERM stops it.
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';

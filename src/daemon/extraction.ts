@@ -8,9 +8,9 @@ import { decideVersion, outcomeOf, type Extracted, type Outcome } from './versio
  * Extraction in the daemon: every captured page is extracted, in the worker pool, and stored with
  * the method and wrapper used. Pages are sorted into templates per feed; a template gets a FOREST
  * wrapper once it has `extract.learnAfter` pages, re-learned at 5 and 10 pages and ever further
- * apart after (learningDue), and at once when the wrapper stops matching (a redesign) or the per-page guard sets its object
- * aside (a change inside the template). A new wrapper re-extracts the
- * template's recent pages, and a page whose result differs is updated.
+ * apart after (learningDue), and at once when the wrapper stops matching (a redesign) or the
+ * per-page guard sets its object aside (a change inside the template). A new wrapper re-extracts
+ * the template's recent pages, and a page whose result differs is updated.
  *
  * The main thread only reads the stored (compressed) bodies and writes the results, each in one
  * short transaction: a kill leaves a snapshot queued, and a restart extracts it again.

@@ -240,8 +240,8 @@ export function learnTask(task: LearnTask): LearnOutcome {
     const article = extractFromPage(ready.prepared, extractOptions(page, wrapper));
     return article.text !== page.text ? [{ snapshotId: page.snapshotId, article }] : [];
   });
-  if (task.routine && task.current !== null && changed.length === 0) return { wrapper, check: verdict, unchanged: true, samples: samples.length, changed };
-  return { wrapper, check: verdict, unchanged: false, samples: samples.length, changed };
+  const changesNothing = task.routine && task.current !== null && changed.length === 0;
+  return { wrapper, check: verdict, unchanged: changesNothing, samples: samples.length, changed };
 }
 
 export interface EncodeTask {

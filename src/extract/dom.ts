@@ -96,15 +96,15 @@ export function preparePage(input: Uint8Array | string | Document, options: { ur
  * MAX_DETECT_CHARS; the page's text in order when it has too little prose.
  */
 function languageSample(page: PreparedPage): string {
-  let prose = '';
-  for (const leaf of page.leaves) {
-    if (leaf.node.data.length < PROSE_CHARS) continue;
-    prose += `${leaf.node.data} `;
-    if (prose.length > MAX_DETECT_CHARS) return prose;
-  }
-  if (prose.length >= MIN_DETECT_CHARS) return prose;
+  const prose = leafText(page, PROSE_CHARS);
+  return prose.length >= MIN_DETECT_CHARS ? prose : leafText(page, 0);
+}
+
+/** The page's leaves of `shortest` characters or more, in order, until MAX_DETECT_CHARS is passed. */
+function leafText(page: PreparedPage, shortest: number): string {
   let text = '';
   for (const leaf of page.leaves) {
+    if (leaf.node.data.length < shortest) continue;
     text += `${leaf.node.data} `;
     if (text.length > MAX_DETECT_CHARS) break;
   }
