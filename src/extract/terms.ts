@@ -30,10 +30,11 @@ const LISTS: Record<string, readonly string[]> = {
 };
 
 const byLanguage = new Map<string, TermRules>();
+const primary = (language: string | null | undefined) => (language ?? '').trim().toLowerCase().split(/[-_]/)[0] ?? '';
 
 /** The term rules of a language tag (`en`, `de-DE`, `pt_BR`, …); English when unknown or absent. */
 export function termRules(language: string | null | undefined): TermRules {
-  const code = (language ?? '').trim().toLowerCase().split(/[-_]/)[0] ?? '';
+  const code = primary(language);
   const list = LISTS[code];
   if (!list) return ENGLISH;
   let rules = byLanguage.get(code);
@@ -42,6 +43,13 @@ export function termRules(language: string | null | undefined): TermRules {
     byLanguage.set(code, rules);
   }
   return rules;
+}
+
+/** The stop words of a language tag, or null when Forest has no list for it. */
+export function stopWordsOf(language: string): ReadonlySet<string> | null {
+  const code = primary(language);
+  if (code === 'en') return ENGLISH.stop;
+  return LISTS[code] ? termRules(code).stop : null;
 }
 
 /**

@@ -4,6 +4,7 @@ import iconv from 'iconv-lite';
 import { diffObjects } from '../../src/archive/diff.js';
 import { normalizeArticle, objectHash } from '../../src/archive/normalize.js';
 import { preparePage } from '../../src/extract/dom.js';
+import { byFunctionWords } from '../../src/extract/language.js';
 import { extractArticle, extractFromPage } from '../../src/extract/extract.js';
 import { learnFromSamples } from '../../src/extract/learn.js';
 import { feedSignifiers, metadataSignifiers } from '../../src/extract/signifiers.js';
@@ -222,6 +223,16 @@ test("a page that declares no language is given the one its text is in; too litt
   assert.deepEqual([...metadataSignifiers(page).keywords], ['brücke', 'kanal'], 'the detected language\'s stop words');
   assert.equal(extractArticle(`<html><head><title>t</title></head><body><p>${body}</p><p>${body}</p></body></html>`).language, 'de', 'and the object says so');
   assert.equal(preparePage('<html><head><title>Die Brücke</title></head><body><p>Die neue Brücke.</p></body></html>').language, null);
+});
+
+test('an English page whose trigrams score as close to Scots is told English by its function words', () => {
+  const body = 'The council met on Tuesday evening to decide whether the old bridge over the canal should be repaired or replaced. Engineers told the members that the stone arches were sound, but that the deck had been weakened by decades of heavy traffic and would need to be rebuilt within five years. Several residents who live near the water spoke in favour of keeping the bridge as it is, saying that a new structure would not fit the character of the town.';
+  // franc alone scores this within its margin of Scots: the page got no language.
+  assert.equal(preparePage(`<html><head><title>The bridge</title></head><body><p>${body}</p></body></html>`).language, 'en');
+  assert.equal(byFunctionWords(body, ['sco']), null, 'a language without stop words cannot win');
+  const names = 'Anna Berg, Carl Dahl, Erik Falk, Greta Holm, Ivar Jonsson, Karin Lind, Magnus Nord, Olga Persson, Rune Strand, Tove Ulf, Viktor Wall';
+  assert.equal(byFunctionWords(names, ['eng', 'sco']), null, 'a text with few function words is in no language by them');
+  assert.equal(byFunctionWords(body, ['eng', 'sco', 'deu']), 'en');
 });
 
 test('the language is told from the prose, not from an English template around it', () => {
