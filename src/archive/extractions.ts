@@ -106,13 +106,25 @@ export function itemExtractedBefore(db: Db, itemId: number, snapshotId: number):
  * The latest snapshot of each of a template's most recent pages (for learning), newest first:
  * one per item, since revisits of one article would make its own text look like template.
  */
-export function recentSnapshotsOfTemplate(db: Db, templateId: number, limit: number): Array<PendingSnapshot & { text: string }> {
+export interface ExtractedColumns {
+  text: string;
+  extracted_title: string | null;
+  extracted_byline: string | null;
+  extracted_published: string | null;
+  extracted_modified: string | null;
+  extracted_lead_image: string | null;
+  extracted_language: string | null;
+}
+
+export function recentSnapshotsOfTemplate(db: Db, templateId: number, limit: number): Array<PendingSnapshot & ExtractedColumns> {
   // Newest extractions first through the template's index, a few per page at most (revisits),
   // deduplicated by item here: the cost follows `limit`, not the template's history.
-  const rows = db.prepare(`SELECT ${SNAPSHOT_COLUMNS}, COALESCE(contents.text, extractions.text) AS text
+  const rows = db.prepare(`SELECT ${SNAPSHOT_COLUMNS}, COALESCE(contents.text, extractions.text) AS text, extractions.title AS extracted_title,
+    extractions.byline AS extracted_byline, extractions.published AS extracted_published, extractions.modified AS extracted_modified,
+    extractions.lead_image AS extracted_lead_image, extractions.language AS extracted_language
     FROM extractions JOIN snapshots ON snapshots.id = extractions.snapshot_id JOIN items ON items.id = snapshots.item_id
     LEFT JOIN contents ON contents.hash = extractions.content_hash
-    WHERE extractions.template_id = ? AND snapshots.sha256 IS NOT NULL ORDER BY extractions.snapshot_id DESC LIMIT ?`).all(templateId, limit * 8) as Array<PendingSnapshot & { text: string }>;
+    WHERE extractions.template_id = ? AND snapshots.sha256 IS NOT NULL ORDER BY extractions.snapshot_id DESC LIMIT ?`).all(templateId, limit * 8) as Array<PendingSnapshot & ExtractedColumns>;
   const seen = new Set<number>();
   return rows.filter((row) => !seen.has(row.item_id) && seen.add(row.item_id)).slice(0, limit);
 }

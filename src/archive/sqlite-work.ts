@@ -212,7 +212,14 @@ export class SqliteWork implements WorkStore {
   }
 
   async recentCapturesOfTemplate(templateId: number, limit: number) {
-    return recentSnapshotsOfTemplate(this.db, templateId, limit).flatMap((row) => (row.sha256 === null ? [] : [{ ...captureOf(row), sha256: row.sha256, text: row.text }]));
+    return recentSnapshotsOfTemplate(this.db, templateId, limit).flatMap((row) => {
+      if (row.sha256 === null) return [];
+      const extracted = {
+        title: row.extracted_title, byline: row.extracted_byline, published: row.extracted_published, modified: row.extracted_modified,
+        leadImage: row.extracted_lead_image, language: row.extracted_language, text: row.text,
+      };
+      return [{ ...captureOf(row), sha256: row.sha256, extracted }];
+    });
   }
 
   async recordExtraction(capture: StoredCapture, extraction: ExtractionRecord, options: { rebasedKey: StoredComparisonKey | null; countsForTemplate: boolean }, decide: Decide): Promise<StoredExtraction> {

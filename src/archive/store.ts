@@ -406,6 +406,9 @@ export type VersionDecision =
 /** The rule that turns a capture into a decision for its article (null: the item has none yet). */
 export type Decide = (article: ArticleState | null, capture: StoredCapture) => VersionDecision;
 
+/** What an extraction keeps of the article object: re-extracting a page changed it when any of these differ. */
+export type ExtractedFields = Pick<ArticleObject, 'title' | 'byline' | 'published' | 'modified' | 'leadImage' | 'language' | 'text'>;
+
 /** What the pool extracted from a capture, to be stored with it. */
 export interface ExtractionRecord {
   /** The page's template: a known one, a new layout to add, or none (not HTML, or nothing extracted). */
@@ -485,8 +488,8 @@ export interface WorkStore {
   templateChoices(feedId: number): Promise<TemplateChoice[]>;
   /** Whether the item has an extraction other than this capture's (this is a revisit). */
   itemExtractedBefore(itemId: number, snapshotId: number): Promise<boolean>;
-  /** The latest capture of each of a template's most recent pages (newest first), with the text last extracted from it. */
-  recentCapturesOfTemplate(templateId: number, limit: number): Promise<Array<StoredCapture & { sha256: string; text: string }>>;
+  /** The latest capture of each of a template's most recent pages (newest first), with what was last extracted from it. */
+  recentCapturesOfTemplate(templateId: number, limit: number): Promise<Array<StoredCapture & { sha256: string; extracted: ExtractedFields }>>;
   /**
    * A capture's extraction and what it means for its article (`decide`), at once: a new template
    * when the page showed one, the key rebased onto how this page was extracted, the template's

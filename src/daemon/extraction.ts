@@ -260,7 +260,7 @@ export class Extractor {
       const pagesOf = async (limit: number) => {
         const pages = await Promise.all((await store.recentCapturesOfTemplate(templateId, limit)).map(async (capture) => {
           const page = await pageInput(this.context, capture);
-          return page ? [{ ...page, snapshotId: capture.snapshotId, itemId: capture.itemId, text: capture.text }] : [];
+          return page ? [{ ...page, snapshotId: capture.snapshotId, itemId: capture.itemId, extracted: capture.extracted }] : [];
         }));
         return pages.flat();
       };

@@ -1,7 +1,7 @@
 import { decodeStoredBody, encodeBody, sha256, type EncodedBody, type ReferenceBody, type StoredBody } from '../archive/codec.js';
 import { diffObjects, type ObjectDiff } from '../archive/diff.js';
 import { normalizeArticle, objectHash, type NormalizedObject } from '../archive/normalize.js';
-import type { FeedFields, StoredComparisonKey, TemplateChoice } from '../archive/store.js';
+import type { ExtractedFields, FeedFields, StoredComparisonKey, TemplateChoice } from '../archive/store.js';
 import { preparePage, type PreparedPage } from '../extract/dom.js';
 import { EXTRACTOR_VERSION, emptyArticle, extractFromPage, notHtmlReason, type ArticleObject } from '../extract/extract.js';
 import { learnFromSamples, type SamplePage } from '../extract/learn.js';
@@ -175,8 +175,8 @@ export function rebaseTask(task: RebaseTask): RebaseOutcome {
 
 export interface LearnTask {
   samples: Array<PageInput & { snapshotId: number }>;
-  /** Pages of the template to re-extract with the new wrapper. */
-  pages: Array<PageInput & { snapshotId: number; text: string }>;
+  /** Pages of the template to re-extract with the new wrapper, with what was last extracted from them. */
+  pages: Array<PageInput & { snapshotId: number; extracted: ExtractedFields }>;
   maxBytes: number;
   /** JSON of the template's active wrapper: learning the same one again changes nothing. */
   current: string | null;
@@ -212,6 +212,11 @@ export interface LearnOutcome {
 export const LEARNING_HTML_BYTES = 3 * 2 ** 20;
 const MIN_SAMPLES = 2;
 
+const FIELDS = ['title', 'byline', 'published', 'modified', 'leadImage', 'language', 'text'] as const satisfies ReadonlyArray<keyof ExtractedFields>;
+
+/** Whether extracting again gave what the extraction holds: every field of the object, not its text alone (a byline or a lead image a wrapper finds or loses is a change). */
+const sameFields = (article: ArticleObject, stored: ExtractedFields) => FIELDS.every((field) => article[field] === stored[field]);
+
 /** Learns a FOREST wrapper from a template's recent pages and re-extracts its pages with it. */
 export function learnTask(task: LearnTask): LearnOutcome {
   const prepared = new Map<number, PreparedPage>();
@@ -238,7 +243,7 @@ export function learnTask(task: LearnTask): LearnOutcome {
     const ready = known ? { prepared: known } : prepare(page, task.maxBytes);
     if (!('prepared' in ready)) return [];
     const article = extractFromPage(ready.prepared, extractOptions(page, wrapper));
-    return article.text !== page.text ? [{ snapshotId: page.snapshotId, article }] : [];
+    return sameFields(article, page.extracted) ? [] : [{ snapshotId: page.snapshotId, article }];
   });
   const changesNothing = task.routine && task.current !== null && changed.length === 0;
   return { wrapper, check: verdict, unchanged: changesNothing, samples: samples.length, changed };

@@ -111,12 +111,21 @@ test('a routine re-learning whose wrapper changes none of the template\'s pages 
   // line more that none of these pages shows — learning again gives another wrapper, not
   // another object.
   const active = { ...first.wrapper, templateBlocks: [...first.wrapper.templateBlocks, 'a line no page of this site shows'] };
-  const pages = samples.map((sample) => ({ ...sample, text: extractArticle(group[sample.snapshotId - 1]!.bytes, { url: sample.url, contentType: 'text/html', wrapper: active }).text }));
+  const pages = samples.map((sample) => {
+    const { title, byline, published, modified, leadImage, language, text } = extractArticle(group[sample.snapshotId - 1]!.bytes, { url: sample.url, contentType: 'text/html', wrapper: active });
+    return { ...sample, extracted: { title, byline, published, modified, leadImage, language, text } };
+  });
   const routine = await pool.learn({ samples, pages, maxBytes: 8 << 20, current: JSON.stringify(active), routine: true });
   assert.equal(routine.unchanged, true, 'routine: the active wrapper stays');
   assert.deepEqual(routine.changed, []);
   const drift = await pool.learn({ samples, pages, maxBytes: 8 << 20, current: JSON.stringify(active), routine: false });
   assert.equal(drift.unchanged, false, 'drift: the new wrapper is stored');
+  // Re-extraction changes a page when any field of its object differs, not its text alone: an
+  // extraction that held another byline (or none) is re-extracted, and the learning is news.
+  const stale = pages.map((page, i) => (i === 0 ? { ...page, extracted: { ...page.extracted, byline: `${page.extracted.byline ?? ''} (earlier)` } } : page));
+  const bylineOnly = await pool.learn({ samples, pages: stale, maxBytes: 8 << 20, current: JSON.stringify(active), routine: true });
+  assert.equal(bylineOnly.unchanged, false, 'a changed byline is a change');
+  assert.deepEqual(bylineOnly.changed.map((page) => page.snapshotId), [pages[0]!.snapshotId]);
 });
 
 test('a revisit is judged before it is stored: the same object on a known template keeps no body; an edit, the same bytes or a new layout are encoded for storage', async () => {
