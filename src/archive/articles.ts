@@ -1,6 +1,8 @@
+import { z } from 'zod';
 import type { NextCheck } from '../schedule/revisit.js';
 import type { Db } from './database.js';
 import type { ObjectDiff } from './diff.js';
+import { checkedRow, checkedRows, count, integer, nullableInteger, nullableText, text } from './rows.js';
 import { insertSnapshot, type FetchedPage } from './snapshots.js';
 import type { ArticleFilter, ArticleState, ArticleSummary, CheckedPage, CheckResult, RevisitRecord, StoredComparisonKey, VersionContent, VersionDecision } from './store.js';
 
@@ -11,94 +13,104 @@ import type { ArticleFilter, ArticleState, ArticleSummary, CheckedPage, CheckRes
  * FTS5 index.
  */
 
-export interface ArticleRow {
-  id: number;
-  item_id: number;
-  feed_id: number;
-  url: string;
-  final_url: string | null;
-  canonical_url: string | null;
-  title: string | null;
-  versions: number;
-  first_captured: string;
-  last_checked: string | null;
-  revisit_step: number;
-  next_check_at: string | null;
-  etag: string | null;
-  last_modified: string | null;
-  compare_hash: string | null;
-  compare_method: string | null;
-  compare_wrapper_id: number | null;
-  compare_snapshot_id: number | null;
-  compare_object: string | null;
+export const articleRow = z.object({
+  id: integer,
+  item_id: integer,
+  feed_id: integer,
+  url: text,
+  final_url: nullableText,
+  canonical_url: nullableText,
+  title: nullableText,
+  versions: integer,
+  first_captured: text,
+  last_checked: nullableText,
+  revisit_step: integer,
+  next_check_at: nullableText,
+  etag: nullableText,
+  last_modified: nullableText,
+  compare_hash: nullableText,
+  compare_method: nullableText,
+  compare_wrapper_id: nullableInteger,
+  compare_snapshot_id: nullableInteger,
+  compare_object: nullableText,
   /** The extractor version that made the key (migration 0011). */
-  compare_extractor: number;
+  compare_extractor: integer,
   /** Since when the page answers 404/410 (null while it is there). */
-  gone_since: string | null;
-}
+  gone_since: nullableText,
+});
+export type ArticleRow = z.infer<typeof articleRow>;
 
-export interface VersionRow {
-  id: number;
-  article_id: number;
-  n: number;
-  snapshot_id: number;
-  captured_at: string;
-  method: string;
-  wrapper_id: number | null;
-  hash: string;
-  change: string;
-  summary: string | null;
-  diff: string | null;
-  title: string | null;
-  byline: string | null;
-  published: string | null;
-  text: string;
-  html: string;
-  blocks: string;
+export const versionRow = z.object({
+  id: integer,
+  article_id: integer,
+  n: integer,
+  snapshot_id: integer,
+  captured_at: text,
+  method: text,
+  wrapper_id: nullableInteger,
+  hash: text,
+  change: text,
+  summary: nullableText,
+  diff: nullableText,
+  title: nullableText,
+  byline: nullableText,
+  published: nullableText,
+  text,
+  html: text,
+  blocks: text,
   /** Why the version's extraction set a wrapper aside (or found nothing), if it did. */
-  extraction_reason: string | null;
-}
+  extraction_reason: nullableText,
+});
+export type VersionRow = z.infer<typeof versionRow>;
 
-export interface CheckRow {
-  id: number;
-  article_id: number;
-  at: string;
-  status: number | null;
-  result: CheckResult;
-  snapshot_id: number | null;
-  version_n: number | null;
-  reason: string | null;
-}
+const checkResult = z.enum(['unchanged', 'changed', 'failed', 'gone', 'unavailable']) satisfies z.ZodType<CheckResult>;
+
+export const checkRow = z.object({
+  id: integer,
+  article_id: integer,
+  at: text,
+  status: nullableInteger,
+  result: checkResult,
+  snapshot_id: nullableInteger,
+  version_n: nullableInteger,
+  reason: nullableText,
+});
+export type CheckRow = z.infer<typeof checkRow>;
+
+const articleSummary = z.object({
+  id: integer, feed: text, guid: text, url: text, canonicalUrl: nullableText, title: nullableText, versions: integer,
+  firstCaptured: text, lastChecked: nullableText, nextCheck: nullableText,
+}) satisfies z.ZodType<ArticleSummary>;
 
 const VERSION_COLUMNS = `versions.*, contents.title, contents.byline, contents.published, contents.text, contents.html, contents.blocks,
   (SELECT extractions.reason FROM extractions WHERE extractions.snapshot_id = versions.snapshot_id) AS extraction_reason`;
 
 export function articleOfItem(db: Db, itemId: number): ArticleRow | undefined {
-  return db.prepare('SELECT * FROM articles WHERE item_id = ?').get(itemId) as ArticleRow | undefined;
+  return checkedRow(articleRow, db.prepare('SELECT * FROM articles WHERE item_id = ?').get(itemId), 'articleOfItem');
 }
 
 export function articleById(db: Db, id: number): ArticleRow | undefined {
-  return db.prepare('SELECT * FROM articles WHERE id = ?').get(id) as ArticleRow | undefined;
+  return checkedRow(articleRow, db.prepare('SELECT * FROM articles WHERE id = ?').get(id), 'articleById');
 }
 
 export function versionOf(db: Db, articleId: number, n: number): VersionRow | undefined {
-  return db.prepare(`SELECT ${VERSION_COLUMNS} FROM versions JOIN contents ON contents.hash = versions.hash
-    WHERE versions.article_id = ? AND versions.n = ?`).get(articleId, n) as VersionRow | undefined;
+  return checkedRow(versionRow, db.prepare(`SELECT ${VERSION_COLUMNS} FROM versions JOIN contents ON contents.hash = versions.hash
+    WHERE versions.article_id = ? AND versions.n = ?`).get(articleId, n), 'versionOf');
 }
 
 export function versionsOf(db: Db, articleId: number): VersionRow[] {
-  return db.prepare(`SELECT ${VERSION_COLUMNS} FROM versions JOIN contents ON contents.hash = versions.hash
-    WHERE versions.article_id = ? ORDER BY versions.n`).all(articleId) as VersionRow[];
+  return checkedRows(versionRow, db.prepare(`SELECT ${VERSION_COLUMNS} FROM versions JOIN contents ON contents.hash = versions.hash
+    WHERE versions.article_id = ? ORDER BY versions.n`).all(articleId), 'versionsOf');
 }
 
 export function checksOf(db: Db, articleId: number): CheckRow[] {
-  return db.prepare('SELECT * FROM checks WHERE article_id = ? ORDER BY at, id').all(articleId) as CheckRow[];
+  return checkedRows(checkRow, db.prepare('SELECT * FROM checks WHERE article_id = ? ORDER BY at, id').all(articleId), 'checksOf');
 }
 
 /** Other articles (in other feeds, or other items) with the same canonical URL. */
 export function sameArticleElsewhere(db: Db, article: ArticleRow): ArticleRow[] {
   if (!article.canonical_url) return [];
-  return db.prepare('SELECT * FROM articles WHERE canonical_url = ? AND id != ? ORDER BY id').all(article.canonical_url, article.id) as ArticleRow[];
+  return checkedRows(articleRow, db.prepare('SELECT * FROM articles WHERE canonical_url = ? AND id != ? ORDER BY id').all(article.canonical_url, article.id), 'sameArticleElsewhere');
 }
 
 function storeContent(db: Db, content: VersionContent): void {
@@ -109,7 +121,7 @@ function storeContent(db: Db, content: VersionContent): void {
 /** The article's comparison key, with its object. */
 export function comparisonKeyOf(db: Db, article: ArticleRow): StoredComparisonKey | null {
   if (article.compare_hash === null || article.compare_method === null || article.compare_snapshot_id === null) return null;
-  const object = article.compare_object ?? (db.prepare('SELECT blocks FROM contents WHERE hash = ?').pluck().get(article.compare_hash) as string | undefined);
+  const object = article.compare_object ?? checkedRow(text, db.prepare('SELECT blocks FROM contents WHERE hash = ?').pluck().get(article.compare_hash), 'comparisonKeyOf');
   if (object === undefined) return null;
   return { hash: article.compare_hash, method: article.compare_method, wrapperId: article.compare_wrapper_id, snapshotId: article.compare_snapshot_id, object, extractor: article.compare_extractor };
 }
@@ -255,14 +267,14 @@ export function recordRevisit(db: Db, articleId: number, page: FetchedPage, reco
 
 /** Another archived article whose page is at `url` (a revisit redirected there), if any. */
 export function otherArticleAt(db: Db, url: string, exceptId: number): { id: number; title: string | null } | undefined {
-  return db.prepare('SELECT id, title FROM articles WHERE url = ? AND id != ? LIMIT 1').get(url, exceptId) as { id: number; title: string | null } | undefined;
+  return checkedRow(z.object({ id: integer, title: nullableText }), db.prepare('SELECT id, title FROM articles WHERE url = ? AND id != ? LIMIT 1').get(url, exceptId), 'otherArticleAt');
 }
 
 /** Characters of text in the article's latest version (what a near-empty page is measured against). */
 export function latestTextLength(db: Db, article: ArticleRow): number {
   const length = db.prepare(`SELECT length(contents.text) FROM versions JOIN contents ON contents.hash = versions.hash
-    WHERE versions.article_id = ? AND versions.n = ?`).pluck().get(article.id, article.versions) as number | undefined;
-  return length ?? 0;
+    WHERE versions.article_id = ? AND versions.n = ?`).pluck().get(article.id, article.versions);
+  return checkedRow(count, length, 'latestTextLength') ?? 0;
 }
 
 /** The article of an item is checked next at `at` (a feed item that changed is revisited at once). */
@@ -279,15 +291,15 @@ const ARTICLE_SUMMARY = `SELECT articles.id, feeds.url AS feed, items.guid, arti
 
 /** Every article the filter selects, oldest first (the order of an export). */
 export function listArticles(db: Db, filter: ArticleFilter = {}): ArticleSummary[] {
-  return db.prepare(`${ARTICLE_SUMMARY} ORDER BY articles.first_captured, articles.id`).all(filterParams(filter)) as ArticleSummary[];
+  return checkedRows(articleSummary, db.prepare(`${ARTICLE_SUMMARY} ORDER BY articles.first_captured, articles.id`).all(filterParams(filter)), 'listArticles');
 }
 
 /** One page of the articles the filter selects, newest first, and how many it selects in all. */
 export function pageOfArticles(db: Db, filter: ArticleFilter, page: { limit: number; offset: number }): { articles: ArticleSummary[]; total: number } {
   const params = filterParams(filter);
-  const articles = db.prepare(`${ARTICLE_SUMMARY} ORDER BY articles.first_captured DESC, articles.id DESC LIMIT @limit OFFSET @offset`)
-    .all({ ...params, limit: page.limit, offset: page.offset }) as ArticleSummary[];
-  const total = db.prepare(`SELECT COUNT(*) ${ARTICLE_FILTER}`).pluck().get(params) as number;
+  const articles = checkedRows(articleSummary, db.prepare(`${ARTICLE_SUMMARY} ORDER BY articles.first_captured DESC, articles.id DESC LIMIT @limit OFFSET @offset`)
+    .all({ ...params, limit: page.limit, offset: page.offset }), 'pageOfArticles');
+  const total = checkedRow(count, db.prepare(`SELECT COUNT(*) ${ARTICLE_FILTER}`).pluck().get(params), 'pageOfArticles') ?? 0;
   return { articles, total };
 }
 
@@ -297,7 +309,7 @@ export function pageOfArticles(db: Db, filter: ArticleFilter, page: { limit: num
  * articles_first_captured index; an offset would shift under the reader).
  */
 export function articlesAfter(db: Db, filter: ArticleFilter, after: { firstCaptured: string; id: number } | null, limit: number): ArticleSummary[] {
-  return db.prepare(`${ARTICLE_SUMMARY} AND (@afterAt IS NULL OR articles.first_captured < @afterAt OR (articles.first_captured = @afterAt AND articles.id < @afterId))
+  return checkedRows(articleSummary, db.prepare(`${ARTICLE_SUMMARY} AND (@afterAt IS NULL OR articles.first_captured < @afterAt OR (articles.first_captured = @afterAt AND articles.id < @afterId))
     ORDER BY articles.first_captured DESC, articles.id DESC LIMIT @limit`)
-    .all({ ...filterParams(filter), afterAt: after?.firstCaptured ?? null, afterId: after?.id ?? 0, limit }) as ArticleSummary[];
+    .all({ ...filterParams(filter), afterAt: after?.firstCaptured ?? null, afterId: after?.id ?? 0, limit }), 'articlesAfter');
 }

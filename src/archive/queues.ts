@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import type { Db } from './database.js';
+import { checkedRow, checkedRows, count, integer, nullableText, text } from './rows.js';
 
 /**
  * The daemon's work queues, as the scheduler pass reads them. Each query walks one partial index
@@ -17,11 +19,8 @@ export interface WorkRef {
   dueAt: number;
 }
 
-interface DueRow {
-  id: number;
-  url: string;
-  due: string | null;
-}
+const dueRow = z.object({ id: integer, url: text, due: nullableText });
+type DueRow = z.infer<typeof dueRow>;
 
 const refs = (kind: WorkKind, rows: DueRow[], now: Date): WorkRef[] =>
   rows.map((row) => ({ kind, id: row.id, url: row.url, dueAt: row.due === null ? now.getTime() : Date.parse(row.due) }));
@@ -30,8 +29,8 @@ const refs = (kind: WorkKind, rows: DueRow[], now: Date): WorkRef[] =>
 export function duePolls(db: Db, now: Date, limit: number): WorkRef[] {
   const rows = db.prepare(`SELECT id, url, next_poll_at AS due FROM feeds INDEXED BY feeds_due
     WHERE enabled = 1 AND subscribed = 1 AND (next_poll_at IS NULL OR next_poll_at <= ?)
-    ORDER BY next_poll_at LIMIT ?`).all(now.toISOString(), limit) as DueRow[];
-  return refs('poll', rows, now);
+    ORDER BY next_poll_at LIMIT ?`).all(now.toISOString(), limit);
+  return refs('poll', checkedRows(dueRow, rows, 'duePolls'), now);
 }
 
 /**
@@ -42,8 +41,8 @@ export function dueCaptures(db: Db, now: Date, limit: number): WorkRef[] {
   const rows = db.prepare(`SELECT items.id, COALESCE(items.orig_link, items.link) AS url, items.first_seen AS due
     FROM items INDEXED BY items_capture JOIN feeds ON feeds.id = items.feed_id
     WHERE items.page_state = 'pending' AND (items.page_due_at IS NULL OR items.page_due_at <= ?) AND feeds.enabled = 1
-    ORDER BY items.first_seen DESC, items.id DESC LIMIT ?`).all(now.toISOString(), limit) as DueRow[];
-  return refs('capture', rows, now);
+    ORDER BY items.first_seen DESC, items.id DESC LIMIT ?`).all(now.toISOString(), limit);
+  return refs('capture', checkedRows(dueRow, rows, 'dueCaptures'), now);
 }
 
 /** Articles due for a revisit, longest overdue first. */
@@ -51,8 +50,8 @@ export function dueRevisits(db: Db, now: Date, limit: number): WorkRef[] {
   const rows = db.prepare(`SELECT articles.id, articles.url, articles.next_check_at AS due
     FROM articles INDEXED BY articles_due JOIN feeds ON feeds.id = articles.feed_id
     WHERE articles.next_check_at IS NOT NULL AND articles.next_check_at <= ? AND feeds.enabled = 1
-    ORDER BY articles.next_check_at LIMIT ?`).all(now.toISOString(), limit) as DueRow[];
-  return refs('revisit', rows, now);
+    ORDER BY articles.next_check_at LIMIT ?`).all(now.toISOString(), limit);
+  return refs('revisit', checkedRows(dueRow, rows, 'dueRevisits'), now);
 }
 
 /** The earliest time any queued work falls due (ms), or null when nothing is scheduled. */
@@ -69,10 +68,12 @@ export function nextWorkAt(db: Db, kinds: { capture: boolean; revisit: boolean }
  * Snapshots waiting for extraction, with their feed: first captures before revisits, newest
  * first within each (a hot item's page before a backlog).
  */
-export function queuedExtractions(db: Db, limit: number): Array<{ snapshotId: number; feedId: number }> {
-  return db.prepare(`SELECT extraction_queue.snapshot_id AS snapshotId, items.feed_id AS feedId FROM extraction_queue INDEXED BY extraction_queue_order
+const queuedRow = z.object({ snapshotId: integer, feedId: integer });
+
+export function queuedExtractions(db: Db, limit: number): Array<z.infer<typeof queuedRow>> {
+  return checkedRows(queuedRow, db.prepare(`SELECT extraction_queue.snapshot_id AS snapshotId, items.feed_id AS feedId FROM extraction_queue INDEXED BY extraction_queue_order
     JOIN snapshots ON snapshots.id = extraction_queue.snapshot_id JOIN items ON items.id = snapshots.item_id
-    ORDER BY extraction_queue.priority, extraction_queue.snapshot_id DESC LIMIT ?`).all(limit) as Array<{ snapshotId: number; feedId: number }>;
+    ORDER BY extraction_queue.priority, extraction_queue.snapshot_id DESC LIMIT ?`).all(limit), 'queuedExtractions');
 }
 
 export type ExtractionPriority = 'first' | 'revisit';
@@ -100,10 +101,11 @@ export interface Backlog {
 
 export function backlog(db: Db, now: Date): Backlog {
   const at = now.toISOString();
+  const counted = (sql: string, ...params: unknown[]) => checkedRow(count, db.prepare(sql).pluck().get(...params), 'backlog') ?? 0;
   return {
-    duePolls: db.prepare('SELECT COUNT(*) FROM feeds INDEXED BY feeds_due WHERE enabled = 1 AND subscribed = 1 AND (next_poll_at IS NULL OR next_poll_at <= ?)').pluck().get(at) as number,
-    pendingCaptures: db.prepare("SELECT COUNT(*) FROM items INDEXED BY items_pending WHERE page_state = 'pending'").pluck().get() as number,
-    dueRevisits: db.prepare('SELECT COUNT(*) FROM articles INDEXED BY articles_due WHERE next_check_at IS NOT NULL AND next_check_at <= ?').pluck().get(at) as number,
-    queuedExtractions: db.prepare('SELECT COUNT(*) FROM extraction_queue').pluck().get() as number,
+    duePolls: counted('SELECT COUNT(*) FROM feeds INDEXED BY feeds_due WHERE enabled = 1 AND subscribed = 1 AND (next_poll_at IS NULL OR next_poll_at <= ?)', at),
+    pendingCaptures: counted("SELECT COUNT(*) FROM items INDEXED BY items_pending WHERE page_state = 'pending'"),
+    dueRevisits: counted('SELECT COUNT(*) FROM articles INDEXED BY articles_due WHERE next_check_at IS NOT NULL AND next_check_at <= ?', at),
+    queuedExtractions: counted('SELECT COUNT(*) FROM extraction_queue'),
   };
 }

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+/**
+ * Rows as SQLite returned them, checked against their schema before the rest of Forest sees them:
+ * better-sqlite3 types every row as `unknown`, and a cast would let a column that was renamed,
+ * dropped or stored with another type (a migration gone wrong, a database written by another
+ * version) flow on as a wrong type far from its query. A check that fails names the query and
+ * the column.
+ */
+
+/** The row `value` (undefined when the query found none), checked against `schema`. */
+export function checkedRow<S extends z.ZodType>(schema: S, value: unknown, query: string): z.infer<S> | undefined {
+  return value === undefined ? undefined : check(schema, value, query);
+}
+
+/** Every row of `values`, checked against `schema`. */
+export function checkedRows<S extends z.ZodType>(schema: S, values: unknown[], query: string): Array<z.infer<S>> {
+  return values.map((value) => check(schema, value, query));
+}
+
+function check<S extends z.ZodType>(schema: S, value: unknown, query: string): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new Error(`${query}: the database returned an unexpected row (${z.prettifyError(result.error).replace(/\s+/g, ' ')})`);
+  return result.data;
+}
+
+/** Column types as SQLite returns them. */
+export const integer = z.number().int();
+export const text = z.string();
+export const nullableInteger = integer.nullable();
+export const nullableText = text.nullable();
+/** A count, or another number an aggregate returns. */
+export const count = z.number();
