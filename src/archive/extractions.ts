@@ -1,7 +1,9 @@
 import type { ArticleObject } from '../extract/extract.js';
 import type { Wrapper } from '../extract/wrapper.js';
+import { z } from 'zod';
 import type { Db } from './database.js';
 import { dequeueExtraction } from './queues.js';
+import { checkedRow, checkedRows, count, integer, nullableInteger, nullableText, text } from './rows.js';
 
 export interface TemplateRow {
   id: number;
@@ -9,26 +11,28 @@ export interface TemplateRow {
   signature: string[];
 }
 
-export interface PendingSnapshot {
-  snapshot_id: number;
-  item_id: number;
-  feed_id: number;
+export const pendingSnapshot = z.object({
+  snapshot_id: integer,
+  item_id: integer,
+  feed_id: integer,
   /** The URL requested (the item's link) and the one redirects led to. */
-  url: string;
-  final_url: string;
-  canonical_url: string | null;
-  fetched_at: string;
-  status: number;
+  url: text,
+  final_url: text,
+  canonical_url: nullableText,
+  fetched_at: text,
+  status: integer,
   /** JSON object of the response headers. */
-  headers: string;
-  content_type: string | null;
-  sha256: string;
-  title: string | null;
-  summary: string | null;
-  published: string | null;
-  updated: string | null;
-  author: string | null;
-}
+  headers: text,
+  content_type: nullableText,
+  /** Null for a revisit that kept the payload's digest, not its bytes. */
+  sha256: nullableText,
+  title: nullableText,
+  summary: nullableText,
+  published: nullableText,
+  updated: nullableText,
+  author: nullableText,
+});
+export type PendingSnapshot = z.infer<typeof pendingSnapshot>;
 
 /** The columns of a PendingSnapshot, from snapshots joined with items. */
 const SNAPSHOT_COLUMNS = `snapshots.id AS snapshot_id, snapshots.item_id, items.feed_id, snapshots.url, snapshots.final_url, snapshots.canonical_url,
@@ -39,10 +43,12 @@ const SNAPSHOT_COLUMNS = `snapshots.id AS snapshot_id, snapshots.item_id, items.
  * A feed's templates with their active wrappers, as JSON text (signature, selector): what the
  * worker pool needs to extract a page of the feed, sent without parsing and re-serialising.
  */
-export function templateChoicesOf(db: Db, feedId: number): Array<{ id: number; signature: string; wrapperId: number | null; wrapper: string | null }> {
-  return db.prepare(`SELECT templates.id, templates.signature, wrappers.id AS wrapperId, wrappers.selector AS wrapper FROM templates
+const templateChoice = z.object({ id: integer, signature: text, wrapperId: nullableInteger, wrapper: nullableText });
+
+export function templateChoicesOf(db: Db, feedId: number): Array<z.infer<typeof templateChoice>> {
+  return checkedRows(templateChoice, db.prepare(`SELECT templates.id, templates.signature, wrappers.id AS wrapperId, wrappers.selector AS wrapper FROM templates
     LEFT JOIN wrappers ON wrappers.id = (SELECT MAX(id) FROM wrappers WHERE template_id = templates.id AND active = 1)
-    WHERE templates.feed_id = ? ORDER BY templates.id`).all(feedId) as Array<{ id: number; signature: string; wrapperId: number | null; wrapper: string | null }>;
+    WHERE templates.feed_id = ? ORDER BY templates.id`).all(feedId), 'templateChoicesOf');
 }
 
 export function addTemplate(db: Db, feedId: number, signature: string[]): TemplateRow {
@@ -94,7 +100,7 @@ export function saveExtraction(db: Db, snapshotId: number, itemId: number, templ
 
 /** One more distinct page (item) of a template (revisits of one article count once); returns the count. */
 export function countTemplatePage(db: Db, templateId: number): number {
-  return db.prepare('UPDATE templates SET pages = pages + 1 WHERE id = ? RETURNING pages').pluck().get(templateId) as number;
+  return checkedRow(count, db.prepare('UPDATE templates SET pages = pages + 1 WHERE id = ? RETURNING pages').pluck().get(templateId), 'countTemplatePage') ?? 0;
 }
 
 /** Whether the item has an extraction other than this snapshot's (this is a revisit). */
@@ -106,30 +112,30 @@ export function itemExtractedBefore(db: Db, itemId: number, snapshotId: number):
  * The latest snapshot of each of a template's most recent pages (for learning), newest first:
  * one per item, since revisits of one article would make its own text look like template.
  */
-export interface ExtractedColumns {
-  text: string;
-  extracted_title: string | null;
-  extracted_byline: string | null;
-  extracted_published: string | null;
-  extracted_modified: string | null;
-  extracted_lead_image: string | null;
-  extracted_language: string | null;
-}
+const templatePage = pendingSnapshot.extend({
+  text,
+  extracted_title: nullableText,
+  extracted_byline: nullableText,
+  extracted_published: nullableText,
+  extracted_modified: nullableText,
+  extracted_lead_image: nullableText,
+  extracted_language: nullableText,
+});
 
-export function recentSnapshotsOfTemplate(db: Db, templateId: number, limit: number): Array<PendingSnapshot & ExtractedColumns> {
+export function recentSnapshotsOfTemplate(db: Db, templateId: number, limit: number): Array<z.infer<typeof templatePage>> {
   // Newest extractions first through the template's index, a few per page at most (revisits),
   // deduplicated by item here: the cost follows `limit`, not the template's history.
-  const rows = db.prepare(`SELECT ${SNAPSHOT_COLUMNS}, COALESCE(contents.text, extractions.text) AS text, extractions.title AS extracted_title,
+  const rows = checkedRows(templatePage, db.prepare(`SELECT ${SNAPSHOT_COLUMNS}, COALESCE(contents.text, extractions.text) AS text, extractions.title AS extracted_title,
     extractions.byline AS extracted_byline, extractions.published AS extracted_published, extractions.modified AS extracted_modified,
     extractions.lead_image AS extracted_lead_image, extractions.language AS extracted_language
     FROM extractions JOIN snapshots ON snapshots.id = extractions.snapshot_id JOIN items ON items.id = snapshots.item_id
     LEFT JOIN contents ON contents.hash = extractions.content_hash
-    WHERE extractions.template_id = ? AND snapshots.sha256 IS NOT NULL ORDER BY extractions.snapshot_id DESC LIMIT ?`).all(templateId, limit * 8) as Array<PendingSnapshot & ExtractedColumns>;
+    WHERE extractions.template_id = ? AND snapshots.sha256 IS NOT NULL ORDER BY extractions.snapshot_id DESC LIMIT ?`).all(templateId, limit * 8), 'recentSnapshotsOfTemplate');
   const seen = new Set<number>();
   return rows.filter((row) => !seen.has(row.item_id) && seen.add(row.item_id)).slice(0, limit);
 }
 
 /** A stored snapshot with its item's feed fields, for re-extraction. */
 export function snapshotById(db: Db, id: number): PendingSnapshot | undefined {
-  return db.prepare(`SELECT ${SNAPSHOT_COLUMNS} FROM snapshots JOIN items ON items.id = snapshots.item_id WHERE snapshots.id = ?`).get(id) as PendingSnapshot | undefined;
+  return checkedRow(pendingSnapshot, db.prepare(`SELECT ${SNAPSHOT_COLUMNS} FROM snapshots JOIN items ON items.id = snapshots.item_id WHERE snapshots.id = ?`).get(id), 'snapshotById');
 }

@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import type { Db } from './database.js';
+import { checkedRow, checkedRows, count, integer, nullableInteger, nullableText, text } from './rows.js';
 
 /** A subscription as the list gives it. */
 export interface Subscription {
@@ -10,43 +12,44 @@ export interface Subscription {
   enabled: boolean;
 }
 
-export interface FeedRow {
-  id: number;
-  subscribed_url: string;
-  url: string;
-  title: string | null;
-  feed_title: string | null;
-  site_url: string | null;
-  description: string | null;
-  tags: string;
-  cron: string | null;
-  enabled: number;
-  subscribed: number;
-  format: string | null;
-  etag: string | null;
-  last_modified: string | null;
-  ttl_minutes: number | null;
-  skip_hours: string;
-  skip_days: string;
-  update_period: string | null;
-  update_frequency: number | null;
-  hub: string | null;
-  next_poll_at: string | null;
-  schedule_reason: string | null;
-  retry_after_until: string | null;
-  last_poll_at: string | null;
-  last_status: number | null;
-  last_result: string | null;
-  last_error: string | null;
-  error_count: number;
-  consecutive_errors: number;
-  schedule_state: string | null;
-  rate_per_hour: number | null;
-  window_size: number | null;
-  max_age_seconds: number | null;
-  created_at: string;
-  updated_at: string;
-}
+export const feedRow = z.object({
+  id: integer,
+  subscribed_url: text,
+  url: text,
+  title: nullableText,
+  feed_title: nullableText,
+  site_url: nullableText,
+  description: nullableText,
+  tags: text,
+  cron: nullableText,
+  enabled: integer,
+  subscribed: integer,
+  format: nullableText,
+  etag: nullableText,
+  last_modified: nullableText,
+  ttl_minutes: nullableInteger,
+  skip_hours: text,
+  skip_days: text,
+  update_period: nullableText,
+  update_frequency: nullableInteger,
+  hub: nullableText,
+  next_poll_at: nullableText,
+  schedule_reason: nullableText,
+  retry_after_until: nullableText,
+  last_poll_at: nullableText,
+  last_status: nullableInteger,
+  last_result: nullableText,
+  last_error: nullableText,
+  error_count: integer,
+  consecutive_errors: integer,
+  schedule_state: nullableText,
+  rate_per_hour: nullableInteger,
+  window_size: nullableInteger,
+  max_age_seconds: nullableInteger,
+  created_at: text,
+  updated_at: text,
+});
+export type FeedRow = z.infer<typeof feedRow>;
 
 export interface SyncReport {
   added: string[];
@@ -61,7 +64,7 @@ export interface SyncReport {
 export function syncSubscriptions(db: Db, subscriptions: Subscription[], now = new Date()): SyncReport {
   const stamp = now.toISOString();
   const report: SyncReport = { added: [], updated: [], removed: [] };
-  const existing = new Map((db.prepare('SELECT * FROM feeds').all() as FeedRow[]).map((row) => [row.subscribed_url, row]));
+  const existing = new Map(checkedRows(feedRow, db.prepare('SELECT * FROM feeds').all(), 'syncSubscriptions').map((row) => [row.subscribed_url, row]));
   const insert = db.prepare(`INSERT INTO feeds (subscribed_url, url, title, site_url, tags, cron, enabled, subscribed, next_poll_at, created_at, updated_at)
     VALUES (@url, @url, @title, @siteUrl, @tags, @cron, @enabled, 1, NULL, @stamp, @stamp)`);
   const update = db.prepare(`UPDATE feeds SET title = @title, site_url = COALESCE(@siteUrl, site_url), tags = @tags,
@@ -103,15 +106,15 @@ export function syncSubscriptions(db: Db, subscriptions: Subscription[], now = n
 
 export function listFeeds(db: Db, options: { includeUnsubscribed?: boolean } = {}): FeedRow[] {
   const where = options.includeUnsubscribed ? '' : 'WHERE subscribed = 1';
-  return db.prepare(`SELECT * FROM feeds ${where} ORDER BY id`).all() as FeedRow[];
+  return checkedRows(feedRow, db.prepare(`SELECT * FROM feeds ${where} ORDER BY id`).all(), 'listFeeds');
 }
 
 export function feedById(db: Db, id: number): FeedRow | undefined {
-  return db.prepare('SELECT * FROM feeds WHERE id = ?').get(id) as FeedRow | undefined;
+  return checkedRow(feedRow, db.prepare('SELECT * FROM feeds WHERE id = ?').get(id), 'feedById');
 }
 
 export function countEnabledFeeds(db: Db): number {
-  return db.prepare('SELECT COUNT(*) FROM feeds WHERE enabled = 1 AND subscribed = 1').pluck().get() as number;
+  return checkedRow(count, db.prepare('SELECT COUNT(*) FROM feeds WHERE enabled = 1 AND subscribed = 1').pluck().get(), 'countEnabledFeeds') ?? 0;
 }
 
 /** Per-feed counts for status, each table read once (grouped), never a query per feed. */
@@ -138,16 +141,16 @@ export function feedCounts(db: Db): Map<number, FeedCounts> {
     return entry;
   };
   const items = db.prepare(`SELECT feed_id AS feedId, COUNT(*) AS items, SUM(page_state = 'captured') AS pages, SUM(page_state = 'failed') AS failedPages,
-      SUM(page_state = 'pending') AS pendingPages FROM items GROUP BY feed_id`).all() as Array<{ feedId: number; items: number; pages: number; failedPages: number; pendingPages: number }>;
-  for (const row of items) Object.assign(of(row.feedId), { items: row.items, pages: row.pages, failedPages: row.failedPages, pendingPages: row.pendingPages });
+      SUM(page_state = 'pending') AS pendingPages FROM items GROUP BY feed_id`).all();
+  for (const row of checkedRows(z.object({ feedId: integer, items: count, pages: count, failedPages: count, pendingPages: count }), items, 'feedCounts')) Object.assign(of(row.feedId), { items: row.items, pages: row.pages, failedPages: row.failedPages, pendingPages: row.pendingPages });
   const errors = db.prepare(`SELECT feed_id AS feedId, page_error AS error, MAX(page_due_at) FROM items WHERE page_error IS NOT NULL GROUP BY feed_id`)
-    .all() as Array<{ feedId: number; error: string }>;
-  for (const row of errors) of(row.feedId).lastPageError = row.error;
+    .all();
+  for (const row of checkedRows(z.object({ feedId: integer, error: text }), errors, 'feedCounts')) of(row.feedId).lastPageError = row.error;
   const articles = db.prepare(`SELECT feed_id AS feedId, COUNT(*) AS articles, COALESCE(SUM(versions), 0) AS versions, MIN(next_check_at) AS nextRevisit
-    FROM articles GROUP BY feed_id`).all() as Array<{ feedId: number; articles: number; versions: number; nextRevisit: string | null }>;
-  for (const row of articles) Object.assign(of(row.feedId), { articles: row.articles, versions: row.versions, nextRevisit: row.nextRevisit });
+    FROM articles GROUP BY feed_id`).all();
+  for (const row of checkedRows(z.object({ feedId: integer, articles: count, versions: count, nextRevisit: nullableText }), articles, 'feedCounts')) Object.assign(of(row.feedId), { articles: row.articles, versions: row.versions, nextRevisit: row.nextRevisit });
   const checks = db.prepare('SELECT articles.feed_id AS feedId, COUNT(*) AS checks FROM checks JOIN articles ON articles.id = checks.article_id GROUP BY articles.feed_id')
-    .all() as Array<{ feedId: number; checks: number }>;
-  for (const row of checks) of(row.feedId).checks = row.checks;
+    .all();
+  for (const row of checkedRows(z.object({ feedId: integer, checks: count }), checks, 'feedCounts')) of(row.feedId).checks = row.checks;
   return counts;
 }

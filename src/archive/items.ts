@@ -1,24 +1,29 @@
 import type { FeedItem } from '../feeds/model.js';
+import { z } from 'zod';
 import type { Db } from './database.js';
+import { checkedRow, integer, nullableInteger, nullableText, text } from './rows.js';
 
-export interface ItemRow {
-  id: number;
-  feed_id: number;
-  guid: string;
-  link: string | null;
-  orig_link: string | null;
-  title: string | null;
-  summary: string | null;
-  published: string | null;
-  updated: string | null;
-  author: string | null;
-  first_seen: string;
-  last_seen: string;
-  page_state: string;
-  page_attempts: number;
-  page_error: string | null;
-  page_due_at: string | null;
-}
+export const itemRow = z.object({
+  id: integer,
+  feed_id: integer,
+  guid: text,
+  link: nullableText,
+  orig_link: nullableText,
+  title: nullableText,
+  summary: nullableText,
+  published: nullableText,
+  updated: nullableText,
+  author: nullableText,
+  first_seen: text,
+  last_seen: text,
+  page_state: text,
+  page_attempts: integer,
+  page_error: nullableText,
+  page_due_at: nullableText,
+});
+export type ItemRow = z.infer<typeof itemRow>;
+
+const knownItem = z.object({ id: integer, title: nullableText, summary: nullableText, updated: nullableText });
 
 export interface UpsertReport {
   newItems: number;
@@ -48,7 +53,7 @@ export function upsertItems(db: Db, feedId: number, items: FeedItem[], now: Date
     // A feed that repeats a guid gets one item: the first occurrence, as readers show it.
     if (inThisPoll.has(item.guid)) continue;
     inThisPoll.add(item.guid);
-    const row = find.get(feedId, item.guid) as { id: number; title: string | null; summary: string | null; updated: string | null } | undefined;
+    const row = checkedRow(knownItem, find.get(feedId, item.guid), 'upsertItems');
     const values = {
       feedId, guid: item.guid, link: item.link, origLink: item.origLink, title: item.title, summary: item.summary,
       content: item.content, author: item.author, categories: JSON.stringify(item.categories), enclosures: JSON.stringify(item.enclosures),
@@ -75,5 +80,5 @@ export function knownGuids(db: Db, feedId: number, guids: string[]): Set<string>
 }
 
 export function itemById(db: Db, id: number): ItemRow | undefined {
-  return db.prepare('SELECT * FROM items WHERE id = ?').get(id) as ItemRow | undefined;
+  return checkedRow(itemRow, db.prepare('SELECT * FROM items WHERE id = ?').get(id), 'itemById');
 }

@@ -64,7 +64,7 @@ test('every query a scheduler pass runs is an index lookup on an archive of 1,00
   const article = articleById(watched, revisits[0]!.id)!;
   latestPayloadDigest(watched, article.item_id);
   const snapshot = snapshotById(watched, queued[0]!.snapshotId)!;
-  storedBlob(watched, snapshot.sha256);
+  storedBlob(watched, snapshot.sha256!);
   const existing = articleOfItem(watched, snapshot.item_id);
   if (existing) comparisonKeyOf(watched, existing);
   comparisonKeyOf(watched, article);
