@@ -1,67 +1,72 @@
 import { getBlob } from './blobs.js';
+import { z } from 'zod';
 import type { Db } from './database.js';
+import { checkedRow, checkedRows, integer, nullableText, text } from './rows.js';
 
 /**
  * The archive as the web reads it beyond articles: the change feed (edits, newest first) and
  * Memento's captures of an original URL (RFC 7089). Each query walks an index (migration 0010).
  */
 
-export interface ChangeRow {
-  articleId: number;
-  n: number;
-  capturedAt: string;
-  title: string | null;
-  url: string;
-  change: string;
-  summary: string | null;
-  diff: string | null;
-  feed: string;
-  feedTitle: string | null;
-}
+export const changeRow = z.object({
+  articleId: integer,
+  n: integer,
+  capturedAt: text,
+  title: nullableText,
+  url: text,
+  change: text,
+  summary: nullableText,
+  diff: nullableText,
+  feed: text,
+  feedTitle: nullableText,
+});
+export type ChangeRow = z.infer<typeof changeRow>;
 
 /** Versions after the first (edits found by a revisit), newest first, of a feed or a tag. */
 export function recentChanges(db: Db, filter: { feed?: string | undefined; tag?: string | undefined }, limit: number): ChangeRow[] {
-  return db.prepare(`SELECT versions.article_id AS articleId, versions.n, versions.captured_at AS capturedAt, contents.title, articles.url, versions.change,
+  return checkedRows(changeRow, db.prepare(`SELECT versions.article_id AS articleId, versions.n, versions.captured_at AS capturedAt, contents.title, articles.url, versions.change,
       versions.summary, versions.diff, feeds.subscribed_url AS feed, COALESCE(feeds.title, feeds.feed_title) AS feedTitle
     FROM versions INDEXED BY versions_edits JOIN articles ON articles.id = versions.article_id JOIN feeds ON feeds.id = articles.feed_id
       JOIN contents ON contents.hash = versions.hash
     WHERE versions.n > 1 AND (@feed IS NULL OR feeds.url = @feed OR feeds.subscribed_url = @feed)
       AND (@tag IS NULL OR EXISTS (SELECT 1 FROM json_each(feeds.tags) WHERE json_each.value = @tag))
-    ORDER BY versions.captured_at DESC LIMIT @limit`).all({ feed: filter.feed ?? null, tag: filter.tag ?? null, limit }) as ChangeRow[];
+    ORDER BY versions.captured_at DESC LIMIT @limit`).all({ feed: filter.feed ?? null, tag: filter.tag ?? null, limit }), 'recentChanges');
 }
 
-export interface WrapperRow {
-  id: number;
-  templateId: number;
-  xpath: string;
-  samples: number;
-  learnedAt: string;
-  active: number;
-  reason: string;
-}
+export const wrapperRow = z.object({
+  id: integer,
+  templateId: integer,
+  xpath: text,
+  samples: integer,
+  learnedAt: text,
+  active: integer,
+  reason: text,
+});
+export type WrapperRow = z.infer<typeof wrapperRow>;
 
 /** A feed's wrappers, the active ones first, then newest first (the wrappers_template index per template; a feed has a few). */
 export function wrappersOfFeed(db: Db, feedId: number, limit: number): WrapperRow[] {
-  return db.prepare(`SELECT wrappers.id, wrappers.template_id AS templateId, wrappers.xpath, wrappers.samples, wrappers.learned_at AS learnedAt, wrappers.active, wrappers.reason
+  return checkedRows(wrapperRow, db.prepare(`SELECT wrappers.id, wrappers.template_id AS templateId, wrappers.xpath, wrappers.samples, wrappers.learned_at AS learnedAt, wrappers.active, wrappers.reason
     FROM templates JOIN wrappers ON wrappers.template_id = templates.id WHERE templates.feed_id = ?
-    ORDER BY wrappers.active DESC, wrappers.id DESC LIMIT ?`).all(feedId, limit) as WrapperRow[];
+    ORDER BY wrappers.active DESC, wrappers.id DESC LIMIT ?`).all(feedId, limit), 'wrappersOfFeed');
 }
 
-export interface CaptureRow {
-  snapshotId: number;
-  fetchedAt: string;
-  status: number;
-}
+export const captureRow = z.object({
+  snapshotId: integer,
+  fetchedAt: text,
+  status: integer,
+});
+export type CaptureRow = z.infer<typeof captureRow>;
 
 /**
  * The captures that can be replayed (their bytes are kept) of the articles whose item link,
  * final URL or canonical URL is `url`, oldest first.
  */
 export function capturesOfUrl(db: Db, url: string): CaptureRow[] {
-  return db.prepare(`SELECT snapshots.id AS snapshotId, snapshots.fetched_at AS fetchedAt, snapshots.status FROM snapshots
+  return checkedRows(captureRow, db.prepare(`SELECT snapshots.id AS snapshotId, snapshots.fetched_at AS fetchedAt, snapshots.status FROM snapshots
     WHERE snapshots.sha256 IS NOT NULL AND snapshots.item_id IN (
       SELECT item_id FROM articles WHERE url = @url UNION SELECT item_id FROM articles WHERE final_url = @url UNION SELECT item_id FROM articles WHERE canonical_url = @url)
-    ORDER BY snapshots.fetched_at, snapshots.id`).all({ url }) as CaptureRow[];
+    ORDER BY snapshots.fetched_at, snapshots.id`).all({ url }), 'capturesOfUrl');
 }
 
 export interface CaptureContent {
@@ -75,10 +80,12 @@ export interface CaptureContent {
   body: Buffer;
 }
 
+const captureHead = z.object({ url: text, finalUrl: text, fetchedAt: text, status: integer, headers: text, contentType: nullableText, sha256: nullableText });
+
 /** One capture with its bytes (decoded here: zstd must be loaded on this thread), or null. */
 export function captureContent(db: Db, snapshotId: number): CaptureContent | null {
-  const row = db.prepare(`SELECT url, final_url AS finalUrl, fetched_at AS fetchedAt, status, headers, content_type AS contentType, sha256
-    FROM snapshots WHERE id = ?`).get(snapshotId) as (Omit<CaptureContent, 'body'> & { sha256: string | null }) | undefined;
+  const row = checkedRow(captureHead, db.prepare(`SELECT url, final_url AS finalUrl, fetched_at AS fetchedAt, status, headers, content_type AS contentType, sha256
+    FROM snapshots WHERE id = ?`).get(snapshotId), 'captureContent');
   if (!row || row.sha256 === null) return null;
   const body = getBlob(db, row.sha256);
   if (!body) return null;

@@ -1,5 +1,7 @@
 import { decodeStoredBody, encodeBody, type EncodedBody, type ReferenceBody, type StoredBody } from './codec.js';
+import { z } from 'zod';
 import type { Db } from './database.js';
+import { checkedRow, nullableText, text } from './rows.js';
 
 export { sha256 } from './codec.js';
 
@@ -15,13 +17,9 @@ export function putBlob(db: Db, bytes: Buffer): string {
   return putEncodedBlob(db, encodeBody(bytes));
 }
 
-interface BlobRow {
-  encoding: string;
-  data: Uint8Array;
-  reference: string | null;
-}
+const blob = z.object({ encoding: text, data: z.instanceof(Uint8Array), reference: nullableText });
 
-const blobRow = (db: Db, hash: string) => db.prepare('SELECT encoding, data, reference FROM blobs WHERE sha256 = ?').get(hash) as BlobRow | undefined;
+const blobRow = (db: Db, hash: string) => checkedRow(blob, db.prepare('SELECT encoding, data, reference FROM blobs WHERE sha256 = ?').get(hash), 'storedBlob');
 
 /** A body as stored (still compressed), with the reference it needs: decoded where the CPU work belongs (the worker pool). */
 export function storedBlob(db: Db, hash: string): StoredBody | null {
@@ -49,7 +47,7 @@ export function referenceHost(url: string): string | null {
 /** The capture a new capture from `host` is compressed against (see codec.ts), or null. */
 export function captureReferenceOf(db: Db, host: string | null): ReferenceBody | null {
   if (host === null) return null;
-  const hash = db.prepare('SELECT sha256 FROM capture_references WHERE host = ?').pluck().get(host) as string | undefined;
+  const hash = checkedRow(text, db.prepare('SELECT sha256 FROM capture_references WHERE host = ?').pluck().get(host), 'captureReferenceOf');
   if (!hash) return null;
   const stored = storedBlob(db, hash);
   return stored ? { sha256: hash, stored } : null;

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PROJECT_ROOT } from '../util/project-root.js';
+import { checkedRow, checkedRows, count, integer } from './rows.js';
 
 export type Db = Database.Database;
 
@@ -26,7 +27,7 @@ export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
 export function migrate(db: Db, migrations = readMigrations()): number[] {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
-  const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
+  const applied = new Set(checkedRows(integer, db.prepare('SELECT version FROM schema_migrations').pluck().all(), 'schema_migrations'));
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
   const done: number[] = [];
   for (const migration of migrations) {
@@ -111,6 +112,6 @@ export function hasRoomToWrite(db: Db): boolean {
 
 /** Caps the database file at `bytes` (SQLite's max_page_count); writes beyond fail as storage full. */
 export function limitSize(db: Db, bytes: number): void {
-  const pageSize = db.pragma('page_size', { simple: true }) as number;
+  const pageSize = checkedRow(count, db.pragma('page_size', { simple: true }), 'page_size') ?? 4096;
   db.pragma(`max_page_count = ${Math.max(1, Math.floor(bytes / pageSize))}`);
 }

@@ -6,7 +6,9 @@ import { WARCRecord, WARCSerializer } from 'warcio';
 import { checksOf, listArticles, versionsOf } from './articles.js';
 import { getBlob } from './blobs.js';
 import { loadCodec } from './codec.js';
+import { z } from 'zod';
 import type { Db } from './database.js';
+import { checkedRows, integer, joinedHeaders, json, nullableInteger, nullableText, text } from './rows.js';
 import { cdxjLines } from './cdxj.js';
 import type { ArticleFilter, ArticleSummary, Progress } from './store.js';
 
@@ -93,7 +95,7 @@ function articleRecord(db: Db, article: ArticleSummary) {
     ...article,
     versions: versionsOf(db, article.id).map((version) => ({
       n: version.n, capturedAt: version.captured_at, method: version.method, wrapper: version.wrapper_id, hash: version.hash,
-      change: JSON.parse(version.change) as string[], summary: version.summary,
+      change: json(z.array(z.string()), version.change, `version ${version.n} of article ${version.article_id} (change)`), summary: version.summary,
       title: version.title, byline: version.byline, published: version.published, text: version.text, html: version.html,
     })),
     checks: checksOf(db, article.id).map((check) => ({ at: check.at, status: check.status, result: check.result, version: check.version_n, reason: check.reason })),
@@ -117,22 +119,22 @@ export async function writeJsonl(db: Db, filter: ArticleFilter, sink: ExportSink
   return { articles: articles.length, versions, records: { article: articles.length }, bytes: sink.bytes };
 }
 
-interface CaptureRow {
-  snapshot_id: number;
-  article_id: number;
-  url: string;
-  final_url: string;
-  fetched_at: string;
-  status: number;
-  headers: string;
-  content_type: string | null;
-  sha256: string | null;
-  payload_digest: string | null;
-  check_result: string | null;
-  check_reason: string | null;
-  version_n: number | null;
-  new_version: number | null;
-}
+const captureRow = z.object({
+  snapshot_id: integer,
+  article_id: integer,
+  url: text,
+  final_url: text,
+  fetched_at: text,
+  status: integer,
+  headers: text,
+  content_type: nullableText,
+  sha256: nullableText,
+  payload_digest: nullableText,
+  check_result: nullableText,
+  check_reason: nullableText,
+  version_n: nullableInteger,
+  new_version: nullableInteger,
+});
 
 /**
  * The revisit profile of a capture whose body Forest did not keep because the article object
@@ -256,13 +258,13 @@ export async function writeWarc(db: Db, filter: ArticleFilter, sink: ExportSink,
     // The article's latest response record: what a capture kept without its body refers to.
     let lastResponse: { id: string; url: string; date: string; digest: string | null } | null = null;
     versions += versionRows.size;
-    for (const capture of captures.all(article.id) as CaptureRow[]) {
+    for (const capture of checkedRows(captureRow, captures.all(article.id), 'writeWarc')) {
       if (options.capturedUntil !== undefined && capture.fetched_at > options.capturedUntil) continue;
       const id = recordId('capture', capture.snapshot_id);
       const body = capture.sha256 ? getBlob(db, capture.sha256) ?? Buffer.alloc(0) : Buffer.alloc(0);
       const date = warcDate(capture.fetched_at);
       const url = capture.final_url;
-      const httpHeaders = payloadHeaders(JSON.parse(capture.headers) as Record<string, string>, body.length);
+      const httpHeaders = payloadHeaders(joinedHeaders(capture.headers, `capture ${capture.snapshot_id} (headers)`), body.length);
       const statusline = `HTTP/1.1 ${capture.status} ${STATUS_CODES[capture.status] ?? ''}`.trimEnd();
       const seen = capture.sha256 ? firstResponse.get(capture.sha256) : undefined;
       let record: WARCRecord;
@@ -307,7 +309,7 @@ export async function writeWarc(db: Db, filter: ArticleFilter, sink: ExportSink,
         article: article.id, feed: article.feed, guid: article.guid, check: capture.check_result, reason: capture.check_reason, version: capture.version_n,
         ...(version ? {
           title: version.title, byline: version.byline, published: version.published, method: version.method, wrapper: version.wrapper_id,
-          hash: version.hash, change: JSON.parse(version.change) as string[], summary: version.summary, text: version.text, html: version.html,
+          hash: version.hash, change: json(z.array(z.string()), version.change, `version ${version.n} of article ${version.article_id} (change)`), summary: version.summary, text: version.text, html: version.html,
         } : {}),
       };
       await write(WARCRecord.create({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Db } from './database.js';
-import { checkedRow, checkedRows, count, integer, nullableInteger, nullableText, text } from './rows.js';
+import { checkedRow, checkedRows, count, integer, nullableInteger, nullableReal, nullableText, text } from './rows.js';
 
 /** A subscription as the list gives it. */
 export interface Subscription {
@@ -43,7 +43,7 @@ export const feedRow = z.object({
   error_count: integer,
   consecutive_errors: integer,
   schedule_state: nullableText,
-  rate_per_hour: nullableInteger,
+  rate_per_hour: nullableReal,
   window_size: nullableInteger,
   max_age_seconds: nullableInteger,
   created_at: text,

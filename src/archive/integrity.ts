@@ -1,7 +1,9 @@
 import Database from 'better-sqlite3';
 import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { z } from 'zod';
 import type { Db } from './database.js';
+import { checkedRow, checkedRows, count } from './rows.js';
 
 /** One thing `forest check` looks at, and what it found wrong (nothing when `problems` is empty). */
 export interface ArchiveCheck {
@@ -10,7 +12,7 @@ export interface ArchiveCheck {
 }
 
 /** Rows of a query as plain objects (PRAGMA results are untyped). */
-const rows = (db: Db, sql: string) => db.prepare(sql).all() as Array<Record<string, unknown>>;
+const rows = (db: Db, sql: string) => checkedRows(z.record(z.string(), z.unknown()), db.prepare(sql).all(), sql);
 
 /**
  * Everything `forest check` verifies: SQLite's own integrity check, foreign keys, the full-text
@@ -52,11 +54,12 @@ export function checkArchive(db: Db): ArchiveCheck[] {
   const orphans = db.prepare(`SELECT COUNT(*) AS count, COALESCE(SUM(LENGTH(data)), 0) AS bytes FROM blobs
     WHERE NOT EXISTS (SELECT 1 FROM snapshots WHERE snapshots.sha256 = blobs.sha256)
       AND NOT EXISTS (SELECT 1 FROM blobs AS dependent WHERE dependent.reference = blobs.sha256)
-      AND NOT EXISTS (SELECT 1 FROM capture_references WHERE capture_references.sha256 = blobs.sha256)`).get() as { count: number; bytes: number };
-  const missing = db.prepare('SELECT COUNT(*) FROM snapshots WHERE sha256 IS NOT NULL AND NOT EXISTS (SELECT 1 FROM blobs WHERE blobs.sha256 = snapshots.sha256)').pluck().get() as number;
+      AND NOT EXISTS (SELECT 1 FROM capture_references WHERE capture_references.sha256 = blobs.sha256)`).get();
+  const { count: orphanCount, bytes: orphanBytes } = checkedRow(z.object({ count, bytes: count }), orphans, 'orphan bodies')!;
+  const missing = checkedRow(count, db.prepare('SELECT COUNT(*) FROM snapshots WHERE sha256 IS NOT NULL AND NOT EXISTS (SELECT 1 FROM blobs WHERE blobs.sha256 = snapshots.sha256)').pluck().get(), 'missing bodies') ?? 0;
   const bodies: string[] = [];
   if (missing > 0) bodies.push(`${missing} capture${missing === 1 ? '' : 's'} whose body is missing`);
-  if (orphans.count > 0) bodies.push(`${orphans.count} stored bod${orphans.count === 1 ? 'y' : 'ies'} (${orphans.bytes} bytes) that nothing uses`);
+  if (orphanCount > 0) bodies.push(`${orphanCount} stored bod${orphanCount === 1 ? 'y' : 'ies'} (${orphanBytes} bytes) that nothing uses`);
   checks.push({ name: 'stored bodies', problems: bodies });
   return checks;
 }

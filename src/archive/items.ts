@@ -1,7 +1,7 @@
 import type { FeedItem } from '../feeds/model.js';
 import { z } from 'zod';
 import type { Db } from './database.js';
-import { checkedRow, integer, nullableInteger, nullableText, text } from './rows.js';
+import { checkedRow, integer, nullableText, text } from './rows.js';
 
 export const itemRow = z.object({
   id: integer,

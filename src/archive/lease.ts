@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import type { Db } from './database.js';
+import { checkedRow, integer, nullableText, text } from './rows.js';
 
 /**
  * An exclusive lease on the database for the daemon: two daemons on one archive would fetch
@@ -26,14 +28,8 @@ export interface LeaseRequest {
 
 export type LeaseResult = { acquired: true } | { acquired: false; holder: LeaseHolder };
 
-interface LeaseRow {
-  owner: string;
-  pid: number;
-  host: string;
-  started_at: string;
-  heartbeat_at: string;
-  status: string | null;
-}
+const leaseRow = z.object({ owner: text, pid: integer, host: text, started_at: text, heartbeat_at: text, status: nullableText });
+type LeaseRow = z.infer<typeof leaseRow>;
 
 const NAME = 'daemon';
 
@@ -42,7 +38,7 @@ const holderOf = (row: LeaseRow): LeaseHolder => ({
 });
 
 export function leaseHolder(db: Db): LeaseHolder | null {
-  const row = db.prepare('SELECT owner, pid, host, started_at, heartbeat_at, status FROM leases WHERE name = ?').get(NAME) as LeaseRow | undefined;
+  const row = checkedRow(leaseRow, db.prepare('SELECT owner, pid, host, started_at, heartbeat_at, status FROM leases WHERE name = ?').get(NAME), 'leaseHolder');
   return row ? holderOf(row) : null;
 }
 

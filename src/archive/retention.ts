@@ -1,4 +1,5 @@
 import { checkpoint, type Db } from './database.js';
+import { checkedRows, integer } from './rows.js';
 
 /**
  * Retention of operational logs (migration 0006). Polls older than `pollsOlderThan`, and checks
@@ -17,7 +18,7 @@ const BATCH = 5000;
 
 function summarisePolls(db: Db, before: string): number {
   return db.transaction(() => {
-    const ids = db.prepare('SELECT id FROM polls INDEXED BY polls_started WHERE started_at < ? ORDER BY started_at LIMIT ?').pluck().all(before, BATCH) as number[];
+    const ids = checkedRows(integer, db.prepare('SELECT id FROM polls INDEXED BY polls_started WHERE started_at < ? ORDER BY started_at LIMIT ?').pluck().all(before, BATCH), 'summarisePolls');
     if (ids.length === 0) return 0;
     const list = JSON.stringify(ids);
     db.prepare(`INSERT INTO poll_days (feed_id, day, polls, ok, not_modified, errors, new_items)
@@ -32,7 +33,7 @@ function summarisePolls(db: Db, before: string): number {
 
 function summariseChecks(db: Db, before: string): number {
   return db.transaction(() => {
-    const ids = db.prepare("SELECT id FROM checks INDEXED BY checks_at WHERE at < ? AND result <> 'changed' ORDER BY at LIMIT ?").pluck().all(before, BATCH) as number[];
+    const ids = checkedRows(integer, db.prepare("SELECT id FROM checks INDEXED BY checks_at WHERE at < ? AND result <> 'changed' ORDER BY at LIMIT ?").pluck().all(before, BATCH), 'summariseChecks');
     if (ids.length === 0) return 0;
     const list = JSON.stringify(ids);
     db.prepare(`INSERT INTO check_days (article_id, day, unchanged, failed)

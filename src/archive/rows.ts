@@ -24,6 +24,27 @@ function check<S extends z.ZodType>(schema: S, value: unknown, query: string): z
   return result.data;
 }
 
+/** Parses a JSON column with `schema`; a row that fails names itself. */
+export function json<T>(schema: z.ZodType<T>, text: string, where: string): T {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${where} holds invalid JSON: ${(error as Error).message}`);
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new Error(`${where} does not hold what it should: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+/** Response headers as stored: a repeated header is a list. */
+export const storedHeaders = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
+
+/** A capture's stored headers, a repeated header's values joined with ", " (as HTTP allows). */
+export function joinedHeaders(text: string, where: string): Record<string, string> {
+  return Object.fromEntries(Object.entries(json(storedHeaders, text, where)).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value]));
+}
+
 /** Column types as SQLite returns them. */
 export const integer = z.number().int();
 export const text = z.string();
@@ -31,3 +52,5 @@ export const nullableInteger = integer.nullable();
 export const nullableText = text.nullable();
 /** A count, or another number an aggregate returns. */
 export const count = z.number();
+/** A REAL column. */
+export const nullableReal = z.number().nullable();

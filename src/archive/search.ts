@@ -1,5 +1,7 @@
 import Database from 'better-sqlite3';
+import { z } from 'zod';
 import type { Db } from './database.js';
+import { checkedRow, count, integer, nullableText, text } from './rows.js';
 import { SearchQueryError } from './store.js';
 
 /**
@@ -35,17 +37,18 @@ export interface SearchHit {
 }
 
 
-interface Row {
-  article: number;
-  n: number;
-  feed: string;
-  url: string;
-  title: string | null;
-  latest: number;
-  capturedAt: string;
-  rank: number;
-  snippet: string;
-}
+const hitRow = z.object({
+  article: integer,
+  n: integer,
+  feed: text,
+  url: text,
+  title: nullableText,
+  latest: integer,
+  capturedAt: text,
+  rank: count,
+  snippet: text,
+});
+type Row = z.infer<typeof hitRow>;
 
 export function search(db: Db, query: string, options: SearchOptions = {}): SearchHit[] {
   if (!query.trim()) throw new SearchQueryError('empty query');
@@ -62,7 +65,7 @@ export function search(db: Db, query: string, options: SearchOptions = {}): Sear
       ORDER BY rank LIMIT @limit OFFSET @offset`).all({
       query, feed: options.feed ?? null, since: options.since ?? null, until: options.until ?? null,
       limit: options.allVersions ? options.limit ?? 100 : 10_000, offset: options.allVersions ? options.offset ?? 0 : 0,
-    }) as Row[];
+    }).map((value) => checkedRow(hitRow, value, 'search')!);
   } catch (error) {
     if (error instanceof Database.SqliteError && /fts5|syntax|unterminated|no such column|unknown special query/i.test(error.message)) {
       throw new SearchQueryError(`cannot parse the query ${JSON.stringify(query)}: ${error.message.replace(/^fts5: /, '')}. ` +

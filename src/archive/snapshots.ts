@@ -2,6 +2,7 @@ import type { FetchResult } from '../net/fetcher.js';
 import { adoptCaptureReference, deleteUnusedBlob, putEncodedBlob, referenceHost } from './blobs.js';
 import type { EncodedBody } from './codec.js';
 import type { Db } from './database.js';
+import { checkedRow, nullableText } from './rows.js';
 import { queueExtraction, type ExtractionPriority } from './queues.js';
 
 /** A fetched response as stored: everything but the body, which comes hashed and compressed. */
@@ -60,7 +61,7 @@ export function setCanonicalUrl(db: Db, snapshotId: number, url: string | null):
 
 /** The payload digest of the latest capture of an item's page (kept when its body is not). */
 export function latestPayloadDigest(db: Db, itemId: number): string | null {
-  return (db.prepare('SELECT payload_digest FROM snapshots WHERE item_id = ? ORDER BY id DESC LIMIT 1').pluck().get(itemId) as string | null | undefined) ?? null;
+  return checkedRow(nullableText, db.prepare('SELECT payload_digest FROM snapshots WHERE item_id = ? ORDER BY id DESC LIMIT 1').pluck().get(itemId), 'latestPayloadDigest') ?? null;
 }
 
 /**
@@ -68,7 +69,7 @@ export function latestPayloadDigest(db: Db, itemId: number): string | null {
  * stay (the WARC export writes a revisit record), the bytes go unless another capture has them.
  */
 export function dropCaptureBody(db: Db, snapshotId: number): void {
-  const hash = db.prepare('SELECT sha256 FROM snapshots WHERE id = ?').pluck().get(snapshotId) as string | null | undefined;
+  const hash = checkedRow(nullableText, db.prepare('SELECT sha256 FROM snapshots WHERE id = ?').pluck().get(snapshotId), 'dropCaptureBody');
   if (!hash) return;
   db.prepare('UPDATE snapshots SET sha256 = NULL WHERE id = ?').run(snapshotId);
   deleteUnusedBlob(db, hash);

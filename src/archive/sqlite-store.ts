@@ -10,7 +10,8 @@ import { leaseHolder } from './lease.js';
 import { backlog } from './queues.js';
 import { applyRetention, vacuum } from './retention.js';
 import { search } from './search.js';
-import { json, SqliteWork } from './sqlite-work.js';
+import { json, storedHeaders } from './rows.js';
+import { SqliteWork } from './sqlite-work.js';
 import type { Article, Check, Feed, FeedStatus, Store, Version } from './store.js';
 import { activeWrappers, articleVersionCounts, checkCounts, countArticles, exampleCaptures, storedBodyBytes, versionsByMethod } from './summary.js';
 
@@ -149,7 +150,7 @@ export class SqliteStore extends SqliteWork implements Store {
 
   async capture(snapshotId: number) {
     const row = captureContent(this.db, snapshotId);
-    return row ? { ...row, headers: json(z.record(z.string(), z.union([z.string(), z.array(z.string())])), row.headers, `capture ${snapshotId} (headers)`) } : null;
+    return row ? { ...row, headers: json(storedHeaders, row.headers, `capture ${snapshotId} (headers)`) } : null;
   }
 
   async wrappers(feedId: number, limit: number) {

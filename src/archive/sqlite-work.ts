@@ -9,6 +9,7 @@ import {
 import { captureReferenceOf, referenceHost, storedBlob } from './blobs.js';
 import type { EncodedBody } from './codec.js';
 import { hasRoomToWrite, type Db } from './database.js';
+import { joinedHeaders, json } from './rows.js';
 import {
   addTemplate, confirmWrapper, countTemplatePage, itemExtractedBefore, recentSnapshotsOfTemplate, saveExtraction, snapshotById, storeWrapper, templateChoicesOf,
   type PendingSnapshot,
@@ -31,25 +32,9 @@ import {
  * no room raises StorageFullError — the daemon stops taking work until there is room again.
  */
 
-/** Parses a JSON column with `schema`; a row that fails names itself. */
-export function json<T>(schema: z.ZodType<T>, text: string, where: string): T {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`${where} holds invalid JSON: ${(error as Error).message}`);
-  }
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new Error(`${where} does not hold what it should: ${z.prettifyError(parsed.error)}`);
-  return parsed.data;
-}
-
-/** Response headers as stored (a repeated header is a list, kept as one comma-joined value here). */
-const headers = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
-
 const captureOf = (row: PendingSnapshot): StoredCapture => ({
   snapshotId: row.snapshot_id, itemId: row.item_id, feedId: row.feed_id, url: row.url, finalUrl: row.final_url, fetchedAt: row.fetched_at, status: row.status,
-  headers: Object.fromEntries(Object.entries(json(headers, row.headers, `capture ${row.snapshot_id} (headers)`)).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value])),
+  headers: joinedHeaders(row.headers, `capture ${row.snapshot_id} (headers)`),
   contentType: row.content_type, sha256: row.sha256,
   item: { title: row.title, summary: row.summary, published: row.published, updated: row.updated, author: row.author },
 });
