@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as cheerio from 'cheerio';
 import { isTag, isText, type AnyNode, type Element } from 'domhandler';
+import { z } from 'zod';
 
 /**
  * The article object as change detection sees it (docs/architecture.md §6): title, byline, published date,
@@ -34,6 +35,10 @@ export interface ExtractedContent {
   /** The article's lead image: part of the object (first among its media) wherever the page shows it. */
   leadImage?: string | null;
 }
+
+/** The object as stored (a version's blocks, a comparison key): checked when read back. */
+export const blockSchema = z.object({ kind: z.enum(['heading', 'paragraph', 'item', 'quote', 'caption', 'code', 'cell']), text: z.string(), links: z.array(z.string()).optional() });
+export const normalizedObjectSchema = z.object({ title: z.string(), byline: z.string(), published: z.string().nullable(), blocks: z.array(blockSchema), media: z.array(z.string()) }) satisfies z.ZodType<NormalizedObject>;
 
 const BLOCK_KIND: Record<string, BlockKind> = {
   h1: 'heading', h2: 'heading', h3: 'heading', h4: 'heading', h5: 'heading', h6: 'heading',

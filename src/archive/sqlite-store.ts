@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { captureContent, capturesOfUrl, recentChanges, wrappersOfFeed } from './access.js';
 import { articleById, articlesAfter, checksOf, pageOfArticles, sameArticleElsewhere, versionOf, versionsOf, type ArticleRow, type CheckRow, type VersionRow } from './articles.js';
 import { checkpoint, limitSize, openDatabase, type Db } from './database.js';
+import { blockSchema, normalizedObjectSchema } from './normalize.js';
 import { exportJsonl, exportWarc, writeCdxj, writeJsonl, writeWarc } from './export.js';
 import { feedCounts, listFeeds, syncSubscriptions, type FeedRow } from './feeds.js';
 import { backupArchive, checkArchive } from './integrity.js';
@@ -23,13 +24,11 @@ import { activeWrappers, articleVersionCounts, checkCounts, countArticles, examp
  */
 
 const changeKind = z.enum(['title', 'byline', 'dates', 'body-edit', 'paragraphs-added', 'paragraphs-removed', 'media-added', 'media-removed']);
-const block = z.object({ kind: z.enum(['heading', 'paragraph', 'item', 'quote', 'caption', 'code', 'cell']), text: z.string(), links: z.array(z.string()).optional() });
-const normalizedObject = z.object({ title: z.string(), byline: z.string(), published: z.string().nullable(), blocks: z.array(block), media: z.array(z.string()) });
 const wordPart = z.object({ op: z.enum(['equal', 'added', 'removed']), text: z.string() });
 const blockChange = z.union([
   z.object({ op: z.literal('equal'), count: z.number() }),
-  z.object({ op: z.enum(['added', 'removed']), block }),
-  z.object({ op: z.literal('changed'), before: block, after: block, words: z.array(wordPart) }),
+  z.object({ op: z.enum(['added', 'removed']), block: blockSchema }),
+  z.object({ op: z.literal('changed'), before: blockSchema, after: blockSchema, words: z.array(wordPart) }),
 ]);
 const objectDiff = z.object({
   fields: z.array(z.object({ field: z.enum(['title', 'byline', 'published']), before: z.string().nullable(), after: z.string().nullable() })),
@@ -57,7 +56,7 @@ function versionOfRow(row: VersionRow): Version {
     change: json(z.array(changeKind), row.change, `${where} (change)`), summary: row.summary,
     diff: row.diff === null ? null : json(objectDiff, row.diff, `${where} (diff)`),
     title: row.title, byline: row.byline, published: row.published, text: row.text, html: row.html,
-    object: json(normalizedObject, row.blocks, `${where} (object)`),
+    object: json(normalizedObjectSchema, row.blocks, `${where} (object)`),
   };
 }
 

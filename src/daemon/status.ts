@@ -1,6 +1,17 @@
+import { z } from 'zod';
 import type { LeaseHolder } from '../archive/store.js';
 import type { DaemonReport } from './daemon.js';
 import { LEASE_STALE_MS } from './service.js';
+
+const count = z.number();
+
+/** The report a daemon writes into its lease (daemon.ts), as read back: another version's is not trusted to have this shape. */
+const daemonReport = z.object({
+  at: z.string(), periodMs: count, done: z.object({ poll: count, capture: count, revisit: count, extract: count }),
+  backlog: z.object({ duePolls: count, pendingCaptures: count, dueRevisits: count, queuedExtractions: count }),
+  pollLagMs: count, waitedForSlots: count, inFlight: count, nextWorkAt: z.string().nullable(),
+  memory: z.object({ rss: count, heap: count, external: count }), storageFullSince: z.string().nullable(),
+}) satisfies z.ZodType<DaemonReport>;
 
 /** The daemon working on this database, from its lease: who, since when, and its last report. */
 export interface DaemonStatus {
@@ -18,7 +29,8 @@ export function daemonStatus(holder: LeaseHolder | null, now = Date.now()): Daem
   if (!holder) return null;
   let report: DaemonReport | null = null;
   try {
-    report = holder.status ? (JSON.parse(holder.status) as DaemonReport) : null;
+    // A report that is not JSON, or not of this shape (a daemon of another version), is no report.
+    report = holder.status ? daemonReport.safeParse(JSON.parse(holder.status)).data ?? null : null;
   } catch {
     report = null;
   }

@@ -1,13 +1,15 @@
+import { z } from 'zod';
 import { decodeStoredBody, encodeBody, sha256, type EncodedBody, type ReferenceBody, type StoredBody } from '../archive/codec.js';
 import { diffObjects, type ObjectDiff } from '../archive/diff.js';
-import { normalizeArticle, objectHash, type NormalizedObject } from '../archive/normalize.js';
+import { normalizeArticle, normalizedObjectSchema, objectHash, type NormalizedObject } from '../archive/normalize.js';
+import { json } from '../archive/rows.js';
 import type { ExtractedFields, FeedFields, StoredComparisonKey, TemplateChoice } from '../archive/store.js';
 import { preparePage, type PreparedPage } from '../extract/dom.js';
 import { EXTRACTOR_VERSION, emptyArticle, extractFromPage, notHtmlReason, type ArticleObject } from '../extract/extract.js';
 import { learnFromSamples, type SamplePage } from '../extract/learn.js';
 import { canonicalLink } from '../extract/metadata.js';
 import { closestTemplate, structureSignature } from '../extract/template.js';
-import type { Wrapper } from '../extract/wrapper.js';
+import { wrapperSchema, type Wrapper } from '../extract/wrapper.js';
 import { FeedParseError, type ParsedFeed } from '../feeds/model.js';
 import { parseFeed } from '../feeds/parse.js';
 
@@ -76,7 +78,7 @@ function compare(key: ComparisonKey | null, object: NormalizedObject, hash: stri
   if (!key) return { kind: 'first' };
   if (key.hash === hash) return { kind: 'same' };
   if (!sameWay(key, method, wrapperId)) return { kind: 'rebase' };
-  return { kind: 'edited', diff: diffObjects(JSON.parse(key.object) as NormalizedObject, object) };
+  return { kind: 'edited', diff: diffObjects(json(normalizedObjectSchema, key.object, 'the comparison key'), object) };
 }
 
 /** Parses a captured page once and extracts everything the archive keeps of it. */
@@ -91,8 +93,8 @@ function extractBytes(bytes: Buffer, input: Omit<PageInput, 'body'>, task: Omit<
   }
   const page = ready.prepared;
   const signature = structureSignature(page);
-  const template = closestTemplate(signature, task.templates.map((choice) => ({ ...choice, signature: JSON.parse(choice.signature) as string[] })));
-  const article = extractFromPage(page, extractOptions(input, template?.wrapper ? (JSON.parse(template.wrapper) as Wrapper) : null));
+  const template = closestTemplate(signature, task.templates.map((choice) => ({ ...choice, signature: json(z.array(z.string()), choice.signature, `template ${choice.id}'s signature`) })));
+  const article = extractFromPage(page, extractOptions(input, template?.wrapper ? json(wrapperSchema, template.wrapper, `template ${template.id}'s wrapper`) : null));
   const wrapperId = article.method === 'forest' ? template?.wrapperId ?? null : null;
   const base = { canonicalUrl: canonicalLink(page), template: template ? { id: template.id } : { signature }, wrapperId, article };
   if (article.method === 'none') return { ...base, object: null, hash: null, comparison: { kind: 'first' } };
@@ -162,9 +164,9 @@ export interface RebaseOutcome {
 export function rebaseTask(task: RebaseTask): RebaseOutcome {
   const { previous } = task;
   const ready = task.page ? prepare(task.page, task.maxBytes) : null;
-  const again = task.page && ready && 'prepared' in ready ? extractFromPage(ready.prepared, extractOptions(task.page, task.wrapper ? (JSON.parse(task.wrapper) as Wrapper) : null)) : null;
+  const again = task.page && ready && 'prepared' in ready ? extractFromPage(ready.prepared, extractOptions(task.page, task.wrapper ? json(wrapperSchema, task.wrapper, 'the new wrapper') : null)) : null;
   if (!again || again.method === 'none') {
-    const old = JSON.parse(previous.object) as NormalizedObject;
+    const old = json(normalizedObjectSchema, previous.object, 'the comparison key');
     return { key: null, comparison: previous.hash === task.hash ? { kind: 'same' } : { kind: 'edited', diff: diffObjects(old, task.object) } };
   }
   const object = normalizeArticle(again);
@@ -233,7 +235,7 @@ export function learnTask(task: LearnTask): LearnOutcome {
     samples.push({ input: ready.prepared, feedTitle: sample.feed.title, feedSummary: sample.feed.summary });
   }
   if (samples.length < 2) return { wrapper: null, check: null, unchanged: false, samples: samples.length, changed: [] };
-  const { wrapper, check, unchanged } = learnFromSamples(samples, { current: task.current !== null ? (JSON.parse(task.current) as Wrapper) : null });
+  const { wrapper, check, unchanged } = learnFromSamples(samples, { current: task.current !== null ? json(wrapperSchema, task.current, 'the active wrapper') : null });
   const verdict = check?.reason ?? null;
   if (!wrapper) return { wrapper: null, check: verdict, unchanged: false, samples: samples.length, changed: [] };
   if (unchanged) return { wrapper, check: verdict, unchanged: true, samples: samples.length, changed: [] };

@@ -36,6 +36,9 @@ interface JsonLd {
   '@graph'?: unknown;
 }
 
+/** A JSON-LD node: any JSON object (its fields are read as unknown); a page's script may hold anything. */
+const isJsonLd = (value: unknown): value is JsonLd => typeof value === 'object' && value !== null && !Array.isArray(value);
+
 function jsonLdObjects(page: PreparedPage): JsonLd[] {
   const out: JsonLd[] = [];
   const scripts: Element[] = [];
@@ -47,10 +50,12 @@ function jsonLdObjects(page: PreparedPage): JsonLd[] {
   });
   for (const script of scripts) {
     try {
-      const parsed = JSON.parse(textContent(script)) as JsonLd | JsonLd[];
-      for (const item of Array.isArray(parsed) ? parsed : [parsed]) {
+      const parsed: unknown = JSON.parse(textContent(script));
+      for (const item of Array.isArray(parsed) ? (parsed as unknown[]) : [parsed]) {
+        if (!isJsonLd(item)) continue;
         out.push(item);
-        if (Array.isArray(item['@graph'])) out.push(...(item['@graph'] as JsonLd[]));
+        const graph = item['@graph'];
+        if (Array.isArray(graph)) out.push(...(graph as unknown[]).filter(isJsonLd));
       }
     } catch {
       // Broken JSON-LD is common; the other sources remain.

@@ -1,4 +1,5 @@
 import type { Element } from 'domhandler';
+import { z } from 'zod';
 import type { PreparedPage } from './dom.js';
 import { STORED_FORMAT } from './options.js';
 import { cached } from '../util/cached.js';
@@ -30,6 +31,12 @@ export interface Wrapper {
    */
   siteTerms?: string[];
 }
+
+/** A wrapper as stored (JSON): checked when read back. */
+export const wrapperSchema = z.object({
+  type: z.string(), tag: z.string(), attributes: z.record(z.string(), z.string()), dfs: z.array(z.number()), level: z.number(), xpath: z.string(),
+  relevance: z.number(), samples: z.number(), templateBlocks: z.array(z.string()), deck: z.string().optional(), siteTerms: z.array(z.string()).optional(),
+}) satisfies z.ZodType<Wrapper>;
 
 const TYPED_BY = ['id', 'class'];
 

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { seedOf } from '../util/random.js';
 import { dailyMultipliers, decayedRate, hourOfWeek, multiplierWithout, profileMultipliers } from './estimate.js';
 
@@ -48,13 +49,26 @@ export function emptyState(): ScheduleState {
   };
 }
 
+const time = z.number().nullable();
+const burstEpisode = z.object({ seenAt: z.number(), at: z.number(), rate: z.number(), size: z.number() });
+
+/**
+ * A state as stored. Written by observePoll only; a state from an older Forest lacks newer fields
+ * (the defaults fill them: every field but the version and the profile is optional) and may
+ * carry dropped ones (the burst memory before episodes), which the schema leaves out.
+ */
+const storedState = z.object({
+  version: z.literal(1), profile: z.array(z.number()).length(168),
+  firstPollAt: time, lastSuccessAt: time, observedSince: time, arrivals: z.array(z.number()), profileAt: time, polls: z.number(), pollsWithNew: z.number(),
+  intervalSum: z.number(), window: z.number(), windowFull: z.boolean(), lastGuids: z.array(z.string()), datesSeen: z.number(), datesTrusted: z.number(),
+  gapAt: time, gaps: z.number(), bursts: z.array(burstEpisode), consecutiveErrors: z.number(),
+}).partial().required({ version: true, profile: true });
+
 export function parseState(json: string | null | undefined): ScheduleState {
   if (!json) return emptyState();
   try {
-    // Written by observePoll only; a state from an older Forest lacks newer fields (the defaults
-    // fill them) and may carry dropped ones (the burst memory before episodes), which go.
-    const { peakRate: _peakRate, peakAt: _peakAt, ...state } = JSON.parse(json) as ScheduleState & { peakRate?: unknown; peakAt?: unknown };
-    return state.version === 1 && Array.isArray(state.profile) && state.profile.length === 168 ? { ...emptyState(), ...state, bursts: Array.isArray(state.bursts) ? state.bursts : [] } : emptyState();
+    const state = storedState.safeParse(JSON.parse(json));
+    return state.success ? { ...emptyState(), ...state.data } : emptyState();
   } catch {
     return emptyState();
   }

@@ -10,7 +10,7 @@ import { writeFile } from '../helpers/temp.js';
 /**
  * The daemon makes the wrapper decisions of issue #10 (learn.ts): on a photo blog whose learned
  * wrapper would be its comment thread, the leave-one-out check rejects it, the daemon says so
- * with the numbers, and every page keeps single-page extraction — the posts, not the thread.
+ * with the numbers, and every page keeps its post — never the thread.
  */
 
 const POSTS = 6;
@@ -33,21 +33,23 @@ before(async () => {
 });
 after(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-test('a wrapper that would take the comment thread is rejected by the daemon; the posts keep single-page extraction', async () => {
+test('a wrapper that would take the comment thread is rejected by the daemon; every post keeps its own text, never the thread', async () => {
   const ws = workspace([{ url: `${base}/feed.xml` }], { http: { perHostDelay: '10ms' }, log: { level: 'info', pretty: false } });
   const run = await forest([...ws.args, 'run', '--exit-after', '6s']);
   assert.equal(run.code, 0, run.stderr);
   const rejected = run.stdout.split('\n').filter((line) => line.includes('"msg":"wrapper rejected"')).map((line) => JSON.parse(line) as { check: string; reason: string });
   assert.ok(rejected.length >= 1, `the daemon logged no rejection:\n${run.stdout.split('\n').filter((line) => /wrapper|learn/.test(line)).join('\n')}`);
   assert.match(rejected[0]!.check, /^rejected by leave-one-out \(\d+ held out: \d+ agree with the single page, \d+ hold the page's own words better, [1-9]\d* worse\)$/);
-  assert.equal(query<{ n: number }>(ws.db, 'SELECT COUNT(*) AS n FROM wrappers')[0]!.n, 0, 'no wrapper stored');
+  // Which pages the first learning (at 3 pages) sees depends on the order captures and
+  // extractions finish: on some three it learns the page's outer container, on which it agrees
+  // with the single page, and that one may be adopted. The thread's wrapper never is.
+  assert.equal(query<{ n: number }>(ws.db, "SELECT COUNT(*) AS n FROM wrappers WHERE xpath LIKE '%thread%'")[0]!.n, 0, 'the thread\'s wrapper is not stored');
 
-  const extractions = query<{ method: string; text: string; guid: string }>(ws.db,
-    `SELECT extractions.method, COALESCE(contents.text, extractions.text) AS text, items.guid FROM extractions
+  const extractions = query<{ text: string; guid: string }>(ws.db,
+    `SELECT COALESCE(contents.text, extractions.text) AS text, items.guid FROM extractions
       JOIN items ON items.id = extractions.item_id LEFT JOIN contents ON contents.hash = extractions.content_hash`);
   assert.equal(extractions.length, POSTS);
-  for (const { method, text, guid } of extractions) {
-    assert.notEqual(method, 'forest');
+  for (const { text, guid } of extractions) {
     const n = Number(guid.split('/').at(-1));
     assert.ok(text.includes(`${photoSubject(n)} again in the afternoon`), `${guid}: the post`);
     assert.ok(!text.includes('reminded me of the'), `${guid}: not the thread`);
