@@ -265,9 +265,11 @@ export function recordRevisit(db: Db, articleId: number, page: FetchedPage, reco
   })();
 }
 
+const articleAt = z.object({ id: integer, title: nullableText });
+
 /** Another archived article whose page is at `url` (a revisit redirected there), if any. */
 export function otherArticleAt(db: Db, url: string, exceptId: number): { id: number; title: string | null } | undefined {
-  return checkedRow(z.object({ id: integer, title: nullableText }), db.prepare('SELECT id, title FROM articles WHERE url = ? AND id != ? LIMIT 1').get(url, exceptId), 'otherArticleAt');
+  return checkedRow(articleAt, db.prepare('SELECT id, title FROM articles WHERE url = ? AND id != ? LIMIT 1').get(url, exceptId), 'otherArticleAt');
 }
 
 /** Characters of text in the article's latest version (what a near-empty page is measured against). */

@@ -90,12 +90,15 @@ class AtomicFile implements ExportSink {
   }
 }
 
+/** A version's change kinds, as stored (JSON). */
+const changeKinds = z.array(z.string());
+
 function articleRecord(db: Db, article: ArticleSummary) {
   return {
     ...article,
     versions: versionsOf(db, article.id).map((version) => ({
       n: version.n, capturedAt: version.captured_at, method: version.method, wrapper: version.wrapper_id, hash: version.hash,
-      change: json(z.array(z.string()), version.change, `version ${version.n} of article ${version.article_id} (change)`), summary: version.summary,
+      change: json(changeKinds, version.change, `version ${version.n} of article ${version.article_id} (change)`), summary: version.summary,
       title: version.title, byline: version.byline, published: version.published, text: version.text, html: version.html,
     })),
     checks: checksOf(db, article.id).map((check) => ({ at: check.at, status: check.status, result: check.result, version: check.version_n, reason: check.reason })),
@@ -309,7 +312,7 @@ export async function writeWarc(db: Db, filter: ArticleFilter, sink: ExportSink,
         article: article.id, feed: article.feed, guid: article.guid, check: capture.check_result, reason: capture.check_reason, version: capture.version_n,
         ...(version ? {
           title: version.title, byline: version.byline, published: version.published, method: version.method, wrapper: version.wrapper_id,
-          hash: version.hash, change: json(z.array(z.string()), version.change, `version ${version.n} of article ${version.article_id} (change)`), summary: version.summary, text: version.text, html: version.html,
+          hash: version.hash, change: json(changeKinds, version.change, `version ${version.n} of article ${version.article_id} (change)`), summary: version.summary, text: version.text, html: version.html,
         } : {}),
       };
       await write(WARCRecord.create({

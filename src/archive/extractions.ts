@@ -78,8 +78,8 @@ const CONFIRMED = '; re-learned unchanged at ';
  * last confirmed (only the last: a busy template is confirmed every 100 pages for months).
  */
 export function confirmWrapper(db: Db, wrapperId: number, samples: number, reason: string): void {
-  const learned = db.prepare('SELECT reason FROM wrappers WHERE id = ?').pluck().get(wrapperId);
-  if (typeof learned !== 'string') return;
+  const learned = checkedRow(text, db.prepare('SELECT reason FROM wrappers WHERE id = ?').pluck().get(wrapperId), 'confirmWrapper');
+  if (learned === undefined) return;
   db.prepare('UPDATE wrappers SET samples = MAX(samples, ?), reason = ? WHERE id = ?').run(samples, `${learned.split(CONFIRMED)[0]}${CONFIRMED}${reason}`, wrapperId);
 }
 

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { z } from 'zod';
 import type { Db } from './database.js';
-import { checkedRow, count, integer, nullableText, text } from './rows.js';
+import { checkedRows, count, integer, nullableText, text } from './rows.js';
 import { SearchQueryError } from './store.js';
 
 /**
@@ -54,7 +54,7 @@ export function search(db: Db, query: string, options: SearchOptions = {}): Sear
   if (!query.trim()) throw new SearchQueryError('empty query');
   let rows: Row[];
   try {
-    rows = db.prepare(`SELECT versions.article_id AS article, versions.n, feeds.url AS feed, articles.url, contents.title, articles.versions AS latest,
+    rows = checkedRows(hitRow, db.prepare(`SELECT versions.article_id AS article, versions.n, feeds.url AS feed, articles.url, contents.title, articles.versions AS latest,
         versions.captured_at AS capturedAt, bm25(version_search, 5.0, 1.0) AS rank,
         snippet(version_search, 1, '[', ']', '…', 16) AS snippet
       FROM version_search JOIN versions ON versions.id = version_search.rowid JOIN contents ON contents.hash = versions.hash
@@ -65,7 +65,7 @@ export function search(db: Db, query: string, options: SearchOptions = {}): Sear
       ORDER BY rank LIMIT @limit OFFSET @offset`).all({
       query, feed: options.feed ?? null, since: options.since ?? null, until: options.until ?? null,
       limit: options.allVersions ? options.limit ?? 100 : 10_000, offset: options.allVersions ? options.offset ?? 0 : 0,
-    }).map((value) => checkedRow(hitRow, value, 'search')!);
+    }), 'search');
   } catch (error) {
     if (error instanceof Database.SqliteError && /fts5|syntax|unterminated|no such column|unknown special query/i.test(error.message)) {
       throw new SearchQueryError(`cannot parse the query ${JSON.stringify(query)}: ${error.message.replace(/^fts5: /, '')}. ` +

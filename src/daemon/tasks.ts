@@ -81,6 +81,9 @@ function compare(key: ComparisonKey | null, object: NormalizedObject, hash: stri
   return { kind: 'edited', diff: diffObjects(json(normalizedObjectSchema, key.object, 'the comparison key'), object) };
 }
 
+/** A template's structure signature, as stored (JSON). */
+const templateSignature = z.array(z.string());
+
 /** Parses a captured page once and extracts everything the archive keeps of it. */
 export function extractTask(task: ExtractTask): ExtractOutcome {
   return extractBytes(decodeStoredBody(task.page.body), task.page, task);
@@ -93,7 +96,7 @@ function extractBytes(bytes: Buffer, input: Omit<PageInput, 'body'>, task: Omit<
   }
   const page = ready.prepared;
   const signature = structureSignature(page);
-  const template = closestTemplate(signature, task.templates.map((choice) => ({ ...choice, signature: json(z.array(z.string()), choice.signature, `template ${choice.id}'s signature`) })));
+  const template = closestTemplate(signature, task.templates.map((choice) => ({ ...choice, signature: json(templateSignature, choice.signature, `template ${choice.id}'s signature`) })));
   const article = extractFromPage(page, extractOptions(input, template?.wrapper ? json(wrapperSchema, template.wrapper, `template ${template.id}'s wrapper`) : null));
   const wrapperId = article.method === 'forest' ? template?.wrapperId ?? null : null;
   const base = { canonicalUrl: canonicalLink(page), template: template ? { id: template.id } : { signature }, wrapperId, article };

@@ -61,7 +61,8 @@ const storedState = z.object({
   version: z.literal(1), profile: z.array(z.number()).length(168),
   firstPollAt: time, lastSuccessAt: time, observedSince: time, arrivals: z.array(z.number()), profileAt: time, polls: z.number(), pollsWithNew: z.number(),
   intervalSum: z.number(), window: z.number(), windowFull: z.boolean(), lastGuids: z.array(z.string()), datesSeen: z.number(), datesTrusted: z.number(),
-  gapAt: time, gaps: z.number(), bursts: z.array(burstEpisode), consecutiveErrors: z.number(),
+  // Burst episodes that are not of this shape are forgotten, not the rest of the state.
+  gapAt: time, gaps: z.number(), bursts: z.array(burstEpisode).catch([]), consecutiveErrors: z.number(),
 }).partial().required({ version: true, profile: true });
 
 export function parseState(json: string | null | undefined): ScheduleState {
