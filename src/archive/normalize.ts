@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import * as cheerio from 'cheerio';
 import { isTag, isText, type AnyNode, type Element } from 'domhandler';
+import { parseFragment } from 'parse5';
+import { adapter } from 'parse5-htmlparser2-tree-adapter';
 import { z } from 'zod';
 
 /**
@@ -148,10 +149,11 @@ function leafBlock(element: Element, kind: BlockKind, media: string[]): Block | 
 
 /** The normalized object of an extraction. */
 export function normalizeArticle(content: ExtractedContent): NormalizedObject {
-  const $ = cheerio.load(content.html, null, false);
+  // The same fragment parse (parse5, no context element) as extraction's: the sanitized HTML's blocks as a browser reads them.
+  const fragment = parseFragment(content.html, { treeAdapter: adapter });
   const blocks: Block[] = [];
   const media: string[] = [];
-  collectBlocks($.root().toArray()[0]!.children as AnyNode[], blocks, media);
+  collectBlocks(fragment.children, blocks, media);
   const published = content.published && !Number.isNaN(Date.parse(content.published)) ? new Date(content.published).toISOString() : null;
   return {
     title: normalizeText(content.title ?? ''),

@@ -41,6 +41,12 @@ export function decodeBody(bytes: Uint8Array, contentType?: string | null): Deco
     defaultEncoding: isValidUtf8(bytes) ? 'UTF-8' : 'windows-1252',
     maxBytes: 4096,
   });
+  if (/^utf-?8$/i.test(encoding)) {
+    // Node's own UTF-8 decoder: the same text as iconv-lite's (U+FFFD for each invalid sequence,
+    // the BOM stripped), without its StringDecoder, which cost a page a millisecond.
+    const text = buffer.toString('utf8');
+    return { text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, encoding: 'utf-8' };
+  }
   if (iconv.encodingExists(encoding)) {
     return { text: iconv.decode(buffer, encoding), encoding: encoding.toLowerCase() }; // strips a BOM
   }
