@@ -130,6 +130,11 @@ export interface FeedCounts {
   nextRevisit: string | null;
 }
 
+const itemCountRow = z.object({ feedId: integer, items: count, pages: count, failedPages: count, pendingPages: count });
+const lastPageErrorRow = z.object({ feedId: integer, error: text });
+const articleCountRow = z.object({ feedId: integer, articles: count, versions: count, nextRevisit: nullableText });
+const checkCountRow = z.object({ feedId: integer, checks: count });
+
 export function feedCounts(db: Db): Map<number, FeedCounts> {
   const counts = new Map<number, FeedCounts>();
   const of = (feedId: number) => {
@@ -142,15 +147,15 @@ export function feedCounts(db: Db): Map<number, FeedCounts> {
   };
   const items = db.prepare(`SELECT feed_id AS feedId, COUNT(*) AS items, SUM(page_state = 'captured') AS pages, SUM(page_state = 'failed') AS failedPages,
       SUM(page_state = 'pending') AS pendingPages FROM items GROUP BY feed_id`).all();
-  for (const row of checkedRows(z.object({ feedId: integer, items: count, pages: count, failedPages: count, pendingPages: count }), items, 'feedCounts')) Object.assign(of(row.feedId), { items: row.items, pages: row.pages, failedPages: row.failedPages, pendingPages: row.pendingPages });
+  for (const row of checkedRows(itemCountRow, items, 'feedCounts')) Object.assign(of(row.feedId), { items: row.items, pages: row.pages, failedPages: row.failedPages, pendingPages: row.pendingPages });
   const errors = db.prepare(`SELECT feed_id AS feedId, page_error AS error, MAX(page_due_at) FROM items WHERE page_error IS NOT NULL GROUP BY feed_id`)
     .all();
-  for (const row of checkedRows(z.object({ feedId: integer, error: text }), errors, 'feedCounts')) of(row.feedId).lastPageError = row.error;
+  for (const row of checkedRows(lastPageErrorRow, errors, 'feedCounts')) of(row.feedId).lastPageError = row.error;
   const articles = db.prepare(`SELECT feed_id AS feedId, COUNT(*) AS articles, COALESCE(SUM(versions), 0) AS versions, MIN(next_check_at) AS nextRevisit
     FROM articles GROUP BY feed_id`).all();
-  for (const row of checkedRows(z.object({ feedId: integer, articles: count, versions: count, nextRevisit: nullableText }), articles, 'feedCounts')) Object.assign(of(row.feedId), { articles: row.articles, versions: row.versions, nextRevisit: row.nextRevisit });
+  for (const row of checkedRows(articleCountRow, articles, 'feedCounts')) Object.assign(of(row.feedId), { articles: row.articles, versions: row.versions, nextRevisit: row.nextRevisit });
   const checks = db.prepare('SELECT articles.feed_id AS feedId, COUNT(*) AS checks FROM checks JOIN articles ON articles.id = checks.article_id GROUP BY articles.feed_id')
     .all();
-  for (const row of checkedRows(z.object({ feedId: integer, checks: count }), checks, 'feedCounts')) of(row.feedId).checks = row.checks;
+  for (const row of checkedRows(checkCountRow, checks, 'feedCounts')) of(row.feedId).checks = row.checks;
   return counts;
 }

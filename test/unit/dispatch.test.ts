@@ -38,6 +38,21 @@ test('slots are shared in priority order; revisits never take more than their sh
   assert.equal(plan.waitingForSlots, 3);
 });
 
+test('a round of polls leaves one slot to captures, and takes it back when nothing else is due', () => {
+  const polls = ['a', 'b', 'c', 'd', 'e', 'f'].map((host, i) => ref('poll', i, host));
+  const withCapture = planDispatch({ due: { ...none, poll: polls, capture: [ref('capture', 9, 'g')] }, inFlight: new Set(), room: 4, revisitRoom: 2, readyAt: () => 0 });
+  assert.deepEqual(withCapture.start.map(workKey), ['poll:0', 'poll:1', 'poll:2', 'capture:9']);
+  assert.equal(withCapture.waitingForSlots, 3);
+  const pollsOnly = planDispatch({ due: { ...none, poll: polls }, inFlight: new Set(), room: 4, revisitRoom: 2, readyAt: () => 0 });
+  assert.deepEqual(pollsOnly.start.map(workKey), ['poll:0', 'poll:1', 'poll:2', 'poll:3']);
+  // A capture whose host a poll holds cannot take the slot; the slot goes back to polls.
+  const sameHost = planDispatch({ due: { ...none, poll: polls, capture: [ref('capture', 9, 'a')] }, inFlight: new Set(), room: 4, revisitRoom: 2, readyAt: () => 0 });
+  assert.deepEqual(sameHost.start.map(workKey), ['poll:0', 'poll:1', 'poll:2', 'poll:3']);
+  // One free slot: the capture has it while polls wait.
+  const oneSlot = planDispatch({ due: { ...none, poll: polls, capture: [ref('capture', 9, 'g')] }, inFlight: new Set(), room: 1, revisitRoom: 1, readyAt: () => 0 });
+  assert.deepEqual(oneSlot.start.map(workKey), ['capture:9']);
+});
+
 test('work already in flight is never started twice', () => {
   const plan = planDispatch({ due: { ...none, poll: [ref('poll', 1, 'a')] }, inFlight: new Set(['poll:1']), room: 4, revisitRoom: 2, readyAt: () => 0 });
   assert.deepEqual(plan.start, []);
@@ -93,4 +108,14 @@ test('a backlog on one host holds back neither another host nor a hot feed\'s ne
   const slow = started.filter((s) => Number(s.key.split(':')[1]) < 100).map((s) => s.at);
   assert.ok(slow.length >= 5 && slow.length <= 6, `${slow.length} backlog pages in 6 s at one per 1.05 s`);
   for (let i = 1; i < slow.length; i++) assert.ok(slow[i]! - slow[i - 1]! >= 1050, 'politeness delay after each request');
+});
+
+test('the pool gets pages during a round of polls: captures start while polls of other feeds wait', () => {
+  const polls = Array.from({ length: 200 }, (_, i) => ref('poll', i, `feed${i}.example`));
+  const backlog = Array.from({ length: 50 }, (_, i) => ref('capture', i, `site${i}.example`));
+  const started = simulate({ poll: polls, capture: backlog, revisit: [] }, { slots: 4, delay: 1000, until: 1000 });
+  const firstCapture = started.find((s) => s.key.startsWith('capture:'))?.at;
+  assert.equal(firstCapture, 0, 'a capture starts with the first polls');
+  // Three slots of polls at 50 ms each: 60 polls in the first second.
+  assert.ok(started.filter((s) => s.key.startsWith('poll:')).length >= 60);
 });
