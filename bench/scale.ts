@@ -159,6 +159,8 @@ async function main(): Promise<void> {
     hotItems: hot.length, hotCaptured: hotDelays.length, hotP50s: quantile(hotDelays, 0.5), hotP95s: quantile(hotDelays, 0.95), hotSeenToCapturedP95s: quantile(hotServiceDelays, 0.95),
     rssMaxMb: peak.rssMb, rssMaxAtS: peak.t / 1000, rssGrowthSecondHalf: growth,
     coresUsed: last.cpuMs / last.t, cpuMsPerPage: last.cpuMs / Math.max(1, pages),
+    // The daemon takes whatever the first captures leave for revisits: this is its cost per unit of work.
+    cpuMsPerExtraction: last.cpuMs / Math.max(1, pages + checks),
     dbKbPerArticle: dbBytes / 1024 / Math.max(1, articles), bytesPerStoredCapture: blobs.n ? blobs.stored / blobs.n : NaN, rawBytesPerCapture: blobs.n ? blobs.raw / blobs.n : NaN,
     passSnapshots: pass.snapshots, passMs: pass.passMs, gzipBytesPerCapture: gzipped.gzipBytes, storedBytesPerSampledCapture: gzipped.storedBytes,
   };
@@ -178,6 +180,7 @@ async function main(): Promise<void> {
     ['resident memory: max / growth over 2nd half', `${f(result.rssMaxMb, 0)} MB (at ${f(result.rssMaxAtS, 0)} s) / ${f(100 * growth)}%`, '≤ 600 MB / ≤ 5%'],
     ['CPU cores used', f(result.coresUsed, 2), ''],
     ['CPU ms per archived page', f(result.cpuMsPerPage), '≤ 40'],
+    ['CPU ms per extraction (first captures and revisits)', f(result.cpuMsPerExtraction), ''],
     ['database per article', `${f(result.dbKbPerArticle)} KB`, '≤ 30 KB'],
     ['bytes per stored capture (raw)', `${f(result.bytesPerStoredCapture, 0)} (${f(result.rawBytesPerCapture, 0)}); ${againstReference} of ${blobs.n} stored against their site's reference`, ''],
     [`the same captures as plain gzip (a sample of ${gzipped.captures})`, `${f(gzipped.gzipBytes, 0)} against ${f(gzipped.storedBytes, 0)} stored`, ''],
