@@ -7,10 +7,12 @@ import type { WorkKind, WorkRef } from '../archive/store.js';
  *   has passed (the fetcher's host queue tells when a host is ready);
  * - priorities: polls, then first captures (the queue gives them newest item first, so a busy
  *   feed's new item goes before a backlog of old pages), then revisits;
- * - polls leave one slot to the other work while it has any to start: a round of polls (a
- *   10,000-feed list at start, 8 slots, ~170 polls a second) would otherwise hold every slot for a
- *   minute while the worker pool, which only captured pages feed, sits idle (bench:scale: 0.4
- *   of 2 cores used in that minute). The slot goes back to polls when nothing else is due;
+ * - polls never take the last free slot of a pass while other work is ready to start in it: a
+ *   round of polls (a 10,000-feed list at start, 8 slots, ~170 polls a second) would otherwise
+ *   hold every slot for a minute while the worker pool, which only captured pages feed, sits idle
+ *   (bench:scale: 0.4 of 2 cores used in that minute). The share is counted over the slots free
+ *   now, not over those in flight, so captures may hold more than one slot across passes; the
+ *   slot goes back to polls when nothing else is ready;
  * - revisits never take more than their share of the slots, so that a wave of them cannot hold
  *   the slots a poll will want a moment later;
  * - a host that is busy or resting never blocks another host: its work is passed over, not waited
@@ -85,7 +87,7 @@ export function planDispatch(input: DispatchInput): DispatchPlan {
       else waitingForSlots++;
     }
   }
-  // The slot polls left is theirs again when nothing else took it.
+  // The slot polls left is theirs again when nothing else ready took it.
   for (const ref of heldPolls) {
     const host = hostOf(ref.url);
     if (room > 0 && (host === null || !taken.has(host))) take(ref, host);
