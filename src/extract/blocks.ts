@@ -2,6 +2,7 @@ import type { Element } from 'domhandler';
 import { BLOCK_TAGS, isInside, textOf, type PreparedPage } from './dom.js';
 import { STORED_FORMAT } from './options.js';
 import { cached } from '../util/cached.js';
+import { countWordRuns } from './terms.js';
 
 /**
  * Keys of a block's text for comparing blocks across pages: the text itself (case, digits and
@@ -51,7 +52,7 @@ export function linkText(element: Element): { words: number; linked: number; unl
   const visit = (node: Element, inLink: boolean) => {
     for (const child of node.children) {
       if (child.type === 'text') {
-        const count = child.data.match(/[\p{L}\p{N}_]+/gu)?.length ?? 0;
+        const count = countWordRuns(child.data);
         words += count;
         if (inLink) linked += count;
         else unlinked += child.data;

@@ -1,6 +1,7 @@
 import { isTag, isText, type AnyNode, type Element } from 'domhandler';
 import { parentElement, type PreparedPage } from './dom.js';
 import { EXTRACTOR_OPTIONS, type ExtractorOptions } from './options.js';
+import { countWordRuns } from './terms.js';
 
 /**
  * Fallback when signifiers are weak: maximum subsequence segmentation (mss-paper.txt, the
@@ -37,19 +38,21 @@ export function mssNode(page: PreparedPage, t: ExtractorOptions = EXTRACTOR_OPTI
   if (!body) return null;
   const scores: number[] = [];
   const owners: Array<Element | null> = [];
-  const skip = new Set(page.elements);
   const visit = (node: AnyNode) => {
     if (isTag(node)) {
-      if (!skip.has(node)) return; // dropped during preparation
+      if (!page.dfs.has(node)) return; // dropped during preparation (dfs numbers the elements kept)
       scores.push(t.mssTag);
       owners.push(null);
       for (const child of node.children) visit(child);
       scores.push(t.mssTag);
       owners.push(null);
     } else if (isText(node) && node.parent && isTag(node.parent)) {
-      const count = node.data.match(/[\p{L}\p{N}_]+/gu)?.length ?? 0;
-      for (let i = 0; i < count; i++) {
-        scores.push(t.mssWord);
+      // A text's words, one token scoring theirs together: with words scoring above zero the best
+      // run never splits a text (taking the rest of it only adds), so the run is the paper's, from
+      // a token per text instead of one per word (pages hold thousands).
+      const count = countWordRuns(node.data);
+      if (count > 0) {
+        scores.push(count * t.mssWord);
         owners.push(node.parent);
       }
     }
@@ -57,9 +60,13 @@ export function mssNode(page: PreparedPage, t: ExtractorOptions = EXTRACTOR_OPTI
   visit(body);
   const run = maximumSubsequence(scores);
   let node: Element | null = null;
+  let previous: Element | null = null;
   for (let i = run.start; i <= run.end; i++) {
     const owner = owners[i];
-    if (owner) node = node ? lowestCommonAncestor(node, owner) : owner;
+    // Texts of one element share their owner: its ancestor is taken once.
+    if (!owner || owner === previous) continue;
+    previous = owner;
+    node = node ? lowestCommonAncestor(node, owner) : owner;
   }
   return node;
 }

@@ -1,7 +1,7 @@
 import type { PreparedPage } from './dom.js';
 import { pageTermSet } from './significance.js';
 import type { Signifiers } from './signifiers.js';
-import { termRules, terms, words } from './terms.js';
+import { countWordRuns, termRules, terms, words } from './terms.js';
 
 /**
  * Whether an object holds what its page says about itself (issue #10's per-page guard and the
@@ -44,7 +44,7 @@ export function wordAgreement(a: string, b: string): number {
   return total === 0 ? 1 : (2 * shared) / total;
 }
 
-export const wordCount = (text: string) => words(text).length;
+export const wordCount = (text: string) => countWordRuns(text.toLowerCase());
 
 /** The signifiers without the site's own words (the keywords most of a template's pages share in their metadata). */
 export function pageOwnSignifiers(signifiers: Signifiers, siteTerms: readonly string[] | undefined): Signifiers {

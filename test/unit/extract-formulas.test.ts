@@ -4,7 +4,8 @@ import { scorePage, summarize } from '../../bench/extract/metric.js';
 import { maximumSubsequence } from '../../src/extract/fallback.js';
 import { informativeness, jeffreysDensity, relevance, unexpectedness } from '../../src/extract/scores.js';
 import { tfidfSignifiers, feedSignifiers, trigramsOf } from '../../src/extract/signifiers.js';
-import { terms } from '../../src/extract/terms.js';
+import { countWordRuns, terms } from '../../src/extract/terms.js';
+import { seededRandom } from '../../src/util/random.js';
 import { renderXPath, tolerantForm } from '../../src/extract/wrapper.js';
 
 test('J: Jeffreys density, the worked examples of FOREST §3.3', () => {
@@ -65,4 +66,19 @@ test('the benchmark metric: 4-token shingles, multiset tp/fp/fn, means of per-pa
   assert.equal(summary.precision, (0.5 + 1 + 1) / 3);
   assert.equal(summary.recall, (0.5 + 1 + 1) / 3);
   assert.deepEqual(scorePage('x y z w x y z w', 'x y z w'), { tp: 1, fp: 4, fn: 0 }, 'multisets: repeated shingles count');
+});
+
+test('counting words without making them: the runs the word pattern matches, on any text', () => {
+  const random = seededRandom(7);
+  // Letters, digits and _ of several scripts (an astral letter and digit among them), combining
+  // marks, spaces, punctuation and a lone surrogate: the pattern's edges.
+  const alphabet = ['a', 'Z', '7', '_', 'é', 'İ', 'ß', 'я', '中', '٣', '\u0301', ' ', '\n', '\t', '-', '.', '’', '😀', '𝒜', '𝟙', '\ud800', '\u00a0'];
+  const texts = ['', ' ', 'word', '  two words  ', 'İstanbul'];
+  for (let i = 0; i < 2000; i++) {
+    let text = '';
+    const length = Math.floor(random() * 40);
+    for (let j = 0; j < length; j++) text += alphabet[Math.floor(random() * alphabet.length)];
+    texts.push(text);
+  }
+  for (const text of texts) assert.equal(countWordRuns(text), text.match(/[\p{L}\p{N}_]+/gu)?.length ?? 0, JSON.stringify(text));
 });
