@@ -11,7 +11,7 @@
  * is the built daemon (`forest run`), sampled once a second for resident memory and CPU time.
  * Then the pass cost on a synthetic archive of 1,000,000 snapshots.
  *
- *   npm run bench:scale -- [--feeds=10000] [--hosts=500] [--minutes=8] [--hot=100] [--json] [--keep] [--profile=DIR]
+ *   npm run bench:scale -- [--feeds=10000] [--hosts=500] [--minutes=8] [--hot=100] [--workers=auto] [--json] [--keep] [--profile=DIR]
  *
  * `--profile=DIR` writes V8 CPU profiles of the daemon (its main thread and each worker) to DIR
  * (open them in Chrome DevTools or speedscope) — to see where the CPU per page goes.
@@ -94,6 +94,8 @@ async function main(): Promise<void> {
     subscriptions: join(work, 'feeds.yaml'), database: { path: database },
     http: { perHostDelay: '1s', allowPrivateNetworks: ['127.0.0.0/8'] }, schedule: { defaultInterval: '10m', minInterval: '1m' }, revisit: { after: ['3m', '6m'] },
     log: { level: 'info', pretty: false },
+    // The pool's size (`workers`, default auto: one thread per core), to see what each thread buys.
+    ...(args.has('workers') ? { workers: args.get('workers') === 'auto' ? 'auto' : Number(args.get('workers')) } : {}),
   }));
   const started = Date.now();
   const log = openSync(join(work, 'forest.log'), 'w');
