@@ -1,13 +1,16 @@
 import { stemmer } from 'stemmer';
 import * as stopwords from 'stopword';
 
+/** What a word is made of: Unicode letters, digits and `_` (one class for every word pattern here). */
+const WORD_CHARS = String.raw`\p{L}\p{N}_`;
+const WORDS = new RegExp(`[${WORD_CHARS}]+`, 'gu');
+const WORD_RUN = new RegExp(`[${WORD_CHARS}]+`, 'uy');
+const BETWEEN_WORDS = new RegExp(`[^${WORD_CHARS}]+`, 'uy');
+
 /** Words of a text: runs of Unicode letters, digits and `_`, lower-cased. */
 export function words(text: string): string[] {
-  return text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
+  return text.toLowerCase().match(WORDS) ?? [];
 }
-
-const WORD_RUN = /[\p{L}\p{N}_]+/uy;
-const BETWEEN_WORDS = /[^\p{L}\p{N}_]+/uy;
 
 /**
  * How many runs of letters, digits and `_` `text` holds — `words(text).length` without the

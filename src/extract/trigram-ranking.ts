@@ -58,11 +58,14 @@ function scriptModels(): Map<string, ScriptModels> {
   return models;
 }
 
+/** franc's script expressions, in its order (the order decides ties). */
+const SCRIPTS = Object.entries(expressions);
+
 /** The script whose characters `value` holds most of (franc's getTopScript: the first of equals wins). */
 function topScript(value: string): [string | undefined, number] {
   let top: string | undefined;
   let topCount = -1;
-  for (const [script, expression] of Object.entries(expressions)) {
+  for (const [script, expression] of SCRIPTS) {
     const count = (value.match(expression)?.length ?? 0) / value.length || 0;
     if (count > topCount) {
       topCount = count;
