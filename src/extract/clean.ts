@@ -26,6 +26,17 @@ const COMMENTS = /(^|[-_\s])(comments?|comment-?list|responses|replies|discussio
 /** A block whose whole text is a widget's label ("Advertisement", "Share", "3 comments"). */
 const LABEL = /^\s*(\d+\s+)?(advert|advertisement|ad|sponsored|comments?|share|share this|tweet|email|print|close|caption|read more|more|show more|load more|subscribe|sign up|follow us|related|related articles|you may also like|recommended)\s*:?\s*$/i;
 
+/**
+ * A reader counter: a count of comments, shares, likes or views with its word ("Comments (14)",
+ * "1,204 shares", "Views: 87"). It changes with every visit while the article does not, so an
+ * object holding it would be a new version at each revisit; and it is the site's widget, not the
+ * article's prose. A block or an inline element whose whole text is one is left out.
+ */
+const COUNTER_WORD = '(comments?|replies|responses|shares?|likes?|views?|reactions?)';
+const COUNTER = new RegExp(`^\\s*(\\(?\\d[\\d,.]*\\)?\\s*${COUNTER_WORD}|${COUNTER_WORD}\\s*[:(]?\\s*\\d[\\d,.]*\\s*\\)?)\\s*$`, 'i');
+/** Inline elements a counter comes in (a link to the thread, a badge): checked one by one, as blocks are. */
+const INLINE = new Set(['a', 'span', 'small', 'b', 'strong', 'em', 'i']);
+
 const STAMP_WORDS = /^(updated|published|posted|modified|last|at|on|ago|minutes?|mins?|hours?|hrs?|days?|image|of|[ap]\.?m\.?|gmt|utc|bst|cet|cest|[ecmp][sd]t|(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?|(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?)$/i;
 
 /**
@@ -75,6 +86,10 @@ export function boilerplateInside(page: PreparedPage, root: Element, options: Cl
           continue;
         }
       }
+      if (INLINE.has(node.name) && COUNTER.test(textContent(node))) {
+        skipped.add(node);
+        continue;
+      }
       // A paragraph that is nothing but a link is a teaser for another page ("READ MORE: …").
       if (node.name === 'p' || /^h[2-6]$/.test(node.name)) {
         const { words, linked } = linkText(node);
@@ -89,7 +104,7 @@ export function boilerplateInside(page: PreparedPage, root: Element, options: Cl
   visit(root);
   for (const block of textBlocks(page, root)) {
     const text = textContent(block);
-    if (block !== root && (LABEL.test(text) || isStamp(text, t))) skipped.add(block);
+    if (block !== root && (LABEL.test(text) || COUNTER.test(text) || isStamp(text, t))) skipped.add(block);
   }
   if (options.templateBlocks && options.templateBlocks.size > 0) {
     const hasLabels = [...options.templateBlocks].some((key) => key.startsWith('label:'));

@@ -63,8 +63,9 @@ export interface ExtractOptions {
  * 2: the byline and a `<time>` are found before a wrapper's node too; the per-page guard.
  * 3: what the page hides (`hidden`, an inline display:none or visibility:hidden) is never content;
  * a page that declares no language gets the one its text is in.
+ * 4: reader counters ("Comments (14)", "1,204 shares") are left out, inline ones too (clean.ts).
  */
-export const EXTRACTOR_VERSION = 3;
+export const EXTRACTOR_VERSION = 4;
 
 export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024; // as extract.maxBytes in config/default.yaml
 

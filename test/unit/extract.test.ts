@@ -128,6 +128,19 @@ ${[1, 2, 3, 4].map(paragraph).join('')}<div>Advertisement</div><div>Image 1 of 5
   assert.ok(result.text.includes('on 4 November 2026 and approved'), 'a sentence with a date is prose');
 });
 
+test('reader counters (comments, shares) are left out, inline too: a revisit sees the same object whatever the count', () => {
+  const paragraph = (i: number) => `<p>The harbour committee met on ${i} November 2026 and approved the ferry timetable, the budget for the bridge repairs and a study of the tunnel.</p>`;
+  const html = (comments: number, shares: string) => `<html><head><title>Ferry timetable approved</title></head><body><div class="entry">
+<h1>Ferry timetable approved</h1>${[1, 2, 3, 4].map(paragraph).join('')}
+<p class="posted">Posted by Ann Lee at Wed, 18 Nov 2026 09:00:00 GMT | <a href="#c">Comments (${comments})</a> · <span>${shares} shares</span></p></div></body></html>`;
+  const options = { feedTitle: 'Ferry timetable approved', feedSummary: 'The harbour committee met and approved the ferry timetable' };
+  const before = extractArticle(html(3, '1,204'), options);
+  const after = extractArticle(html(17, '2,311'), options);
+  for (const gone of ['Comments (', 'shares']) assert.ok(!before.text.includes(gone), `kept: ${gone}`);
+  assert.equal(objectHash(normalizeArticle(before)), objectHash(normalizeArticle(after)));
+  assert.ok(before.text.includes('on 4 November 2026 and approved'), 'the prose is kept');
+});
+
 test('a deck set apart from the body: a wrapper learns its slot across pages; a single page leaves it out', () => {
   // The deck repeats the page's description, in a promo box above the body's container, with a
   // teaser of another story beside it: one page cannot tell which is the deck, the template can.
