@@ -1,3 +1,4 @@
+import { isAscii, isUtf8 } from 'node:buffer';
 import { getEncoding } from 'encoding-sniffer';
 import iconv from 'iconv-lite';
 
@@ -15,10 +16,17 @@ export function charsetOf(contentType: string | null | undefined): string | unde
   return match?.[1];
 }
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 function isValidUtf8(bytes: Uint8Array): boolean {
+  // Node's validator (simdutf) on the whole body first, a few microseconds: a body valid
+  // throughout is valid in its first 64 KiB. Only a body that is not (windows-1252, or UTF-8 cut
+  // or broken after its start) is checked the slow way, on its start, where a character cut at
+  // the 64 KiB boundary is no error.
+  if (isUtf8(bytes)) return true;
   try {
-    strictUtf8.decode(bytes.subarray(0, 64 * 1024), { stream: true });
+    // A decoder of its own: a streaming decode keeps a character cut at the boundary for the next
+    // call, and a shared decoder made the next body begin with it (an UTF-8 page read as
+    // windows-1252 after a page cut mid-character).
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, 64 * 1024), { stream: true });
     return true;
   } catch {
     return false;
@@ -44,7 +52,10 @@ export function decodeBody(bytes: Uint8Array, contentType?: string | null): Deco
   if (/^utf-?8$/i.test(encoding)) {
     // Node's own UTF-8 decoder: the same text as iconv-lite's (U+FFFD for each invalid sequence,
     // the BOM stripped), without its StringDecoder, which cost a page a millisecond.
-    const text = buffer.toString('utf8');
+    // Pure ASCII (most pages of English sites) reads the same as Latin-1, which V8 copies
+    // byte for byte: 8 times faster than decoding it as UTF-8 (bench:scale's worker profile had
+    // decoding at 4% of a worker's time).
+    const text = isAscii(buffer) ? buffer.toString('latin1') : buffer.toString('utf8');
     return { text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, encoding: 'utf-8' };
   }
   if (iconv.encodingExists(encoding)) {

@@ -47,3 +47,13 @@ test('charsetOf reads quoted and unquoted parameters', () => {
   assert.equal(charsetOf('text/xml;charset=KOI8-R'), 'KOI8-R');
   assert.equal(charsetOf('text/xml'), undefined);
 });
+
+test('an undeclared body cut mid-character at the sniffing limit does not change how the next body is read', () => {
+  // 65,535 ASCII bytes then "é" (two bytes): the check of the first 64 KiB ends inside it.
+  const cut = Buffer.from(`${'a'.repeat(65_535)}é and more`);
+  assert.equal(decodeBody(cut, 'text/html').encoding, 'utf-8');
+  const next = Buffer.from(`${'b'.repeat(70_000)}\xe9`, 'latin1'); // valid for 64 KiB, windows-1252 after
+  assert.equal(decodeBody(next, 'text/html').encoding, 'utf-8', 'what the first 64 KiB say decides');
+  assert.equal(decodeBody(cut, 'text/html').text.slice(65_535), 'é and more');
+  assert.equal(decodeBody(Buffer.from('<p>plain ascii</p>'), 'text/html').text, '<p>plain ascii</p>');
+});
