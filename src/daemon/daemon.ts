@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { isStorageFull, type Backlog, type WorkKind, type WorkRef } from '../archive/store.js';
 import { planDispatch, workKey, type DispatchPlan } from './dispatch.js';
+import { ExtractedAhead } from './extracted-ahead.js';
 import { Extractor } from './extraction.js';
 import type { PipelineContext } from './pipeline.js';
 import { capturePage, pollFeed, revisitPage } from './pipeline.js';
@@ -66,11 +67,14 @@ export class Daemon {
   /** While the database is full: since when, and when that was last logged. */
   private full: { since: number; loggedAt: number; error: string } | null = null;
 
-  constructor(private readonly context: PipelineContext, private readonly onReport?: (report: DaemonReport) => void) {
+  private readonly context: PipelineContext;
+
+  constructor(context: PipelineContext, private readonly onReport?: (report: DaemonReport) => void) {
     // Every request in flight and every one waiting for its host listens on the daemon's signal
     // (and lets go when it ends): many at once is the normal case, not a leak.
     setMaxListeners(context.settings.http.concurrency * 4 + 64, this.controller.signal);
-    this.extractor = new Extractor(context, Math.max(1, context.pool.threads) * 2);
+    this.context = { ahead: new ExtractedAhead(), ...context };
+    this.extractor = new Extractor(this.context, Math.max(1, context.pool.threads) * 2);
   }
 
   /** Starts the loop; resolves when `stop` has finished. */

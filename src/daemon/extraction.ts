@@ -181,16 +181,20 @@ export class Extractor {
       return { article, outcome: outcomeOf(decision) };
     };
     try {
-      const page = await pageInput(this.context, capture);
-      if (!page) {
-        const { article, outcome } = await recordNothing('snapshot body missing');
-        report('none', outcome, 0, article.reason);
-        return none;
-      }
       const key = await store.comparisonKey(capture.itemId);
       // Read for each page (an index lookup): a cache over 10,000 feeds' signatures would be most of the heap.
       const templates = await store.templateChoices(capture.feedId);
-      const result = await pool.extract({ page, maxBytes: settings.extract.maxBytes, templates, compare: key });
+      const inputs = { page: { contentType: capture.contentType, url: capture.finalUrl, feed: capture.item }, maxBytes: settings.extract.maxBytes, templates, compare: key };
+      let result = this.context.ahead?.take(capture.snapshotId, inputs) ?? null;
+      if (!result) {
+        const page = await pageInput(this.context, capture);
+        if (!page) {
+          const { article, outcome } = await recordNothing('snapshot body missing');
+          report('none', outcome, 0, article.reason);
+          return none;
+        }
+        result = await pool.extract({ ...inputs, page });
+      }
       const { comparison, rebased } = await this.resolve(capture, result, templates, key);
       // Only new pages teach: revisits of one article would make its own text look like template.
       const revisit = await store.itemExtractedBefore(capture.itemId, capture.snapshotId);

@@ -8,6 +8,7 @@ import { BEHIND_SCHEDULE_MS, nextPoll, stretchWhenBehind } from '../schedule/pol
 import { observePoll, parseState } from '../schedule/state.js';
 import type { Logger } from '../util/logger.js';
 import { redirectVerdict } from './availability.js';
+import type { ExtractedAhead } from './extracted-ahead.js';
 import { recordUnchangedRevisit } from './extraction.js';
 import type { CpuPool } from './pool.js';
 import type { RevisitTask } from './tasks.js';
@@ -21,6 +22,8 @@ export interface PipelineContext {
   now?: () => Date;
   /** How late polls are starting (ms): the daemon is behind schedule when this is large. */
   pollLag?: () => number;
+  /** Revisits' extractions, for their queued extraction to take (none: every stored page is extracted when its turn comes). */
+  ahead?: ExtractedAhead;
 }
 
 /** The date a feed shows for an item, as the scheduler reads it. */
@@ -165,7 +168,8 @@ export async function revisitPage(context: PipelineContext, article: ArticleToRe
       return;
     }
     const previousDigest = await store.latestPayloadDigest(article.itemId);
-    const revisit = await context.pool.revisit(await revisitInput(context, article, result, previousDigest));
+    const task = await revisitInput(context, article, result, previousDigest);
+    const revisit = await context.pool.revisit(task);
     if (revisit.kind === 'same' && await recordUnchangedRevisit(context, article, result, revisit)) {
       log.info({ url: article.url, article: article.id, status: result.status, bytes: result.body.length, ms: Math.round(performance.now() - started) }, 'revisited: same object');
       return;
@@ -178,6 +182,8 @@ export async function revisitPage(context: PipelineContext, article: ArticleToRe
       return;
     }
     const snapshotId = await store.recordRevisit(article.id, result, { kind: 'extract', body });
+    // The page was extracted above: its queued extraction takes that result (extracted-ahead.ts).
+    if (revisit.kind === 'store' && revisit.extracted) context.ahead?.remember(snapshotId, task, revisit.extracted);
     log.info({ url: article.url, article: article.id, status: result.status, bytes: result.body.length, snapshot: snapshotId, ms: Math.round(performance.now() - started) }, 'revisited');
   } catch (caught) {
     if (notTheirFailure(caught, signal)) return;

@@ -118,24 +118,26 @@ export interface RevisitTask extends Omit<ExtractTask, 'page'> {
 export type RevisitOutcome =
   /** The article object is the one the article's comparison key holds, on a page of a known template: no body to store. */
   | { kind: 'same'; sha256: string; extracted: ExtractOutcome & { template: { id: number } } }
-  /** Anything else (the same bytes, an edit, a key to rebase, a new layout, no object): the body, encoded, for the queued extraction. */
-  | { kind: 'store'; body: EncodedBody };
+  /**
+   * Anything else (the same bytes, an edit, a key to rebase, a new layout, no object): the body,
+   * encoded, for the queued extraction, and the extraction made here (null for the same bytes),
+   * which the queued extraction takes instead of parsing the page again (extracted-ahead.ts).
+   */
+  | { kind: 'store'; body: EncodedBody; extracted: ExtractOutcome | null };
 
 /**
  * A revisit, extracted before anything is stored: most revisits find the article as it was
  * (bench:scale: 10,244 of 10,301, the rest byte-identical or failed), and those need neither compressing nor, later,
- * decompressing and extracting again. Only a page that may hold news is encoded for storage
- * and extraction, as a first capture is.
+ * decompressing and extracting again. Only a page that may hold news is encoded for storage,
+ * as a first capture is, and its extraction goes with it for the queue (extracted-ahead.ts).
  */
 export function revisitTask(task: RevisitTask): RevisitOutcome {
   const bytes = Buffer.from(task.page.body.buffer, task.page.body.byteOffset, task.page.body.byteLength);
   const digest = sha256(bytes);
-  if (digest !== task.previousDigest) {
-    const extracted = extractBytes(bytes, task.page, task);
-    const { template } = extracted;
-    if (extracted.comparison.kind === 'same' && template !== null && 'id' in template) return { kind: 'same', sha256: digest, extracted: { ...extracted, template } };
-  }
-  return { kind: 'store', body: encodeBody(bytes, task.reference) };
+  const extracted = digest !== task.previousDigest ? extractBytes(bytes, task.page, task) : null;
+  const template = extracted?.template ?? null;
+  if (extracted?.comparison.kind === 'same' && template !== null && 'id' in template) return { kind: 'same', sha256: digest, extracted: { ...extracted, template } };
+  return { kind: 'store', body: encodeBody(bytes, task.reference), extracted };
 }
 
 export interface RebaseTask {
