@@ -170,8 +170,9 @@ export class Extractor {
     const none = { learning: null };
     const { store, log, pool, settings } = this.context;
     const started = performance.now();
-    const report = (method: string, outcome: Outcome, words: number, reason: string | null) => {
-      log.info({ url: capture.finalUrl, method, article: outcome, words, ...(reason ? { reason } : {}), ms: Math.round(performance.now() - started) }, 'extracted');
+    // `ahead`: the revisit that stored the page had extracted it (extracted-ahead.ts).
+    const report = (method: string, outcome: Outcome, words: number, reason: string | null, ahead = false) => {
+      log.info({ url: capture.finalUrl, method, article: outcome, words, ...(reason ? { reason } : {}), ...(ahead ? { ahead } : {}), ms: Math.round(performance.now() - started) }, 'extracted');
     };
     /** Nothing extracted (`reason`): recorded as such, and as a failed check of an archived article. */
     const recordNothing = async (reason: string) => {
@@ -186,6 +187,7 @@ export class Extractor {
       const templates = await store.templateChoices(capture.feedId);
       const inputs = { page: { contentType: capture.contentType, url: capture.finalUrl, feed: capture.item }, maxBytes: settings.extract.maxBytes, templates, compare: key };
       let result = this.context.ahead?.take(capture.snapshotId, inputs) ?? null;
+      const ahead = result !== null;
       if (!result) {
         const page = await pageInput(this.context, capture);
         if (!page) {
@@ -200,7 +202,7 @@ export class Extractor {
       const revisit = await store.itemExtractedBefore(capture.itemId, capture.snapshotId);
       const note = key && rebased ? `extraction changed from ${how(key.method, key.wrapperId)} to ${how(result.article.method, result.wrapperId)}; compared like with like` : null;
       const { decision, templateId, pages } = await store.recordExtraction(capture, result, { rebasedKey: rebased, countsForTemplate: !revisit }, decider(this.context, result, comparison, note));
-      report(result.article.method, outcomeOf(decision), result.article.text.split(/\s+/).filter(Boolean).length, result.article.reason);
+      report(result.article.method, outcomeOf(decision), result.article.text.split(/\s+/).filter(Boolean).length, result.article.reason, ahead);
       if (templateId === null || pages === null) return none;
       // The wrapper this page was extracted with (not one learned since).
       const used = templates.find((template) => template.id === templateId);

@@ -266,3 +266,25 @@ test('signifiers follow the page\'s language: a German page\'s function words ar
   assert.deepEqual([...metadataSignifiers(preparePage(meta)).keywords], ['brücke', 'kanal']);
   assert.deepEqual([...feedSignifiers('The bridges of the towns', null, termRules('en-GB')).keywords], ['bridg', 'town'], 'English: Porter stems');
 });
+
+test('the article\'s HTML leaves out skipped and hidden elements, and the page\'s tree is left as it was', async () => {
+  const { articleHtml } = await import('../../src/extract/render.js');
+  const render = (await import('dom-serializer')).default;
+  const { document } = preparePage('<html><body><div id="a"><p>First <b>kept</b> words.</p><aside><p>Skipped box</p></aside><p hidden>Hidden</p><div><p>Nested</p><script>x()</script><p>kept too</p></div></div></body></html>');
+  const isElement = (node: unknown): node is import('domhandler').Element => typeof node === 'object' && node !== null && 'attribs' in node;
+  const byName = (name: string) => {
+    const found: import('domhandler').Element[] = [];
+    const walk = (node: import('domhandler').AnyNode) => {
+      if (isElement(node) && node.name === name) found.push(node);
+      if ('children' in node) node.children.forEach(walk);
+    };
+    walk(document);
+    return found;
+  };
+  const before = render(document);
+  const root = byName('div')[0]!;
+  const html = articleHtml(root, new Set([byName('aside')[0]!]), 'https://site.example/');
+  assert.equal(html, '<p>First <b>kept</b> words.</p><p>Nested</p><p>kept too</p>');
+  assert.equal(render(document), before, 'the page is untouched');
+  assert.equal(root.children.length, 4);
+});
