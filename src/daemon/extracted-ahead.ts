@@ -39,7 +39,7 @@ const sameKey = (a: ComparisonKey | null, b: ComparisonKey | null) =>
 const sameFeedFields = (a: FeedFields, b: FeedFields) =>
   a.title === b.title && a.summary === b.summary && a.published === b.published && a.updated === b.updated && a.author === b.author;
 
-export function sameInputs(a: ExtractionInputs, b: ExtractionInputs): boolean {
+function sameInputs(a: ExtractionInputs, b: ExtractionInputs): boolean {
   return a.maxBytes === b.maxBytes && a.page.url === b.page.url && a.page.contentType === b.page.contentType && sameFeedFields(a.page.feed, b.page.feed)
     && sameTemplates(a.templates, b.templates) && sameKey(a.compare, b.compare);
 }
@@ -59,9 +59,5 @@ export class ExtractedAhead {
     if (!entry) return null;
     this.entries.delete(snapshotId);
     return sameInputs(entry.inputs, inputs) ? entry.outcome : null;
-  }
-
-  get size(): number {
-    return this.entries.size;
   }
 }

@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import render from 'dom-serializer';
+import { getElementsByTagName } from 'domutils';
 import iconv from 'iconv-lite';
 import { diffObjects } from '../../src/archive/diff.js';
 import { normalizeArticle, objectHash } from '../../src/archive/normalize.js';
 import { preparePage } from '../../src/extract/dom.js';
 import { byFunctionWords } from '../../src/extract/language.js';
 import { extractArticle, extractFromPage } from '../../src/extract/extract.js';
+import { articleHtml } from '../../src/extract/render.js';
 import { learnFromSamples } from '../../src/extract/learn.js';
 import { feedSignifiers, metadataSignifiers } from '../../src/extract/signifiers.js';
 import { jaccard, structureSignature } from '../../src/extract/template.js';
@@ -267,20 +270,9 @@ test('signifiers follow the page\'s language: a German page\'s function words ar
   assert.deepEqual([...feedSignifiers('The bridges of the towns', null, termRules('en-GB')).keywords], ['bridg', 'town'], 'English: Porter stems');
 });
 
-test('the article\'s HTML leaves out skipped and hidden elements, and the page\'s tree is left as it was', async () => {
-  const { articleHtml } = await import('../../src/extract/render.js');
-  const render = (await import('dom-serializer')).default;
+test('the article\'s HTML leaves out skipped and hidden elements, and the page\'s tree is left as it was', () => {
   const { document } = preparePage('<html><body><div id="a"><p>First <b>kept</b> words.</p><aside><p>Skipped box</p></aside><p hidden>Hidden</p><div><p>Nested</p><script>x()</script><p>kept too</p></div></div></body></html>');
-  const isElement = (node: unknown): node is import('domhandler').Element => typeof node === 'object' && node !== null && 'attribs' in node;
-  const byName = (name: string) => {
-    const found: import('domhandler').Element[] = [];
-    const walk = (node: import('domhandler').AnyNode) => {
-      if (isElement(node) && node.name === name) found.push(node);
-      if ('children' in node) node.children.forEach(walk);
-    };
-    walk(document);
-    return found;
-  };
+  const byName = (name: string) => getElementsByTagName(name, document);
   const before = render(document);
   const root = byName('div')[0]!;
   const html = articleHtml(root, new Set([byName('aside')[0]!]), 'https://site.example/');
