@@ -15,17 +15,24 @@ import { gunzipSync } from 'node:zlib';
  * site's pages (a redesign, a section with its own layout): the capture is stored alone and
  * becomes the new reference. A reference is always stored alone, so decoding needs at most one other body.
  * Measured on the 427 same-template pages of ../shared/datasets: gzip 15.2 KB a page, zstd with the
- * site's first page as the dictionary 6.2 KB (`npm run bench:scale` reports it on its own run).
+ * site's first page as the dictionary 6.6 KB (`npm run bench:scale` reports it on its own run).
  *
  * zstd runs as WebAssembly (@bokuweb/zstd-wasm): no native build, the same in every thread.
  * `loadCodec()` must have resolved before a zstd body is encoded or decoded.
  */
 
-/** zstd level 6: alone, a little smaller than gzip -6 on those pages (14.8 against 15.2 KB) at a similar speed. */
-const LEVEL = 6;
+/**
+ * zstd level 3 (zstd's default). Against a dictionary, each compression first loads the
+ * dictionary (a whole page) into the level's match finder, so a higher level costs on the
+ * dictionary as well as on the page: on the 427
+ * pages above, level 6 took 0.93 ms a page and stored 6.04 KB, level 3 0.26 ms and 6.61 KB (+9%).
+ * A capture is compressed once, in the pool, while the archive's size is dominated by the text
+ * and versions around it (bench:scale: ~3.2 KB of ~28 KB per article).
+ */
+const LEVEL = 3;
 /**
  * A reference fits while compressing against it saves at least a fifth. Against its own
- * template a page shrinks by more than half (6.2 against 14.8 KB above). When it saves less,
+ * template a page shrinks by more than half (6.6 against 15.7 KB alone at level 3). When it saves less,
  * the page is stored alone and becomes the reference: one capture stored alone pays for itself
  * with the next. (After a redesign only shared boilerplate matches, and the saving falls far below.)
  */
