@@ -64,8 +64,10 @@ export interface ExtractOptions {
  * 3: what the page hides (`hidden`, an inline display:none or visibility:hidden) is never content;
  * a page that declares no language gets the one its text is in.
  * 4: reader counters ("Comments (14)", "1,204 shares") are left out, inline ones too (clean.ts).
+ * 5: the normalized object's blocks are read from the sanitized HTML by htmlparser2, not parse5
+ * (the same objects on every page of ../shared/datasets; a key made by 4 is rebased all the same).
  */
-export const EXTRACTOR_VERSION = 4;
+export const EXTRACTOR_VERSION = 5;
 
 export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024; // as extract.maxBytes in config/default.yaml
 
