@@ -26,9 +26,14 @@ const WORKER_HEAP_MB = 256;
  * capped, V8 sizes the young one from it and gives it a few MB: parsing a page allocates a tree
  * that lives until the task ends, so tiny semi-spaces copy it again and again — a quarter of the
  * workers' time went to scavenges. bench:scale (3,000 feeds, 3 min): 57 → 40 CPU ms per page at
- * 48, 38 at 96 but with 100 MB more resident.
+ * 48, 38 at 96 but with 100 MB more resident. `npm run bench:pool` (CPU of all threads): 26.1 ms
+ * a page at 48, 24.0 at 64 with 30 MB more resident per worker — bench:scale's resident maximum
+ * went to 635 MB, past the 600 the service is held to, so 48 stays.
  */
 const WORKER_YOUNG_MB = 48;
+
+/** Each worker's heap (node's `resourceLimits`); bench/pool.ts replays the tasks under the same. */
+export const WORKER_LIMITS = { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB } as const;
 
 export interface CpuPool {
   readonly threads: number;
@@ -59,7 +64,7 @@ export function createPool(threads: number): CpuPool {
     // A bounded heap per worker: V8 collects before it grows past this instead of holding on to
     // what a large task (learning from ten pages) once needed. A task that really needs more
     // fails alone (recorded as an extraction error) and the pool starts a new worker.
-    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
+    resourceLimits: WORKER_LIMITS,
   });
   let closed = false;
   return {
