@@ -31,6 +31,25 @@ test('blocks: paragraphs, captions, list items and media are read from the extra
   assert.equal(object.blocks[2]!.text, "Engineers said the work came in under budget, to the council's relief.");
 });
 
+test('blocks of the HTML extraction writes: a table without tbody, paragraphs inside list items, loose text around breaks, entities', () => {
+  const object = article(`<p>Intro &amp; summary</p>
+<table><tr><th>Year</th><td>2026</td></tr></table>
+<ul><li><p>First point</p><p>Second &lt;point&gt;</p></li><li>Plain <a href="https://x.example/a?utm_medium=rss">item</a></li></ul>
+Loose text<br>after a break
+<blockquote><p>Quoted words</p></blockquote>`);
+  assert.deepEqual(object.blocks, [
+    { kind: 'paragraph', text: 'Intro & summary' },
+    { kind: 'cell', text: 'Year' },
+    { kind: 'cell', text: '2026' },
+    { kind: 'paragraph', text: 'First point' },
+    { kind: 'paragraph', text: 'Second <point>' },
+    { kind: 'item', text: 'Plain item', links: ['https://x.example/a'] },
+    { kind: 'paragraph', text: 'Loose text' },
+    { kind: 'paragraph', text: 'after a break' },
+    { kind: 'paragraph', text: 'Quoted words' },
+  ]);
+});
+
 test('the object hash ignores what is not the article and sees every real edit', () => {
   const base = objectHash(article(BODY));
   // Same article, different presentation: whitespace, quotes, tracking parameters, a counter.
