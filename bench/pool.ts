@@ -1,8 +1,8 @@
 /**
  * `npm run bench:pool`: the worker pool's CPU per archived page, replayed in one worker with the
- * pool's heap limits — a stable A/B of the CPU side of `bench:scale`, whose per-page figure moves
- * by 10–15% between runs on this machine (the network, the scheduler and the machine's other load
- * are in it).
+ * pool's heap limits — a stable A/B of the CPU side of `bench:scale`, whose per-page figure
+ * moves by up to 25% between runs of the same code on this machine (the network, the scheduler
+ * and the machine's other load are in it).
  *
  * Every page of ../shared/datasets/same-template goes through what the daemon does with it: the
  * first capture (`encode`: hash and compress against its site's first page, the reference;
