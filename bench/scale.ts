@@ -38,15 +38,20 @@ const HOT = Number(args.get('hot') ?? 100);
 const ROOT = join(import.meta.dirname, '..');
 const TICKS_PER_SECOND = 100;
 
-interface Sample { t: number; rssMb: number; cpuMs: number }
+/** `cpuMs`: every thread of the daemon; `mainCpuMs`: its main thread alone (the rest is the pool and V8's helper threads). */
+interface Sample { t: number; rssMb: number; cpuMs: number; mainCpuMs: number }
+
+/** User + system CPU (ms) of a /proc stat file: the whole process, or one thread under task/. */
+function cpuOf(path: string): number {
+  const stat = readFileSync(path, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+}
 
 function sample(pid: number, t: number): Sample | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const cpuMs = ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
     const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return { t, rssMb: Number(rss?.[1] ?? 0) / 1024, cpuMs };
+    return { t, rssMb: Number(rss?.[1] ?? 0) / 1024, cpuMs: cpuOf(`/proc/${pid}/stat`), mainCpuMs: cpuOf(`/proc/${pid}/task/${pid}/stat`) };
   } catch {
     return null;
   }
@@ -161,6 +166,9 @@ async function main(): Promise<void> {
     hotItems: hot.length, hotCaptured: hotDelays.length, hotP50s: quantile(hotDelays, 0.5), hotP95s: quantile(hotDelays, 0.95), hotSeenToCapturedP95s: quantile(hotServiceDelays, 0.95),
     rssMaxMb: peak.rssMb, rssMaxAtS: peak.t / 1000, rssGrowthSecondHalf: growth,
     coresUsed: last.cpuMs / last.t, cpuMsPerPage: last.cpuMs / Math.max(1, pages),
+    // The main thread's work per page hardly depends on the pool's: when it moves between runs of
+    // the same code, the machine did (bench/pool.ts measures the pool's part steadily).
+    mainThreadCpuMsPerPage: last.mainCpuMs / Math.max(1, pages),
     // The daemon takes whatever the first captures leave for revisits: this is its cost per unit of work.
     cpuMsPerExtraction: last.cpuMs / Math.max(1, pages + checks),
     dbKbPerArticle: dbBytes / 1024 / Math.max(1, articles), bytesPerStoredCapture: blobs.n ? blobs.stored / blobs.n : NaN, rawBytesPerCapture: blobs.n ? blobs.raw / blobs.n : NaN,
@@ -183,6 +191,7 @@ async function main(): Promise<void> {
     ['CPU cores used', f(result.coresUsed, 2), ''],
     ['CPU ms per archived page', f(result.cpuMsPerPage), '≤ 40'],
     ['CPU ms per extraction (first captures and revisits)', f(result.cpuMsPerExtraction), ''],
+    ['of the CPU per page, the main thread\'s (the rest: the pool, V8\'s helpers)', f(result.mainThreadCpuMsPerPage), ''],
     ['database per article', `${f(result.dbKbPerArticle)} KB`, '≤ 30 KB'],
     ['bytes per stored capture (raw)', `${f(result.bytesPerStoredCapture, 0)} (${f(result.rawBytesPerCapture, 0)}); ${againstReference} of ${blobs.n} stored against their site's reference`, ''],
     [`the same captures as plain gzip (a sample of ${gzipped.captures})`, `${f(gzipped.gzipBytes, 0)} against ${f(gzipped.storedBytes, 0)} stored`, ''],
