@@ -39,6 +39,15 @@ const sameKey = (a: ComparisonKey | null, b: ComparisonKey | null) =>
 const sameFeedFields = (a: FeedFields, b: FeedFields) =>
   a.title === b.title && a.summary === b.summary && a.published === b.published && a.updated === b.updated && a.author === b.author;
 
+/**
+ * The inputs alone. A caller may hand over more (the revisit passes its whole pool task, with the
+ * page's bytes and the site's reference body): kept as given, each entry would hold those bytes
+ * until it is taken or dropped.
+ */
+const inputsOnly = ({ page, maxBytes, templates, compare }: ExtractionInputs): ExtractionInputs => ({
+  page: { contentType: page.contentType, url: page.url, feed: page.feed }, maxBytes, templates, compare,
+});
+
 function sameInputs(a: ExtractionInputs, b: ExtractionInputs): boolean {
   return a.maxBytes === b.maxBytes && a.page.url === b.page.url && a.page.contentType === b.page.contentType && sameFeedFields(a.page.feed, b.page.feed)
     && sameTemplates(a.templates, b.templates) && sameKey(a.compare, b.compare);
@@ -50,7 +59,7 @@ export class ExtractedAhead {
   /** Keeps the extraction of a snapshot just stored for extraction. */
   remember(snapshotId: number, inputs: ExtractionInputs, outcome: ExtractOutcome): void {
     if (this.entries.size >= CAPACITY) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(snapshotId, { inputs, outcome });
+    this.entries.set(snapshotId, { inputs: inputsOnly(inputs), outcome });
   }
 
   /** The snapshot's extraction made ahead, if it was made from `inputs`; the entry is used up either way. */
