@@ -12,9 +12,25 @@ import { EXTRACTOR_OPTIONS, type ExtractorOptions } from './options.js';
 
 const BLOCKS = new Set(['div', 'article', 'section', 'main', 'td', 'body']);
 
+/**
+ * Elements that make a `<div>` around them more than a paragraph: Readability.js's
+ * DIV_TO_P_ELEMS. A `<div>` holding none of them (a blog editor writes each paragraph as a bare
+ * `<div>`) is a paragraph, so it is no block of its own: the body around it, holding all the
+ * paragraphs, is — as Readability.js turns such a `<div>` into a `<p>` before scoring. Otherwise the
+ * one paragraph that says the title's words is taken for the article (sites-2012: a blog's post
+ * whose lede alone named the title lost its other paragraphs, 0.37 recall).
+ */
+const PARAGRAPH_BREAKERS = new Set(['blockquote', 'dl', 'div', 'img', 'ol', 'p', 'pre', 'table', 'ul']);
+
+function holdsBlocks(element: Element): boolean {
+  return element.children.some((child) => child.type === 'tag' && (PARAGRAPH_BREAKERS.has((child as Element).name) || holdsBlocks(child as Element)));
+}
+
+const isBlock = (element: Element) => BLOCKS.has(element.name) && (element.name !== 'div' || holdsBlocks(element));
+
 function lowestBlock(element: Element): Element {
   let node: Element = element;
-  while (!BLOCKS.has(node.name) && node.parent && node.parent.type === 'tag') node = node.parent as Element;
+  while (!isBlock(node) && node.parent && node.parent.type === 'tag') node = node.parent as Element;
   return node;
 }
 

@@ -70,6 +70,19 @@ ${story('ferry').map((p) => `<p>${p}</p>`).join('')}</div></body></html>`,
     include: [sentence('ferry', 0), sentence('ferry', 4)],
     exclude: ['passengers wait on the quay', 'Print edition'],
   },
+  {
+    name: "paragraphs written as bare <div>s (a blog editor's compose mode), the title's words in the first",
+    html: `<html><head><title>Lighthouse fund reaches its goal - Harbour Blog</title></head><body>
+<div id="sidebar"><div class="widget">Lighthouse fund archive</div></div>
+<div class="post"><h3><a href="/lighthouse">Lighthouse fund reaches its goal</a></h3><div class="post-body"><p></p>
+<div>The lighthouse fund reached its goal on Friday. ${sentence('lighthouse', 0)}</div><div><br></div>
+<div><a href="/p/1.jpg"><img src="/p/1.jpg" width="400" height="300"></a></div>
+<div>${sentence('roof', 1)}</div><div><br></div>
+<div>${sentence('painting', 2)} ${sentence('painting', 3)}</div>
+<div>Posted by the keeper's friends.</div></div></div></body></html>`,
+    include: [sentence('lighthouse', 0), sentence('roof', 1), sentence('painting', 3)],
+    exclude: ['Lighthouse fund archive'],
+  },
 ];
 
 for (const { name, html, include, exclude } of CASES) {
