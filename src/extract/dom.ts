@@ -21,7 +21,19 @@ import { declaredLanguage, detectedLanguage, MAX_DETECT_CHARS, MIN_DETECT_CHARS,
  * ../shared/datasets).
  */
 
-const DROPPED = new Set(['script', 'style', 'noscript', 'noembed', 'noframes', 'template', 'iframe', 'object', 'embed', 'svg', 'canvas', 'link', 'meta', 'button', 'input', 'select', 'textarea', 'head']);
+const DROPPED = new Set(['script', 'style', 'noscript', 'noembed', 'noframes', 'template', 'iframe', 'object', 'embed', 'svg', 'canvas', 'link', 'meta', 'title', 'button', 'input', 'select', 'textarea', 'head']);
+
+/** What a page declares about itself (its title, `<meta>`, `<link>` and JSON-LD): read for metadata, never content. */
+const DECLARATIONS = new Set(['title', 'meta', 'link']);
+/**
+ * Of those, the ones read in the body too: the title (`document.title` is the first `<title>`
+ * anywhere) and JSON-LD (which search engines read anywhere on the page). A `<meta>` or `<link>` counts
+ * only in the head, as search engines take them: a canonical link in a comment must not
+ * merge one article into another.
+ */
+const BODY_DECLARATIONS = new Set(['title', 'script']);
+const isDeclaration = (element: Element) =>
+  DECLARATIONS.has(element.name) || (element.name === 'script' && element.attribs['type']?.trim().toLowerCase() === 'application/ld+json');
 
 const INVISIBLE = /(^|;)\s*(display\s*:\s*none|visibility\s*:\s*hidden)\s*(!important\s*)?(;|$)/i;
 
@@ -56,8 +68,14 @@ export interface PreparedPage {
   depth: Map<Element, number>;
   /** Non-empty text leaves, in document order. */
   leaves: TextLeaf[];
-  /** The <head>, kept apart for metadata. */
-  head: Element | null;
+  /**
+   * The page's declarations (`<title>`, `<meta>`, `<link>`, JSON-LD scripts): those of the head,
+   * then a title and JSON-LD left in the body. Pages often carry them after their content began —
+   * an archive's toolbar or a template's markup before them ends the head, and the parser puts
+   * them in the body. On ../shared/datasets, 12 of 608 pages have their only `<title>` in the body,
+   * 39 some JSON-LD.
+   */
+  declarations: Element[];
   url: string | null;
   /** The language the page declares, else the one its text is in (language.ts): it sets the rules of its terms (terms.ts). */
   language: string | null;
@@ -71,14 +89,22 @@ export function parseHtml(input: Uint8Array | string, contentType?: string | nul
 export function preparePage(input: Uint8Array | string | Document, options: { url?: string | null; contentType?: string | null } = {}): PreparedPage {
   const document = typeof input === 'object' && 'type' in input && (input as Document).type === 'root' ? (input as Document) : parseHtml(input as Uint8Array | string, options.contentType);
   const root = document.children.find((child): child is Element => isTag(child) && child.name === 'html');
-  const page: PreparedPage = { document, elements: [], dfs: new Map(), depth: new Map(), leaves: [], head: null, url: options.url ?? null, language: null };
+  const page: PreparedPage = { document, elements: [], dfs: new Map(), depth: new Map(), leaves: [], declarations: [], url: options.url ?? null, language: null };
+  const inBody: Element[] = [];
+  const declared = (node: Element) => {
+    if (isDeclaration(node)) page.declarations.push(node);
+    else for (const child of node.children) if (isTag(child)) declared(child);
+  };
   const visit = (node: AnyNode, depth: number) => {
     if (isTag(node)) {
       if (node.name === 'head') {
-        page.head ??= node;
+        declared(node);
         return;
       }
-      if (isDropped(node)) return;
+      if (isDropped(node)) {
+        if (isDeclaration(node) && BODY_DECLARATIONS.has(node.name)) inBody.push(node);
+        return;
+      }
       page.dfs.set(node, page.elements.length);
       page.elements.push(node);
       page.depth.set(node, depth);
@@ -93,7 +119,8 @@ export function preparePage(input: Uint8Array | string | Document, options: { ur
     if (node.type === 'root') for (const child of (node as Document).children) visit(child, depth);
   };
   visit(document, 1);
-  page.language = declaredLanguage(root, page.head) ?? detectedLanguage(languageSample(page));
+  page.declarations.push(...inBody);
+  page.language = declaredLanguage(root, page.declarations) ?? detectedLanguage(languageSample(page));
   return page;
 }
 

@@ -1,4 +1,4 @@
-import { isTag, type Element } from 'domhandler';
+import type { Element } from 'domhandler';
 import { stopWordsOf, words } from './terms.js';
 import { rankLanguages } from './trigram-ranking.js';
 
@@ -37,12 +37,12 @@ const TWO_LETTER: Record<string, string> = {
   zlm: 'ms', nob: 'nb', nld: 'nl', pol: 'pl', por: 'pt', ron: 'ro', rus: 'ru', slk: 'sk', slv: 'sl', swe: 'sv', tur: 'tr', ukr: 'uk', vie: 'vi',
 };
 
-/** The language `head` declares, if any. */
-export function declaredLanguage(html: Element | undefined, head: Element | null): string | null {
+/** The language the page declares (`<html lang>`, else a language `<meta>` among its declarations), if any. */
+export function declaredLanguage(html: Element | undefined, declarations: readonly Element[]): string | null {
   const lang = html?.attribs['lang']?.trim() || html?.attribs['xml:lang']?.trim();
   if (lang) return lang;
-  for (const element of head?.children ?? []) {
-    if (!isTag(element) || element.name !== 'meta') continue;
+  for (const element of declarations) {
+    if (element.name !== 'meta') continue;
     const key = (element.attribs['http-equiv'] ?? element.attribs['property'] ?? element.attribs['name'] ?? '').toLowerCase();
     const content = element.attribs['content']?.trim();
     if (content && (key === 'content-language' || key === 'og:locale' || key === 'language')) return content.split(',')[0]!.trim();

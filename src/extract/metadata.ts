@@ -41,13 +41,7 @@ const isJsonLd = (value: unknown): value is JsonLd => typeof value === 'object' 
 
 function jsonLdObjects(page: PreparedPage): JsonLd[] {
   const out: JsonLd[] = [];
-  const scripts: Element[] = [];
-  walk(page.head, (element) => {
-    if (element.name === 'script' && element.attribs['type'] === 'application/ld+json') scripts.push(element);
-  });
-  for (const element of page.document.children) walk(isTag(element) ? element : null, (node) => {
-    if (node.name === 'script' && node.attribs['type'] === 'application/ld+json' && !scripts.includes(node)) scripts.push(node);
-  });
+  const scripts = page.declarations.filter((element) => element.name === 'script');
   for (const script of scripts) {
     try {
       const parsed: unknown = JSON.parse(textContent(script));
@@ -85,16 +79,14 @@ export function withoutSiteName(title: string): string {
  */
 export function pageMetadata(page: PreparedPage, node: Element | null, feedAuthor: string | null = null, t: ExtractorOptions = EXTRACTOR_OPTIONS): PageMetadata {
   const meta = new Map<string, string>();
-  walk(page.head, (element) => {
-    if (element.name !== 'meta') return;
+  for (const element of page.declarations) {
+    if (element.name !== 'meta') continue;
     const key = (element.attribs['property'] ?? element.attribs['name'] ?? element.attribs['itemprop'] ?? '').toLowerCase();
     const content = element.attribs['content'];
     if (key && content && !meta.has(key)) meta.set(key, content);
-  });
-  let headTitle: string | null = null;
-  walk(page.head, (element) => {
-    if (element.name === 'title' && headTitle === null) headTitle = clean(textContent(element));
-  });
+  }
+  const titleElement = page.declarations.find((element) => element.name === 'title');
+  const headTitle = titleElement ? clean(textContent(titleElement)) : null;
   const ld = jsonLdObjects(page);
   const ldValue = (key: keyof JsonLd) => ld.map((item) => item[key]).find((value) => value !== undefined && value !== null);
 
@@ -225,9 +217,6 @@ function bylineIn(roots: Element[]): string | null {
  * else (a capture is parsed once).
  */
 export function canonicalLink(page: PreparedPage): string | null {
-  let href: string | null = null;
-  walk(page.head, (element) => {
-    if (href === null && element.name === 'link' && /(^|\s)canonical(\s|$)/i.test(element.attribs['rel'] ?? '') && element.attribs['href']) href = element.attribs['href'];
-  });
-  return href && page.url ? absoluteUrl(href, page.url) : href;
+  const href = page.declarations.find((element) => element.name === 'link' && /(^|\s)canonical(\s|$)/i.test(element.attribs['rel'] ?? '') && element.attribs['href'])?.attribs['href'];
+  return href && page.url ? absoluteUrl(href, page.url) : href ?? null;
 }

@@ -37,15 +37,11 @@ export function feedSignifiers(title: string | null | undefined, summary: string
   };
 }
 
-function metaContent(head: Element | null, test: (element: Element) => boolean): string[] {
-  if (!head) return [];
-  const out: string[] = [];
-  const visit = (element: Element) => {
-    if (test(element)) out.push(element.name === 'title' || element.name === 'script' ? textContent(element) : (element.attribs['content'] ?? ''));
-    for (const child of element.children) if (isTag(child)) visit(child);
-  };
-  visit(head);
-  return out.filter((text) => text.trim() !== '');
+function metaContent(page: PreparedPage, test: (element: Element) => boolean): string[] {
+  return page.declarations
+    .filter(test)
+    .map((element) => (element.name === 'title' || element.name === 'script' ? textContent(element) : (element.attribs['content'] ?? '')))
+    .filter((text) => text.trim() !== '');
 }
 
 /**
@@ -56,10 +52,10 @@ function metaContent(head: Element | null, test: (element: Element) => boolean):
  */
 export function pageMetadataTexts(page: PreparedPage): string[] {
   const metaName = (element: Element) => element.attribs['property'] ?? element.attribs['name'] ?? '';
-  const texts = metaContent(page.head, (element) =>
+  const texts = metaContent(page, (element) =>
     element.name === 'title' || (element.name === 'meta' && /^(og:title|twitter:title)$/i.test(metaName(element)))).map(withoutSiteName);
-  texts.push(...metaContent(page.head, (element) => element.name === 'meta' && /^(og:description|twitter:description|description)$/i.test(metaName(element))));
-  for (const script of metaContent(page.head, (element) => element.name === 'script' && element.attribs['type'] === 'application/ld+json')) {
+  texts.push(...metaContent(page, (element) => element.name === 'meta' && /^(og:description|twitter:description|description)$/i.test(metaName(element))));
+  for (const script of metaContent(page, (element) => element.name === 'script' && element.attribs['type'] === 'application/ld+json')) {
     for (const match of script.matchAll(/"(?:headline|description)"\s*:\s*"((?:[^"\\]|\\.)*)"/g)) texts.push(match[1]!);
   }
   return texts;

@@ -12,7 +12,7 @@ import { articleHtml } from '../../src/extract/render.js';
 import { learnFromSamples } from '../../src/extract/learn.js';
 import { feedSignifiers, metadataSignifiers } from '../../src/extract/signifiers.js';
 import { jaccard, structureSignature } from '../../src/extract/template.js';
-import { termRules } from '../../src/extract/terms.js';
+import { termRules, terms } from '../../src/extract/terms.js';
 import type { Wrapper } from '../../src/extract/wrapper.js';
 import { makeArticle } from '../../src/synthetic/articles.js';
 import { magazine, newspaper, oldBlog, type Template } from '../../src/synthetic/templates.js';
@@ -57,6 +57,23 @@ test('without a feed item, the page\'s own metadata gives the signifiers', () =>
   assert.notEqual(result.method, 'none');
   assert.ok(result.text.includes(article.paragraphs[1]!));
   assert.ok(!result.text.includes('You might also like'));
+});
+
+test('a title and JSON-LD left in the body (content before them ended the head) are still the page\'s declarations; a canonical link there is not', () => {
+  const paragraphs = [1, 2, 3, 4].map((i) => `<p>Paragraph ${i}: the council voted on the harbour plan after a long evening of questions about dredging, moorings and the cost of the new breakwater.</p>`);
+  const html = `<html><head><meta charset="utf-8"></head><body><div id="wayback-toolbar">Archived copy of this page, captured in 2009</div>
+<title>Council delays the harbour plan - Coast Courier</title>
+<script type="application/ld+json">{"@type": "NewsArticle", "headline": "Council delays the harbour plan", "author": {"name": "Ann Lee"}}</script>
+<link rel="canonical" href="https://other.example/another-story">
+<div id="nav"><a href="/">Home</a> <a href="/sport">Sport</a></div>
+<div class="story"><h2>Council delays the harbour plan</h2>${paragraphs.join('')}</div></body></html>`;
+  const page = preparePage(html, { url: 'https://courier.example/harbour' });
+  assert.deepEqual(page.declarations.map((element) => element.name), ['meta', 'title', 'script']);
+  const result = extractFromPage(page);
+  assert.equal(result.title, 'Council delays the harbour plan');
+  assert.equal(result.byline, 'Ann Lee');
+  assert.ok(!result.text.includes('Coast Courier'), 'the <title> is never content');
+  assert.ok(terms('harbour', termRules('en')).every((term) => metadataSignifiers(page).keywords.has(term)), 'the body\'s title and JSON-LD are signifiers');
 });
 
 test('FOREST: a wrapper learned from sample pages of the template is applied to a new page', () => {
