@@ -91,7 +91,8 @@ export function pageMetadata(page: PreparedPage, node: Element | null, feedAutho
   const ldValue = (key: keyof JsonLd) => ld.map((item) => item[key]).find((value) => value !== undefined && value !== null);
 
   // Title: the page's own headline element, as readers see it — the first heading (inside the
-  // article first) whose words the declared title shares; else the declared title.
+  // article first) whose words the declared title shares; else the headline shown with the
+  // article; else the declared title.
   const declaredTitles = [clean(nameOf(ldValue('headline'))), clean(meta.get('og:title')), headTitle].filter((t): t is string => t !== null);
   const headings = ['h1', 'h2', 'h3'].flatMap((tag) => {
     const all = page.elements.filter((element) => element.name === tag);
@@ -106,6 +107,7 @@ export function pageMetadata(page: PreparedPage, node: Element | null, feedAutho
       break;
     }
   }
+  title ??= headlineNear(node, t);
   title ??= clean(nameOf(ldValue('headline'))) ?? clean(meta.get('og:title')) ?? (headTitle ? withoutSiteName(headTitle) : null);
 
   const region = articleRegion(node, t);
@@ -182,6 +184,34 @@ function leadImageOf(page: PreparedPage, region: Element[], declared: string | n
  * in its nearest containers, nearest first. A wrapper's node is often the body alone, below the
  * headline, byline and date that single-page extraction's larger node holds: both find the same.
  */
+/**
+ * The headline shown with the article: in its region (articleRegion), the first `<h1>` inside its
+ * node, else the nearest one before it; else the same for `<h2>` (an `<h1>` first: the `<h2>` after
+ * a headline is its deck). A linked heading is a teaser's. Asked for when the declared titles name
+ * none of the page's headings — a title written for search results ("Holiday Dresses for Girls |
+ * Atlanta - Site") beside the display headline readers see ("Little Threads: Joy to the Girls").
+ */
+function headlineNear(node: Element | null, t: ExtractorOptions): string | null {
+  const region = articleRegion(node, t);
+  for (const tag of ['h1', 'h2']) {
+    for (const root of region) {
+      const headings: Element[] = [];
+      walk(root, (element) => {
+        if (element.name === tag) headings.push(element);
+      });
+      const heading = root === node ? headings[0] : headings.at(-1);
+      if (!heading) continue;
+      let linked = false;
+      walk(heading, (element) => {
+        linked ||= element.name === 'a';
+      });
+      const text = clean(textContent(heading));
+      if (!linked && text && text.length <= t.titleChars) return text;
+    }
+  }
+  return null;
+}
+
 function articleRegion(node: Element | null, t: ExtractorOptions): Element[] {
   if (!node) return [];
   const region = [node];

@@ -59,6 +59,16 @@ test('without a feed item, the page\'s own metadata gives the signifiers', () =>
   assert.ok(!result.text.includes('You might also like'));
 });
 
+test('a title written for search results that names no heading: the headline shown with the article is the title, not its deck or a teaser', () => {
+  const paragraphs = [1, 2, 3, 4].map((i) => `<p>Paragraph ${i}: the shop on the corner reopened with a new window, knitted toys from the valley and a reading table for children on rainy afternoons.</p>`);
+  const html = `<html><head><title>Toy Shops for Kids | Valley - Weekend Guide</title></head><body>
+<div id="top"><h1><a href="/">Weekend Guide</a></h1></div>
+<div id="main"><div class="head"><h1>Little Threads: The Corner Shop Returns</h1><h2>Knitted toys and a reading table</h2></div>
+<div class="body">${paragraphs.join('')}</div>
+<div class="more"><h2><a href="/next">Next week: three new bakeries</a></h2></div></div></body></html>`;
+  assert.equal(extractArticle(html, { url: 'https://guide.example/shop' }).title, 'Little Threads: The Corner Shop Returns');
+});
+
 test('a title and JSON-LD left in the body (content before them ended the head) are still the page\'s declarations; a canonical link there is not', () => {
   const paragraphs = [1, 2, 3, 4].map((i) => `<p>Paragraph ${i}: the council voted on the harbour plan after a long evening of questions about dredging, moorings and the cost of the new breakwater.</p>`);
   const html = `<html><head><meta charset="utf-8"></head><body><div id="wayback-toolbar">Archived copy of this page, captured in 2009</div>
