@@ -107,7 +107,7 @@ export function pageMetadata(page: PreparedPage, node: Element | null, feedAutho
       break;
     }
   }
-  title ??= headlineNear(node, t);
+  title ??= headlineNear(page, node, t);
   title ??= clean(nameOf(ldValue('headline'))) ?? clean(meta.get('og:title')) ?? (headTitle ? withoutSiteName(headTitle) : null);
 
   const region = articleRegion(node, t);
@@ -187,29 +187,34 @@ function leadImageOf(page: PreparedPage, region: Element[], declared: string | n
 /**
  * The headline shown with the article: in its region (articleRegion), the first `<h1>` inside its
  * node, else the nearest one before it; else the same for `<h2>` (an `<h1>` first: the `<h2>` after
- * a headline is its deck). A linked heading is a teaser's. Asked for when the declared titles name
- * none of the page's headings — a title written for search results ("Holiday Dresses for Girls |
- * Atlanta - Site") beside the display headline readers see ("Little Threads: Joy to the Girls").
+ * a headline is its deck). Without an article, the page's first. A heading in a link, or holding
+ * one, is a teaser's or the site's logo. Asked for when the declared titles name none of the
+ * page's headings — a title written for search results ("Holiday Dresses for Girls | Atlanta -
+ * Site") beside the display headline readers see ("Little Threads: Joy to the Girls").
  */
-function headlineNear(node: Element | null, t: ExtractorOptions): string | null {
-  const region = articleRegion(node, t);
+function headlineNear(page: PreparedPage, node: Element | null, t: ExtractorOptions): string | null {
+  const roots = node ? articleRegion(node, t) : page.elements.filter((element) => element.name === 'body');
   for (const tag of ['h1', 'h2']) {
-    for (const root of region) {
+    for (const root of roots) {
       const headings: Element[] = [];
       walk(root, (element) => {
-        if (element.name === tag) headings.push(element);
+        if (element.name === tag && !linked(element)) headings.push(element);
       });
-      const heading = root === node ? headings[0] : headings.at(-1);
-      if (!heading) continue;
-      let linked = false;
-      walk(heading, (element) => {
-        linked ||= element.name === 'a';
-      });
-      const text = clean(textContent(heading));
-      if (!linked && text && text.length <= t.titleChars) return text;
+      const heading = root === node || !node ? headings[0] : headings.at(-1);
+      const text = heading ? clean(textContent(heading)) : null;
+      if (text && text.length <= t.titleChars) return text;
     }
   }
   return null;
+}
+
+function linked(heading: Element): boolean {
+  for (let parent = heading.parent; parent && isTag(parent); parent = parent.parent) if (parent.name === 'a') return true;
+  let found = false;
+  walk(heading, (element) => {
+    found ||= element.name === 'a';
+  });
+  return found;
 }
 
 function articleRegion(node: Element | null, t: ExtractorOptions): Element[] {

@@ -67,6 +67,11 @@ test('a title written for search results that names no heading: the headline sho
 <div class="body">${paragraphs.join('')}</div>
 <div class="more"><h2><a href="/next">Next week: three new bakeries</a></h2></div></div></body></html>`;
   assert.equal(extractArticle(html, { url: 'https://guide.example/shop' }).title, 'Little Threads: The Corner Shop Returns');
+  // A gallery page with too little text for an article still has the headline it shows, not the logo's.
+  const gallery = html.replace(/<p>.*<\/p>/, '<p>Photos: the new window.</p>').replace('<div id="top"><h1><a href="/">Weekend Guide</a></h1></div>', '<div id="top"><a href="/"><h1>Weekend Guide</h1></a></div>');
+  const empty = extractArticle(gallery, { url: 'https://guide.example/shop' });
+  assert.equal(empty.method, 'none');
+  assert.equal(empty.title, 'Little Threads: The Corner Shop Returns');
 });
 
 test('a title and JSON-LD left in the body (content before them ended the head) are still the page\'s declarations; a canonical link there is not', () => {
