@@ -74,7 +74,15 @@ export function blockElementKeys(block: Element): string[] {
   return label ? [...keys, label] : keys;
 }
 
+/** Whether `element` holds a link (or is one). */
+function holdsLink(element: Element): boolean {
+  return element.name === 'a' || element.children.some((child) => child.type === 'tag' && holdsLink(child as Element));
+}
+
 function labelKey(block: Element): string | null {
+  // Without a link there is no label to key (most blocks: paragraphs, comments), and measuring
+  // the block's links and words is most of what keying it costs.
+  if (!holdsLink(block)) return null;
   const { unlinked, linked: linkedWords } = linkText(block);
   const label = unlinked.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
   const labelWords = label === '' ? 0 : label.split(' ').length;
