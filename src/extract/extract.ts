@@ -53,6 +53,8 @@ export interface ExtractOptions {
   maxBytes?: number;
   /** The thresholds (options.ts); the defaults when absent. */
   thresholds?: ExtractorOptions;
+  /** Whether the object's sanitized HTML is made (default true; the wrapper's check compares texts only, and sanitizing was a fifth of its extractions). */
+  html?: boolean;
 }
 
 /**
@@ -290,7 +292,7 @@ function objectAt(page: PreparedPage, found: Element, method: 'forest' | 'sigfee
   const deckElement = method === 'forest' && options.wrapper?.deck ? deckBefore(page, node, options.wrapper.deck, t) : null;
   const deck = deckElement ? textOf(deckElement).trim() : null;
   const body = articleText(node, skipped);
-  const html = articleHtml(node, skipped, page.url);
+  const html = options.html === false ? '' : articleHtml(node, skipped, page.url);
   return {
     title: metadata.title ?? options.feedTitle ?? null,
     byline: metadata.byline,

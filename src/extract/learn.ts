@@ -83,7 +83,7 @@ export function leaveOneOut(pages: PreparedPage[], samples: SamplePage[], siteTe
     const wrapper = learnWithout(held);
     const page = pages[held]!;
     const sample = samples[held]!;
-    const options = { feedTitle: sample.feedTitle ?? null, feedSummary: sample.feedSummary ?? null, thresholds: t };
+    const options = { feedTitle: sample.feedTitle ?? null, feedSummary: sample.feedSummary ?? null, thresholds: t, html: false };
     const single = extractFromPage(page, options);
     const wrapped = wrapper ? extractFromPage(page, { ...options, wrapper, guard: false }) : single;
     count.checked++;
