@@ -44,8 +44,32 @@ export function textBlocks(page: PreparedPage, root: Element): Element[] {
   return out;
 }
 
+/**
+ * How much of an element is links: its words and the words inside links, counted until `words`
+ * reaches `limit` — then both are partial, and the caller asking "fewer than `limit` words?" has its
+ * answer without walking the rest: cleaning asks it of every nested container, and counting each
+ * one's whole subtree made it quadratic in the depth of the page.
+ */
+export function linkWords(element: Element, limit = Number.POSITIVE_INFINITY): { words: number; linked: number } {
+  let words = 0;
+  let linked = 0;
+  const visit = (node: Element, inLink: boolean): boolean => {
+    for (const child of node.children) {
+      if (child.type === 'text') {
+        const count = countWordRuns(child.data);
+        words += count;
+        if (inLink) linked += count;
+        if (words >= limit) return false;
+      } else if (child.type === 'tag' && !visit(child as Element, inLink || (child as Element).name === 'a')) return false;
+    }
+    return true;
+  };
+  visit(element, element.name === 'a');
+  return { words, linked };
+}
+
 /** How much of an element is links: its words, the words inside links, and the text outside them. */
-export function linkText(element: Element): { words: number; linked: number; unlinked: string } {
+function linkText(element: Element): { words: number; linked: number; unlinked: string } {
   let words = 0;
   let linked = 0;
   let unlinked = '';

@@ -1,6 +1,6 @@
 import type { Element } from 'domhandler';
 import { textContent } from 'domutils';
-import { isTemplateBlock, linkText, textBlocks } from './blocks.js';
+import { isTemplateBlock, linkWords, textBlocks } from './blocks.js';
 import type { PreparedPage } from './dom.js';
 import { wordCount } from './guard.js';
 import { EXTRACTOR_OPTIONS, type ExtractorOptions } from './options.js';
@@ -80,7 +80,7 @@ export function boilerplateInside(page: PreparedPage, root: Element, options: Cl
         }
       }
       if (node.name === 'ul' || node.name === 'ol' || node.name === 'div' || node.name === 'table') {
-        const { words, linked } = linkText(node);
+        const { words, linked } = linkWords(node, t.linkListWords);
         if (words > 0 && linked / words > t.linkListDensity && words < t.linkListWords) {
           skipped.add(node);
           continue;
@@ -92,7 +92,7 @@ export function boilerplateInside(page: PreparedPage, root: Element, options: Cl
       }
       // A paragraph that is nothing but a link is a teaser for another page ("READ MORE: …").
       if (node.name === 'p' || /^h[2-6]$/.test(node.name)) {
-        const { words, linked } = linkText(node);
+        const { words, linked } = linkWords(node, t.teaserWords + 1);
         if (words > 0 && linked / words >= t.teaserDensity && words <= t.teaserWords) {
           skipped.add(node);
           continue;
