@@ -69,7 +69,8 @@ export interface ExtractOptions {
  * 5: the normalized object's blocks are read from the sanitized HTML by htmlparser2, not parse5
  * (the same objects on every page of ../shared/datasets; a key made by 4 is rebased all the same).
  * 6: a `<div>` holding no block (a paragraph written as a div) is no block of its own to SIGFEED;
- * a title and JSON-LD in the body are read as the page's declarations, and a `<title>` is never content.
+ * a title and JSON-LD in the body are read as the page's declarations, and a `<title>` is never content;
+ * when the declared titles name no heading, the title is the headline shown with the article.
  */
 export const EXTRACTOR_VERSION = 6;
 
