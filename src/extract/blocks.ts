@@ -1,5 +1,5 @@
 import type { Element } from 'domhandler';
-import { BLOCK_TAGS, isInside, textOf, type PreparedPage } from './dom.js';
+import { BLOCK_TAGS, holdsElement, isInside, textOf, type PreparedPage } from './dom.js';
 import { STORED_FORMAT } from './options.js';
 import { cached } from '../util/cached.js';
 import { countWordRuns } from './terms.js';
@@ -48,9 +48,10 @@ export function textBlocks(page: PreparedPage, root: Element): Element[] {
  * How much of an element is links: its words and the words inside links, counted until `words`
  * reaches `limit` — then both are partial, and the caller asking "fewer than `limit` words?" has its
  * answer without walking the rest: cleaning asks it of every nested container, and counting each
- * one's whole subtree made it quadratic in the depth of the page.
+ * one's whole subtree made it quadratic in the depth of the page. The text outside links is added
+ * to `unlinked` when it is given.
  */
-export function linkWords(element: Element, limit = Number.POSITIVE_INFINITY): { words: number; linked: number } {
+export function linkWords(element: Element, limit = Number.POSITIVE_INFINITY, unlinked?: string[]): { words: number; linked: number } {
   let words = 0;
   let linked = 0;
   const visit = (node: Element, inLink: boolean): boolean => {
@@ -59,6 +60,7 @@ export function linkWords(element: Element, limit = Number.POSITIVE_INFINITY): {
         const count = countWordRuns(child.data);
         words += count;
         if (inLink) linked += count;
+        else unlinked?.push(child.data);
         if (words >= limit) return false;
       } else if (child.type === 'tag' && !visit(child as Element, inLink || (child as Element).name === 'a')) return false;
     }
@@ -66,25 +68,6 @@ export function linkWords(element: Element, limit = Number.POSITIVE_INFINITY): {
   };
   visit(element, element.name === 'a');
   return { words, linked };
-}
-
-/** How much of an element is links: its words, the words inside links, and the text outside them. */
-function linkText(element: Element): { words: number; linked: number; unlinked: string } {
-  let words = 0;
-  let linked = 0;
-  let unlinked = '';
-  const visit = (node: Element, inLink: boolean) => {
-    for (const child of node.children) {
-      if (child.type === 'text') {
-        const count = countWordRuns(child.data);
-        words += count;
-        if (inLink) linked += count;
-        else unlinked += child.data;
-      } else if (child.type === 'tag') visit(child as Element, inLink || (child as Element).name === 'a');
-    }
-  };
-  visit(element, element.name === 'a');
-  return { words, linked, unlinked };
 }
 
 /**
@@ -99,16 +82,15 @@ export function blockElementKeys(block: Element): string[] {
 }
 
 /** Whether `element` holds a link (or is one). */
-function holdsLink(element: Element): boolean {
-  return element.name === 'a' || element.children.some((child) => child.type === 'tag' && holdsLink(child as Element));
-}
+export const holdsLink = (element: Element): boolean => element.name === 'a' || holdsElement(element, (descendant) => descendant.name === 'a');
 
 function labelKey(block: Element): string | null {
   // Without a link there is no label to key (most blocks: paragraphs, comments), and measuring
   // the block's links and words is most of what keying it costs.
   if (!holdsLink(block)) return null;
-  const { unlinked, linked: linkedWords } = linkText(block);
-  const label = unlinked.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  const unlinked: string[] = [];
+  const { linked: linkedWords } = linkWords(block, Number.POSITIVE_INFINITY, unlinked);
+  const label = unlinked.join('').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
   const labelWords = label === '' ? 0 : label.split(' ').length;
   return labelWords > 0 && labelWords <= STORED_FORMAT.labelWords && linkedWords >= STORED_FORMAT.labelLinks * labelWords ? `label:${label}` : null;
 }

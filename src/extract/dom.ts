@@ -180,6 +180,11 @@ export function textOf(root: AnyNode, skip?: (element: Element) => boolean): str
   return parts.join('\n');
 }
 
+/** Whether an element below `element` passes `test`. */
+export function holdsElement(element: Element, test: (descendant: Element) => boolean): boolean {
+  return element.children.some((child) => isTag(child) && (test(child) || holdsElement(child, test)));
+}
+
 /** The element's parent element, or null at the top of the tree. */
 export function parentElement(node: AnyNode): Element | null {
   return node.parent && isTag(node.parent) ? node.parent : null;

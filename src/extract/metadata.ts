@@ -2,6 +2,7 @@ import { isTag, type Element } from 'domhandler';
 import { textContent } from 'domutils';
 import { absoluteUrl } from '../feeds/sanitize.js';
 import { normalizeFeedDate } from '../feeds/dates.js';
+import { holdsLink } from './blocks.js';
 import { isHidden, isInside, type PreparedPage } from './dom.js';
 import { EXTRACTOR_OPTIONS, type ExtractorOptions } from './options.js';
 
@@ -180,11 +181,6 @@ function leadImageOf(page: PreparedPage, region: Element[], declared: string | n
 }
 
 /**
- * Where the article's own byline and date are looked for: its node, then what precedes the node
- * in its nearest containers, nearest first. A wrapper's node is often the body alone, below the
- * headline, byline and date that single-page extraction's larger node holds: both find the same.
- */
-/**
  * The headline shown with the article: in its region (articleRegion), the first `<h1>` inside its
  * node, else the nearest one before it; else the same for `<h2>` (an `<h1>` first: the `<h2>` after
  * a headline is its deck). Without an article, the page's first. A heading in a link, or holding
@@ -193,7 +189,8 @@ function leadImageOf(page: PreparedPage, region: Element[], declared: string | n
  * Site") beside the display headline readers see ("Little Threads: Joy to the Girls").
  */
 function headlineNear(page: PreparedPage, node: Element | null, t: ExtractorOptions): string | null {
-  const roots = node ? articleRegion(node, t) : page.elements.filter((element) => element.name === 'body');
+  const body = page.elements.find((element) => element.name === 'body');
+  const roots = node ? articleRegion(node, t) : body ? [body] : [];
   for (const tag of ['h1', 'h2']) {
     for (const root of roots) {
       const headings: Element[] = [];
@@ -210,13 +207,14 @@ function headlineNear(page: PreparedPage, node: Element | null, t: ExtractorOpti
 
 function linked(heading: Element): boolean {
   for (let parent = heading.parent; parent && isTag(parent); parent = parent.parent) if (parent.name === 'a') return true;
-  let found = false;
-  walk(heading, (element) => {
-    found ||= element.name === 'a';
-  });
-  return found;
+  return holdsLink(heading);
 }
 
+/**
+ * Where the article's own byline and date are looked for: its node, then what precedes the node
+ * in its nearest containers, nearest first. A wrapper's node is often the body alone, below the
+ * headline, byline and date that single-page extraction's larger node holds: both find the same.
+ */
 function articleRegion(node: Element | null, t: ExtractorOptions): Element[] {
   if (!node) return [];
   const region = [node];

@@ -1,5 +1,5 @@
 import type { Element } from 'domhandler';
-import { parentElement, type PreparedPage } from './dom.js';
+import { holdsElement, parentElement, type PreparedPage } from './dom.js';
 import { significantLeaves } from './significance.js';
 import type { Signifiers } from './signifiers.js';
 import { EXTRACTOR_OPTIONS, type ExtractorOptions } from './options.js';
@@ -22,11 +22,8 @@ const BLOCKS = new Set(['div', 'article', 'section', 'main', 'td', 'body']);
  */
 const PARAGRAPH_BREAKERS = new Set(['blockquote', 'dl', 'div', 'img', 'ol', 'p', 'pre', 'table', 'ul']);
 
-function holdsBlocks(element: Element): boolean {
-  return element.children.some((child) => child.type === 'tag' && (PARAGRAPH_BREAKERS.has((child as Element).name) || holdsBlocks(child as Element)));
-}
-
-const isBlock = (element: Element) => BLOCKS.has(element.name) && (element.name !== 'div' || holdsBlocks(element));
+const isBlock = (element: Element) =>
+  BLOCKS.has(element.name) && (element.name !== 'div' || holdsElement(element, (descendant) => PARAGRAPH_BREAKERS.has(descendant.name)));
 
 function lowestBlock(element: Element): Element {
   let node: Element = element;
