@@ -26,6 +26,7 @@ import { WORKER_LIMITS } from '../src/daemon/pool.js';
 import { encodeTask, extractTask, revisitTask, type PageInput } from '../src/daemon/tasks.js';
 import { EXTRACTOR_VERSION } from '../src/extract/extract.js';
 import { PROJECT_ROOT } from '../src/util/project-root.js';
+import { quantile } from './quantile.js';
 
 interface Options { datasets: string; rounds: number }
 interface Round { encode: number; extract: number; revisit: number; cpu: number; pages: number }
@@ -108,10 +109,7 @@ if (!isMainThread) {
   });
   await worker.terminate();
   const measured = results.slice(1);
-  const median = (pick: (round: Round) => number) => {
-    const sorted = measured.map((round) => pick(round) / round.pages).sort((a, b) => a - b);
-    return sorted[Math.floor(sorted.length / 2)]!;
-  };
+  const median = (pick: (round: Round) => number) => quantile(measured.map((round) => pick(round) / round.pages), 0.5);
   const result = {
     pages: results[0]!.pages, rounds: measured.length, limits,
     msPerPage: Object.fromEntries(STEPS.map((step) => [step, median((round) => round[step])])) as Record<(typeof STEPS)[number], number>,

@@ -25,6 +25,7 @@ import { gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { stringify } from 'yaml';
 import { storedBlob } from '../src/archive/blobs.js';
+import { quantile } from './quantile.js';
 import { decodeStoredBody, loadCodec } from '../src/archive/codec.js';
 import { openDatabase } from '../src/archive/database.js';
 import { dueCaptures, duePolls, dueRevisits, nextWorkAt, queuedExtractions } from '../src/archive/queues.js';
@@ -56,12 +57,6 @@ function sample(pid: number, t: number): Sample | null {
     return null;
   }
 }
-
-const quantile = (values: number[], q: number) => {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-};
 
 async function startWeb(): Promise<{ child: ChildProcess; info: { feeds: string[]; started: number } }> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'scale', 'web.ts'), `--feeds=${FEEDS}`, `--hosts=${HOSTS}`, `--hot=${HOT}`], { stdio: ['ignore', 'pipe', 'inherit'] });
