@@ -215,7 +215,7 @@ if (learnTimes.length) {
   const ten = Object.values(bySite).sort((a, b) => a - b);
   const slowest = Object.entries(bySite).sort((a, b) => b[1] - a[1])[0]!;
   learnTen.push(...ten);
-  console.log(`learning a wrapper from 10 pages (parse included; each site's median of 3, in a process of its own): median ${ten[Math.floor(ten.length / 2)]!.toFixed(0)} ms, max ${slowest[1].toFixed(0)} ms (${slowest[0]})`);
+  console.log(`learning a wrapper from 10 pages (parse included; each site's median of 3 runs, taken in rounds over the sites, in a process of its own): median ${ten[Math.floor(ten.length / 2)]!.toFixed(0)} ms, max ${slowest[1].toFixed(0)} ms (${slowest[0]})`);
 }
 
 // The targets, checked on this run.

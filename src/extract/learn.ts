@@ -79,7 +79,13 @@ const ownSignifiers = (page: PreparedPage, sample: SamplePage): Signifiers =>
 export function leaveOneOut(pages: PreparedPage[], samples: SamplePage[], siteTerms: string[], learnWithout: (held: number) => Wrapper | null, t: ExtractorOptions = EXTRACTOR_OPTIONS): WrapperCheck {
   const count = { checked: 0, agreed: 0, better: 0, worse: 0 };
   if (pages.length < 2) return { adopted: true, ...count, reason: 'one sample: nothing to hold out' };
-  for (let held = 0; held < Math.min(pages.length, t.checkedPages); held++) {
+  const planned = Math.min(pages.length, t.checkedPages);
+  // Worse on at most `worseShare` of the held-out pages: the per-page guard catches an odd page.
+  const allowed = Math.floor(t.worseShare * planned);
+  // Holding out stops once the verdict is settled — more worse pages than allowed, or too few
+  // pages left to reach that — as each costs a learning and two extractions.
+  const settled = () => count.worse > allowed || count.worse + (planned - count.checked) <= allowed;
+  for (let held = 0; held < planned && !settled(); held++) {
     const wrapper = learnWithout(held);
     const page = pages[held]!;
     const sample = samples[held]!;
@@ -100,8 +106,9 @@ export function leaveOneOut(pages: PreparedPage[], samples: SamplePage[], siteTe
     if (difference > 0) count.better++;
     else if (difference < 0) count.worse++;
   }
-  // Worse on at most `worseShare` of the held-out pages: the per-page guard catches an odd page.
-  const adopted = count.worse <= t.worseShare * count.checked;
-  const numbers = `${count.checked} held out: ${count.agreed} agree with the single page, ${count.better} hold the page's own words better, ${count.worse} worse`;
+  const adopted = count.worse <= allowed;
+  const unchecked = planned - count.checked;
+  const numbers = `${count.checked} held out: ${count.agreed} agree with the single page, ${count.better} hold the page's own words better, ${count.worse} worse`
+    + (unchecked > 0 ? `; ${unchecked} more could not change the verdict` : '');
   return { adopted, ...count, reason: `${adopted ? 'adopted' : 'rejected'} by leave-one-out (${numbers})` };
 }

@@ -111,9 +111,20 @@ export function renderXPath(type: string, dfs: number[]): string {
   return `//${steps.join('/')}${dfsCondition}`;
 }
 
+/**
+ * A page's elements by tag name, kept per page: learning matches each candidate wrapper on every
+ * sample page, once per leave-one-out learning, and a wrapper's tag rules out most elements.
+ */
+const tagIndex = new WeakMap<PreparedPage, Map<string, Element[]>>();
+const elementsByTag = (page: PreparedPage) => cached(tagIndex, page, () => {
+  const index = new Map<string, Element[]>();
+  for (const element of page.elements) cached(index, element.name, () => []).push(element);
+  return index;
+});
+
 /** The elements of `page` the wrapper selects: learned level first, then a learned dfs, then the most text. */
 export function matchWrapper(page: PreparedPage, wrapper: Wrapper): Element[] {
-  const matches = page.elements.filter((element) => element.name === wrapper.tag && elementType(element) === wrapper.type);
+  const matches = (elementsByTag(page).get(wrapper.tag) ?? []).filter((element) => elementType(element) === wrapper.type);
   const score = (element: Element) => Math.abs(page.depth.get(element)! - wrapper.level) * 2 + (wrapper.dfs.includes(page.dfs.get(element)!) ? 0 : 1);
   return matches.sort((a, b) => score(a) - score(b));
 }

@@ -73,14 +73,26 @@ test('the leave-one-out check rejects a wrapper whose held-out pages lose what t
   // Whatever the learning makes of the other samples, the wrapper is the comment thread's.
   const check = leaveOneOut(pages, samples, [], () => commentWrapper);
   assert.equal(check.adopted, false);
-  assert.deepEqual([check.checked, check.worse], [5, 5]);
-  assert.equal(check.reason, 'rejected by leave-one-out (5 held out: 0 agree with the single page, 0 hold the page\'s own words better, 5 worse)');
+  assert.deepEqual([check.checked, check.worse], [2, 2], 'two worse of five settle it (one is allowed): the other three are not held out');
+  assert.equal(check.reason, 'rejected by leave-one-out (2 held out: 0 agree with the single page, 0 hold the page\'s own words better, 2 worse; 3 more could not change the verdict)');
+});
+
+test('holding out goes on while the verdict is open: one worse page of five is allowed, so the fifth is still checked', () => {
+  const samples = [0, 1, 2, 3, 4].map((n) => ({ input: post(n).html, url: `https://blog.example/${n}` }));
+  const pages = samples.map((sample) => preparePage(sample.input, { url: sample.url }));
+  const postWrapper = learnFromSamples(samples).wrapper;
+  assert.ok(postWrapper);
+  const held: number[] = [];
+  const check = leaveOneOut(pages, samples, [], (page) => (held.push(page), page === 0 ? commentWrapper : postWrapper));
+  assert.deepEqual(held, [0, 1, 2, 3, 4], 'after one worse page, a second would reject it: every page is held out');
+  assert.deepEqual([check.adopted, check.checked, check.agreed, check.worse], [true, 5, 4, 1]);
+  assert.equal(check.reason, 'adopted by leave-one-out (5 held out: 4 agree with the single page, 0 hold the page\'s own words better, 1 worse)');
 });
 
 test('a wrapper learned on the blog\'s posts agrees with the single page on every held-out post and is adopted', () => {
   const learned = learnFromSamples([0, 1, 2, 3, 4].map((n) => ({ input: post(n).html, url: `https://blog.example/${n}` })));
   assert.equal(learned.wrapper?.xpath, "//div[contains(@class,'post')]");
-  assert.equal(learned.check?.reason, 'adopted by leave-one-out (5 held out: 5 agree with the single page, 0 hold the page\'s own words better, 0 worse)');
+  assert.equal(learned.check?.reason, 'adopted by leave-one-out (4 held out: 4 agree with the single page, 0 hold the page\'s own words better, 0 worse; 1 more could not change the verdict)');
   assert.equal(learned.rejected, null);
   const again = learnFromSamples([1, 2, 3, 4, 0].map((n) => ({ input: post(n).html, url: `https://blog.example/${n}` })), { current: learned.wrapper });
   assert.deepEqual([again.unchanged, again.check], [true, null], 're-learning the active wrapper does not check it again');
