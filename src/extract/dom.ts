@@ -1,6 +1,6 @@
-import { isTag, isText, type AnyNode, type Document, type Element, type Text } from 'domhandler';
-import { parse } from 'parse5';
-import { adapter } from 'parse5-htmlparser2-tree-adapter';
+import { Element, isTag, isText, type AnyNode, type Document, type Text } from 'domhandler';
+import { parse, type DefaultTreeAdapterMap, type TreeAdapter } from 'parse5';
+import { adapter, type Htmlparser2TreeAdapterMap } from 'parse5-htmlparser2-tree-adapter';
 import { decodeBody } from '../net/charset.js';
 import { words } from './terms.js';
 import { declaredLanguage, detectedLanguage, MAX_DETECT_CHARS, MIN_DETECT_CHARS, PROSE_CHARS } from './language.js';
@@ -81,9 +81,32 @@ export interface PreparedPage {
   language: string | null;
 }
 
+/**
+ * parse5's htmlparser2 tree adapter without the two records it keeps beside each element's
+ * attributes (their namespaces and prefixes, which only a serializer of foreign content reads):
+ * a page is ten to thirty thousand elements, and the young-generation collector copies every
+ * object a page's tree holds while the tree is in use (a learning holds ten), so the two
+ * dictionaries per element cost more collecting than parsing. Nothing here serializes with parse5
+ * or reads an attribute's namespace; domhandler reads them only when present.
+ */
+type Attribute = Parameters<TreeAdapter<DefaultTreeAdapterMap>['adoptAttributes']>[1][number];
+const leanAdapter: TreeAdapter<Htmlparser2TreeAdapterMap> = {
+  ...adapter,
+  createElement(tagName: string, namespaceURI, attributes: Attribute[]) {
+    const attribs: Record<string, string> = Object.create(null);
+    for (const attribute of attributes) attribs[attribute.name] = attribute.value;
+    const element = new Element(tagName, attribs, []);
+    element.namespace = namespaceURI;
+    return element;
+  },
+  adoptAttributes(recipient: Element, attributes: Attribute[]) {
+    for (const attribute of attributes) if (recipient.attribs[attribute.name] === undefined) recipient.attribs[attribute.name] = attribute.value;
+  },
+};
+
 export function parseHtml(input: Uint8Array | string, contentType?: string | null): Document {
   const html = typeof input === 'string' ? input : decodeBody(input, contentType ?? 'text/html').text;
-  return parse(html, { treeAdapter: adapter, scriptingEnabled: false }) as unknown as Document;
+  return parse(html, { treeAdapter: leanAdapter, scriptingEnabled: false });
 }
 
 export function preparePage(input: Uint8Array | string | Document, options: { url?: string | null; contentType?: string | null } = {}): PreparedPage {
