@@ -16,6 +16,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { gunzipSync } from 'node:zlib';
 import { Readability } from '@mozilla/readability';
 import { JSDOM, VirtualConsole } from 'jsdom';
@@ -140,12 +142,24 @@ const add = (set: string, mode: string, system: string, run: Run) => {
   return summary.f1;
 };
 
+/**
+ * A full collection before each system's pass over a set: each system's time then holds the
+ * collections of its own garbage, not the other's. jsdom leaves hundreds of MB behind; landing in
+ * Forest's wrapper pass, their collection moved its ms/page by a third to a half between runs.
+ */
+setFlagsFromString('--expose-gc');
+const gc: unknown = runInNewContext('gc');
+if (typeof gc !== 'function') throw new Error('bench:extract: V8 did not expose gc()');
+const collectGarbage = () => gc();
+
 const wrapperF1: Array<{ forest: number; readability: number }> = [];
 let learnTimes: number[] = [];
 const learnTen: number[] = [];
 if (!values.only || values.only === 'article') {
   const pages = articleBenchmark();
+  collectGarbage();
   add('article-benchmark', 'single', 'Forest', forestCold(pages));
+  collectGarbage();
   add('article-benchmark', 'single', 'Readability.js', readability(pages));
 }
 /** The same-template sets: sites-2012 in its tuning and report halves (sites sorted by name). */
@@ -177,9 +191,12 @@ const siteRows: string[][] = [['set', 'site', 'cold', 'wrapper', 'Readability.js
 const collapsed: string[] = [];
 const sets = templateSets();
 for (const { name, pages } of sets) {
+  collectGarbage();
   const reader = readability(pages);
+  collectGarbage();
   const cold = forestCold(pages);
   add(name, 'cold', 'Forest', cold);
+  collectGarbage();
   const wrapped = forestWrapper(pages);
   learnTimes = learnTimes.concat(wrapped.learnMs);
   const forestF1 = add(name, 'wrapper', 'Forest', wrapped);
