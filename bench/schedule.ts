@@ -11,6 +11,7 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadSettings } from '../src/config/settings.js';
 import { forestPolicy, simulate, type FeedResult, type SimPolicy, type Trace } from '../src/schedule/simulate.js';
+import { quantile } from './quantile.js';
 import { commafeedPolicy, fixedPolicy, minifluxPolicy } from './schedule/baselines.js';
 import { generateTraces, kindOf } from './schedule/traces.js';
 
@@ -45,7 +46,6 @@ const scheduleEnv = Object.fromEntries(Object.entries(process.env).filter(([key]
 const settings = loadSettings({ env: scheduleEnv }).schedule;
 const policies = (): Array<SimPolicy<unknown>> => [fixedPolicy(15 * 60_000), fixedPolicy(60 * 60_000), minifluxPolicy(), commafeedPolicy(), forestPolicy(settings)] as Array<SimPolicy<unknown>>;
 
-const quantile = (sorted: number[], q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! : NaN);
 const minutes = (seconds: number) => (Number.isNaN(seconds) ? '—' : `${(seconds / 60).toFixed(1)}`);
 const percent = (part: number, whole: number) => `${((100 * part) / Math.max(whole, 1)).toFixed(3)}%`;
 
@@ -61,7 +61,7 @@ interface Row {
 
 function run(trace: Trace, policy: SimPolicy<unknown>): Row {
   const { feeds } = simulate(trace, policy);
-  const delays = feeds.flatMap((feed) => feed.delays).sort((a, b) => a - b);
+  const delays = feeds.flatMap((feed) => feed.delays);
   const polls = feeds.reduce((sum, feed) => sum + feed.polls, 0);
   const missed = feeds.reduce((sum, feed) => sum + feed.missed, 0);
   const captured = feeds.reduce((sum, feed) => sum + feed.captured, 0);
@@ -185,8 +185,7 @@ if (values['per-feed']) {
     for (let i = 0; i < feeds.length; i++) {
       const cells = result.rows.map((row) => {
         const feed = row.feeds[i]!;
-        const sorted = [...feed.delays].sort((a, b) => a - b);
-        return `${feed.polls}/${feed.missed}/${minutes(quantile(sorted, 0.5))}/${minutes(quantile(sorted, 0.95))}`.padEnd(22);
+        return `${feed.polls}/${feed.missed}/${minutes(quantile(feed.delays, 0.5))}/${minutes(quantile(feed.delays, 0.95))}`.padEnd(22);
       });
       console.log(`  ${feeds[i]!.id.padEnd(22)} ${cells.join(' ')}`);
     }
