@@ -86,8 +86,12 @@ export interface PreparedPage {
  * attributes (their namespaces and prefixes, which only a serializer of foreign content reads):
  * a page is ten to thirty thousand elements, and the young-generation collector copies every
  * object a page's tree holds while the tree is in use (a learning holds ten), so the two
- * dictionaries per element cost more collecting than parsing. Nothing here serializes with parse5
- * or reads an attribute's namespace; domhandler reads them only when present.
+ * dictionaries per element were its work for nothing. Nothing here serializes with parse5 or reads
+ * an attribute's namespace; domhandler reads them only when present.
+ *
+ * Nor does it keep the code of scripts (JSON-LD aside: a declaration) and style sheets: it is not
+ * text a reader sees, yet counted as words it made a block holding a script look like prose — an
+ * ad slot of a label and the ad server's script was kept in an article.
  */
 type Attribute = Parameters<TreeAdapter<DefaultTreeAdapterMap>['adoptAttributes']>[1][number];
 const leanAdapter: TreeAdapter<Htmlparser2TreeAdapterMap> = {
@@ -98,6 +102,10 @@ const leanAdapter: TreeAdapter<Htmlparser2TreeAdapterMap> = {
     const element = new Element(tagName, attribs, []);
     element.namespace = namespaceURI;
     return element;
+  },
+  insertText(parent: Element | Document, text: string) {
+    if (isTag(parent) && (parent.name === 'style' || (parent.name === 'script' && !isDeclaration(parent)))) return;
+    adapter.insertText(parent, text);
   },
   adoptAttributes(recipient: Element, attributes: Attribute[]) {
     for (const attribute of attributes) if (recipient.attribs[attribute.name] === undefined) recipient.attribs[attribute.name] = attribute.value;
