@@ -28,6 +28,7 @@ import { learnFromSamples } from '../src/extract/learn.js';
 import { decodeBody } from '../src/net/charset.js';
 import { PROJECT_ROOT } from '../src/util/project-root.js';
 import { scorePage, summarize, type PageScore } from './extract/metric.js';
+import { quantile } from './quantile.js';
 
 const { values } = parseArgs({ options: { datasets: { type: 'string', default: join(PROJECT_ROOT, '..', 'shared', 'datasets') }, only: { type: 'string' }, 'per-site': { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false } } });
 const root = resolve(values.datasets!);
@@ -224,7 +225,7 @@ if (wrapperF1.length) {
 }
 if (learnTimes.length) {
   const sorted = [...learnTimes].sort((a, b) => a - b);
-  console.log(`learning a wrapper from 5 pages: median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} ms, max ${sorted.at(-1)!.toFixed(0)} ms`);
+  console.log(`learning a wrapper from 5 pages: median ${quantile(sorted, 0.5).toFixed(0)} ms, max ${sorted.at(-1)!.toFixed(0)} ms`);
   // In a process of its own (bench/extract/learning-speed.ts), as the daemon learns in a worker of its own.
   const years = ['news-2005', 'news-2009', 'sites-2012'].filter((year) => !values.only || year.includes(values.only));
   const speed = execFileSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'extract', 'learning-speed.ts'), root, ...years], { encoding: 'utf8' });
@@ -232,7 +233,7 @@ if (learnTimes.length) {
   const ten = Object.values(bySite).sort((a, b) => a - b);
   const slowest = Object.entries(bySite).sort((a, b) => b[1] - a[1])[0]!;
   learnTen.push(...ten);
-  console.log(`learning a wrapper from 10 pages (parse included; each site's median of 3 runs, taken in rounds over the sites, in a process of its own): median ${ten[Math.floor(ten.length / 2)]!.toFixed(0)} ms, max ${slowest[1].toFixed(0)} ms (${slowest[0]})`);
+  console.log(`learning a wrapper from 10 pages (parse included; each site's median of 3 runs, taken in rounds over the sites, in a process of its own): median ${quantile(ten, 0.5).toFixed(0)} ms, max ${slowest[1].toFixed(0)} ms (${slowest[0]})`);
 }
 
 // The targets, checked on this run.

@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { learnFromSamples, type SamplePage } from '../../src/extract/learn.js';
+import { quantile } from '../quantile.js';
 
 const ROUNDS = 3;
 const [root, ...sets] = process.argv.slice(2);
@@ -31,5 +32,4 @@ for (let round = 0; round < ROUNDS; round++) {
     site.runs.push(performance.now() - started);
   }
 }
-const median = (runs: number[]) => [...runs].sort((a, b) => a - b)[Math.floor(runs.length / 2)]!;
-console.log(JSON.stringify(Object.fromEntries(sites.map((site) => [site.name, median(site.runs)]))));
+console.log(JSON.stringify(Object.fromEntries(sites.map((site) => [site.name, quantile(site.runs, 0.5)]))));
