@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import render from 'dom-serializer';
+import { isText } from 'domhandler';
 import { getElementsByTagName } from 'domutils';
 import iconv from 'iconv-lite';
 import { diffObjects } from '../../src/archive/diff.js';
 import { normalizeArticle, objectHash } from '../../src/archive/normalize.js';
-import { preparePage } from '../../src/extract/dom.js';
+import { parseHtml, preparePage } from '../../src/extract/dom.js';
 import { byFunctionWords } from '../../src/extract/language.js';
 import { extractArticle, extractFromPage } from '../../src/extract/extract.js';
 import { articleHtml } from '../../src/extract/render.js';
@@ -128,6 +129,22 @@ test('nothing to extract: empty, not HTML, too large, too little text', () => {
   assert.equal(tiny.method, 'none');
   assert.match(tiny.reason ?? '', /too little text/);
   assert.equal(tiny.title, 'Hi');
+});
+
+test('the parsed tree holds what a browser\'s DOM holds: text runs in one node each, every attribute whatever its name', () => {
+  const document = parseHtml('<body><p id="a" constructor="c" __proto__="p" toString="t">Two  words\n and <b>bold</b> more\t text &amp; an entity<!-- note -->after</p>'
+    + '<table><tr><td>cell</td></tr>stray text</table><p>x</p><p>y</p></body>');
+  const paragraphs = getElementsByTagName('p', document);
+  const first = paragraphs[0]!;
+  // Text nodes as the DOM has them: the runs between two elements (or a comment) are one node.
+  assert.deepEqual(first.children.map((child) => (isText(child) ? child.data : child.type)), ['Two  words\n and ', 'tag', ' more\t text & an entity', 'comment', 'after']);
+  assert.deepEqual(Object.entries(first.attribs), [['id', 'a'], ['constructor', 'c'], ['__proto__', 'p'], ['tostring', 't']]);
+  assert.equal(Object.getPrototypeOf(first.attribs), Object.getPrototypeOf(paragraphs[1]!.attribs));
+  assert.equal(first.attribs['hasOwnProperty'], undefined);
+  // Text a table cannot hold goes before the table (foster parenting), a node of its own.
+  const table = getElementsByTagName('table', document)[0]!;
+  assert.equal(isText(table.prev!) ? table.prev.data : null, 'stray text');
+  assert.deepEqual(paragraphs.slice(1).map((p) => p.children.map((child) => (isText(child) ? child.data : child.type))), [['x'], ['y']]);
 });
 
 test('a windows-1252 page declared only in <meta> is decoded right', () => {
