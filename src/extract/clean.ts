@@ -61,6 +61,7 @@ export function boilerplateInside(page: PreparedPage, root: Element, options: Cl
   const skipped = new Set<Element>();
   const rootText = textContent(root);
   const rootLength = Math.max(1, rootText.length);
+  let rootWords: number | undefined;
   const visit = (element: Element) => {
     for (const child of element.children) {
       if (child.type !== 'tag') continue;
@@ -72,8 +73,8 @@ export function boilerplateInside(page: PreparedPage, root: Element, options: Cl
         // thread keeps it): a thread longer than its article is still the readers'.
         const text = textContent(node);
         const share = text.length / rootLength;
-        // Words are counted only for a large thread (rare): counting every root's would cost each extraction.
-        const thread = share >= t.boilerplateShare && COMMENTS.test(`${node.attribs['class'] ?? ''} ${node.attribs['id'] ?? ''}`) && wordCount(rootText) - wordCount(text) >= t.articleBesideThread;
+        // Words are counted only for a large thread (rare), the root's once: counting them cost each extraction.
+        const thread = share >= t.boilerplateShare && COMMENTS.test(`${node.attribs['class'] ?? ''} ${node.attribs['id'] ?? ''}`) && (rootWords ??= wordCount(rootText)) - wordCount(text) >= t.articleBesideThread;
         if (share < t.boilerplateShare || thread) {
           skipped.add(node);
           continue;
