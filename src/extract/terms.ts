@@ -3,17 +3,6 @@ import * as stopwords from 'stopword';
 
 /** What a word is made of: Unicode letters, digits and `_` (one class for every word pattern here). */
 const WORD_CHARS = String.raw`\p{L}\p{N}_`;
-const WORDS = new RegExp(`[${WORD_CHARS}]+`, 'gu');
-
-const ASCII = /^[\x00-\x7f]*$/;
-/** WORDS on ASCII text, where Unicode's letters and digits are [a-z0-9] once lower-cased, without the Unicode matcher's cost. */
-const ASCII_WORDS = /[a-z0-9_]+/g;
-
-/** Words of a text: runs of Unicode letters, digits and `_`, lower-cased. */
-export function words(text: string): string[] {
-  const lower = text.toLowerCase();
-  return (ASCII.test(lower) ? lower.match(ASCII_WORDS) : lower.match(WORDS)) ?? [];
-}
 
 /** Whether a code point is a word character, for the Basic Multilingual Plane: 0 not yet asked, 1 yes, 2 no. */
 const WORD_CHAR = new RegExp(`[${WORD_CHARS}]`, 'u');
@@ -46,6 +35,29 @@ export function countWordRuns(text: string): number {
     inWord = word;
   }
   return count;
+}
+
+/**
+ * Words of a text: runs of Unicode letters, digits and `_`, lower-cased — what `[WORD_CHARS]+`
+ * matches in the lower-cased text, found by the same pass as countWordRuns: twice as fast as the
+ * expression on pages with a typographic quote or an accented letter in most paragraphs.
+ */
+export function words(text: string): string[] {
+  const lower = text.toLowerCase();
+  const found: string[] = [];
+  let start = -1;
+  for (let at = 0; at < lower.length; at++) {
+    const point = lower.codePointAt(at)!;
+    if (isWordChar(point)) {
+      if (start < 0) start = at;
+    } else if (start >= 0) {
+      found.push(lower.slice(start, at));
+      start = -1;
+    }
+    if (point > 0xffff) at++;
+  }
+  if (start >= 0) found.push(lower.slice(start));
+  return found;
 }
 
 /** How a language's words become terms: its stop words, and its stemmer. */

@@ -4,7 +4,7 @@ import { scorePage, summarize } from '../../bench/extract/metric.js';
 import { maximumSubsequence } from '../../src/extract/fallback.js';
 import { informativeness, jeffreysDensity, relevance, unexpectedness } from '../../src/extract/scores.js';
 import { tfidfSignifiers, feedSignifiers, trigramsOf } from '../../src/extract/signifiers.js';
-import { countWordRuns, terms } from '../../src/extract/terms.js';
+import { countWordRuns, terms, words } from '../../src/extract/terms.js';
 import { seededRandom } from '../../src/util/random.js';
 import { renderXPath, tolerantForm } from '../../src/extract/wrapper.js';
 
@@ -68,7 +68,7 @@ test('the benchmark metric: 4-token shingles, multiset tp/fp/fn, means of per-pa
   assert.deepEqual(scorePage('x y z w x y z w', 'x y z w'), { tp: 1, fp: 4, fn: 0 }, 'multisets: repeated shingles count');
 });
 
-test('counting words without making them: the runs the word pattern matches, on any text', () => {
+test('words, and counting them without making them: the runs the word pattern matches, on any text', () => {
   const random = seededRandom(7);
   // Letters, digits and _ of several scripts (an astral letter and digit among them), combining
   // marks, spaces, punctuation and a lone surrogate: the pattern's edges.
@@ -80,5 +80,8 @@ test('counting words without making them: the runs the word pattern matches, on 
     for (let j = 0; j < length; j++) text += alphabet[Math.floor(random() * alphabet.length)];
     texts.push(text);
   }
-  for (const text of texts) assert.equal(countWordRuns(text), text.match(/[\p{L}\p{N}_]+/gu)?.length ?? 0, JSON.stringify(text));
+  for (const text of texts) {
+    assert.equal(countWordRuns(text), text.match(/[\p{L}\p{N}_]+/gu)?.length ?? 0, JSON.stringify(text));
+    assert.deepEqual(words(text), text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [], JSON.stringify(text));
+  }
 });
