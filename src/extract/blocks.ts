@@ -12,8 +12,10 @@ import { countWordRuns } from './terms.js';
 export function blockKeys(text: string): string[] {
   const exact = text.toLowerCase().replace(/[\d]+/g, '0').replace(/\s+/g, ' ').trim();
   if (exact === '') return [];
+  // `exact` is the text's words one space apart: a long block (most of a page's text) is told
+  // without splitting it all.
+  if (exact.split(' ', STORED_FORMAT.blockShapeWords + 1).length > STORED_FORMAT.blockShapeWords) return [exact];
   const words = text.trim().split(/\s+/);
-  if (words.length > STORED_FORMAT.blockShapeWords) return [exact];
   const shape = words
     .map((word) => (/\S+@\S+|^https?:/.test(word) ? '@' : /^\p{Lu}/u.test(word) ? 'X' : word.toLowerCase().replace(/\d+/g, '0')))
     .join(' ')

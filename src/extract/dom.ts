@@ -64,8 +64,8 @@ export interface PreparedPage {
   /** Elements of the body in depth-first order: `elements[dfs]`. */
   elements: Element[];
   dfs: Map<Element, number>;
-  /** Depth from the root element (html = 1). */
-  depth: Map<Element, number>;
+  /** Depth from the root element (html = 1), by dfs number: `depths[dfs]` (depthOf). */
+  depths: number[];
   /** Non-empty text leaves, in document order. */
   leaves: TextLeaf[];
   /**
@@ -179,7 +179,7 @@ export function parseHtml(input: Uint8Array | string, contentType?: string | nul
 export function preparePage(input: Uint8Array | string | Document, options: { url?: string | null; contentType?: string | null } = {}): PreparedPage {
   const document = typeof input === 'object' && 'type' in input && (input as Document).type === 'root' ? (input as Document) : parseHtml(input as Uint8Array | string, options.contentType);
   const root = document.children.find((child): child is Element => isTag(child) && child.name === 'html');
-  const page: PreparedPage = { document, elements: [], dfs: new Map(), depth: new Map(), leaves: [], declarations: [], url: options.url ?? null, language: null };
+  const page: PreparedPage = { document, elements: [], dfs: new Map(), depths: [], leaves: [], declarations: [], url: options.url ?? null, language: null };
   const inBody: Element[] = [];
   const declared = (node: Element) => {
     if (isDeclaration(node)) page.declarations.push(node);
@@ -197,7 +197,7 @@ export function preparePage(input: Uint8Array | string | Document, options: { ur
       }
       page.dfs.set(node, page.elements.length);
       page.elements.push(node);
-      page.depth.set(node, depth);
+      page.depths.push(depth);
       for (const child of node.children) visit(child, depth + 1);
       return;
     }
@@ -233,6 +233,12 @@ function leafText(page: PreparedPage, shortest: number): string {
     if (text.length > MAX_DETECT_CHARS) break;
   }
   return text;
+}
+
+/** An element's depth from the root element (html = 1); undefined for one dropped in preparation. */
+export function depthOf(page: PreparedPage, element: Element): number | undefined {
+  const dfs = page.dfs.get(element);
+  return dfs === undefined ? undefined : page.depths[dfs];
 }
 
 /** Text of an element with a line break between blocks (paragraphs, headings, list items …). */

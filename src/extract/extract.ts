@@ -3,7 +3,7 @@ import { escapeUTF8 } from 'entities';
 import { boilerplateInside } from './clean.js';
 import { keywordCoverage, pageOwnSignifiers, wordCount } from './guard.js';
 import { deckBefore } from './deck.js';
-import { isInside, parentElement, type PreparedPage, preparePage, textOf } from './dom.js';
+import { depthOf, isInside, parentElement, type PreparedPage, preparePage, textOf } from './dom.js';
 import { mssNode } from './fallback.js';
 import { pageMetadata } from './metadata.js';
 import { EXTRACTOR_OPTIONS, type ExtractorOptions } from './options.js';
@@ -221,7 +221,7 @@ function wrappedNode(page: PreparedPage, wrapper: Wrapper, signifiers: Signifier
   // A type that several elements share (a path like table/tbody/tr/td): of those at the
   // learned level and position, the one with the most running text.
   const matches = matchWrapper(page, wrapper);
-  const best = matches.filter((element) => Math.abs(page.depth.get(element)! - wrapper.level) === Math.abs(page.depth.get(matches[0]!)! - wrapper.level));
+  const best = matches.filter((element) => Math.abs(depthOf(page, element)! - wrapper.level) === Math.abs(depthOf(page, matches[0]!)! - wrapper.level));
   const candidate = best.length > 1 ? best.reduce((a, b) => (sentenceWords(page, b, t) > sentenceWords(page, a, t) ? b : a)) : matches[0];
   if (!candidate || !validWrapperNode(page, candidate, signifiers, t)) return null;
   // A wrapper learned a level too high (the column around the article) still locates it: a

@@ -11,13 +11,13 @@ import { EXTRACTOR_OPTIONS, STORED_FORMAT } from './options.js';
 
 export function structureSignature(page: PreparedPage): string[] {
   const types = new Set<string>();
-  for (const element of page.elements) {
-    if (page.depth.get(element)! > STORED_FORMAT.signatureDepth) continue;
+  page.elements.forEach((element, dfs) => {
+    const depth = page.depths[dfs]!;
+    if (depth > STORED_FORMAT.signatureDepth) return;
     const attributes = typeAttributes(element);
     const keys = Object.keys(attributes);
-    if (keys.length === 0) continue;
-    types.add(`${element.name}[${keys.map((key) => `${key}=${attributes[key]}`).join(',')}]@${page.depth.get(element)}`);
-  }
+    if (keys.length > 0) types.add(`${element.name}[${keys.map((key) => `${key}=${attributes[key]}`).join(',')}]@${depth}`);
+  });
   return [...types].sort();
 }
 
