@@ -78,10 +78,18 @@ export function linkWords(element: Element, limit = Number.POSITIVE_INFINITY, un
  * different links on every page is still seen as one template line.
  */
 export function blockElementKeys(block: Element): string[] {
-  const keys = blockKeys(textOf(block));
+  const keys = blockTextKeys(block);
   const label = labelKey(block);
   return label ? [...keys, label] : keys;
 }
+
+/**
+ * The keys of a block's text, kept per element (a prepared page does not change): learning a
+ * wrapper keys every block of its node on each sample page, and applying the wrapper to a sample
+ * (the leave-one-out check) asks for the same blocks' keys again.
+ */
+const textKeysOfBlock = new WeakMap<Element, string[]>();
+const blockTextKeys = (block: Element): string[] => cached(textKeysOfBlock, block, () => blockKeys(textOf(block)));
 
 /** Whether `element` holds a link (or is one). */
 export const holdsLink = (element: Element): boolean => element.name === 'a' || holdsElement(element, (descendant) => descendant.name === 'a');
@@ -99,7 +107,7 @@ function labelKey(block: Element): string | null {
 
 /** Whether a block is a template line: one of its keys is among `templateBlocks` (the label key only computed when some are labels). */
 export function isTemplateBlock(block: Element, templateBlocks: ReadonlySet<string>, hasLabels: boolean): boolean {
-  if (blockKeys(textOf(block)).some((key) => templateBlocks.has(key))) return true;
+  if (blockTextKeys(block).some((key) => templateBlocks.has(key))) return true;
   if (!hasLabels) return false;
   const label = labelKey(block);
   return label !== null && templateBlocks.has(label);

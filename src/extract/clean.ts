@@ -4,6 +4,7 @@ import { isTemplateBlock, linkWords, textBlocks } from './blocks.js';
 import type { PreparedPage } from './dom.js';
 import { wordCount } from './guard.js';
 import { EXTRACTOR_OPTIONS, type ExtractorOptions } from './options.js';
+import { cached } from '../util/cached.js';
 
 /**
  * Cleaning inside the chosen block: what sits in the article's container without being the
@@ -47,6 +48,19 @@ function isStamp(text: string, t: ExtractorOptions): boolean {
   const tokens = text.trim().split(/[\s,|·–—-]+/).filter(Boolean);
   if (tokens.length === 0 || tokens.length > t.stampTokens || !/\d/.test(text)) return false;
   return tokens.every((token) => /^\d{1,4}(:\d{2})?(st|nd|rd|th)?\.?$/i.test(token) || STAMP_WORDS.test(token));
+}
+
+/**
+ * Whether a block's whole text is a widget's label, a reader counter or a date stamp. Kept per
+ * element (a prepared page does not change) and thresholds: a page's single-page and wrapper
+ * extractions (the per-page guard, the leave-one-out check) ask it of the same blocks.
+ */
+const widgetTexts = new WeakMap<ExtractorOptions, WeakMap<Element, boolean>>();
+function isWidgetText(block: Element, t: ExtractorOptions): boolean {
+  return cached(cached(widgetTexts, t, () => new WeakMap<Element, boolean>()), block, () => {
+    const text = textContent(block);
+    return LABEL.test(text) || COUNTER.test(text) || isStamp(text, t);
+  });
 }
 
 export interface CleanOptions {
@@ -103,10 +117,7 @@ export function boilerplateInside(page: PreparedPage, root: Element, options: Cl
     }
   };
   visit(root);
-  for (const block of textBlocks(page, root)) {
-    const text = textContent(block);
-    if (block !== root && (LABEL.test(text) || COUNTER.test(text) || isStamp(text, t))) skipped.add(block);
-  }
+  for (const block of textBlocks(page, root)) if (block !== root && isWidgetText(block, t)) skipped.add(block);
   if (options.templateBlocks && options.templateBlocks.size > 0) {
     const hasLabels = [...options.templateBlocks].some((key) => key.startsWith('label:'));
     for (const block of textBlocks(page, root)) {
