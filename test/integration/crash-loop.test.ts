@@ -32,11 +32,15 @@ test('20 SIGKILLs at random moments of a busy run: integrity ok, nothing duplica
   let killedWithWork = 0;
   for (let kill = 0; kill < 20; kill++) {
     const daemon = startForest([...ws.args, 'run']);
-    // Let it get going (the first start creates the database), then kill it somewhere in its work.
+    // Let it get going (the first start creates the database), then kill it somewhere in its
+    // work: at a random moment after it says it runs. Counted from the spawn, the moment fell
+    // before any work whenever the machine was busy (starting node, the database and the pool's
+    // threads takes from under one second to several), and the kill tested nothing.
+    await waitFor(() => daemon.output.stdout.includes('"msg":"forest running"') || daemon.output.stderr.includes('"msg":"forest running"'), 30_000, `run ${kill} to start`);
     if (kill === 0) await waitFor(() => existsSync(ws.db) && count(ws.db, 'SELECT COUNT(*) FROM snapshots') > 0, 20_000, 'first captures');
     const work = () => count(ws.db, 'SELECT (SELECT COUNT(*) FROM polls) + (SELECT COUNT(*) FROM snapshots) + (SELECT COUNT(*) FROM checks)');
-    const before = existsSync(ws.db) ? work() : 0;
-    await new Promise((resolve) => setTimeout(resolve, 700 + random() * 2000));
+    const before = work();
+    await new Promise((resolve) => setTimeout(resolve, 200 + random() * 2000));
     daemon.kill('SIGKILL');
     const ended = await finished(daemon);
     assert.equal(ended.signal, 'SIGKILL', `run ${kill} was still running when killed: ${ended.stderr}`);
