@@ -224,13 +224,12 @@ if (wrapperF1.length) {
   console.log(`\nwrapper mode, mean over same-template sets: Forest ${mean((x) => x.forest).toFixed(3)} vs Readability.js ${mean((x) => x.readability).toFixed(3)} (${(mean((x) => x.forest) - mean((x) => x.readability) >= 0 ? '+' : '')}${(mean((x) => x.forest) - mean((x) => x.readability)).toFixed(3)})`);
 }
 if (learnTimes.length) {
-  const sorted = [...learnTimes].sort((a, b) => a - b);
-  console.log(`learning a wrapper from 5 pages: median ${quantile(sorted, 0.5).toFixed(0)} ms, max ${sorted.at(-1)!.toFixed(0)} ms`);
+  console.log(`learning a wrapper from 5 pages: median ${quantile(learnTimes, 0.5).toFixed(0)} ms, max ${Math.max(...learnTimes).toFixed(0)} ms`);
   // In a process of its own (bench/extract/learning-speed.ts), as the daemon learns in a worker of its own.
   const years = ['news-2005', 'news-2009', 'sites-2012'].filter((year) => !values.only || year.includes(values.only));
   const speed = execFileSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'extract', 'learning-speed.ts'), root, ...years], { encoding: 'utf8' });
   const bySite = z.record(z.string(), z.number()).parse(JSON.parse(speed));
-  const ten = Object.values(bySite).sort((a, b) => a - b);
+  const ten = Object.values(bySite);
   const slowest = Object.entries(bySite).sort((a, b) => b[1] - a[1])[0]!;
   learnTen.push(...ten);
   console.log(`learning a wrapper from 10 pages (parse included; each site's median of 3 runs, taken in rounds over the sites, in a process of its own): median ${quantile(ten, 0.5).toFixed(0)} ms, max ${slowest[1].toFixed(0)} ms (${slowest[0]})`);

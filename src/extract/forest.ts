@@ -1,7 +1,7 @@
 import type { Element } from 'domhandler';
 import { pageBlockKeys } from './blocks.js';
 import { learnDeckSlot } from './deck.js';
-import { depthOf, parentElement, type PreparedPage } from './dom.js';
+import { parentElement, type PreparedPage } from './dom.js';
 import { informativeness, jeffreysDensity, relevance, unexpectedness } from './scores.js';
 import { significantLeaves, termCounts } from './significance.js';
 import type { Signifiers } from './signifiers.js';
@@ -70,7 +70,7 @@ function scoresOf(page: PreparedPage, signifiers: Signifiers): PageScores {
   }
   for (const element of onPaths) {
     const dfs = page.dfs.get(element);
-    const level = depthOf(page, element);
+    const level = dfs === undefined ? undefined : page.depths[dfs];
     const count = counts.get(element);
     if (dfs === undefined || level === undefined || !count || NEVER_WRAPPERS.has(element.name)) continue;
     const type = elementType(element);

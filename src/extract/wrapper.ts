@@ -1,6 +1,6 @@
 import type { Element } from 'domhandler';
 import { z } from 'zod';
-import { depthOf, type PreparedPage } from './dom.js';
+import type { PreparedPage } from './dom.js';
 import { STORED_FORMAT } from './options.js';
 import { cached } from '../util/cached.js';
 
@@ -125,6 +125,9 @@ const elementsByTag = (page: PreparedPage) => cached(tagIndex, page, () => {
 /** The elements of `page` the wrapper selects: learned level first, then a learned dfs, then the most text. */
 export function matchWrapper(page: PreparedPage, wrapper: Wrapper): Element[] {
   const matches = (elementsByTag(page).get(wrapper.tag) ?? []).filter((element) => elementType(element) === wrapper.type);
-  const score = (element: Element) => Math.abs(depthOf(page, element)! - wrapper.level) * 2 + (wrapper.dfs.includes(page.dfs.get(element)!) ? 0 : 1);
+  const score = (element: Element) => {
+    const dfs = page.dfs.get(element)!;
+    return Math.abs(page.depths[dfs]! - wrapper.level) * 2 + (wrapper.dfs.includes(dfs) ? 0 : 1);
+  };
   return matches.sort((a, b) => score(a) - score(b));
 }
