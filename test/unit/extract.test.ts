@@ -6,7 +6,7 @@ import { getElementsByTagName } from 'domutils';
 import iconv from 'iconv-lite';
 import { diffObjects } from '../../src/archive/diff.js';
 import { normalizeArticle, objectHash } from '../../src/archive/normalize.js';
-import { parseHtml, preparePage } from '../../src/extract/dom.js';
+import { parseHtml, preparePage, rawTextEnd } from '../../src/extract/dom.js';
 import { byFunctionWords } from '../../src/extract/language.js';
 import { extractArticle, extractFromPage } from '../../src/extract/extract.js';
 import { articleHtml } from '../../src/extract/render.js';
@@ -145,6 +145,40 @@ test('the parsed tree holds what a browser\'s DOM holds: text runs in one node e
   const table = getElementsByTagName('table', document)[0]!;
   assert.equal(isText(table.prev!) ? table.prev.data : null, 'stray text');
   assert.deepEqual(paragraphs.slice(1).map((p) => p.children.map((child) => (isText(child) ? child.data : child.type))), [['x'], ['y']]);
+});
+
+test('reading past scripts and style sheets gives the tree the tokenizer gives', () => {
+  const long = 'x = 1;'.repeat(20_000);
+  const cases = [
+    '<p>a</p><script>var a = "</scripty>"; if (a<b) go();</script><p>after</p>',
+    '<script>a</SCRIPT >b<p>upper case end</p>',
+    '<script><!-- document.write("<script>x</script>"); --></script><p>escaped</p>',
+    '<script>if (a) { b(); }</script/><p>self-closing end</p><script>x</script\t><p>tab</p>',
+    '<script>never closed <p>not a paragraph</p>',
+    '<svg><script><a>link</a></script><style><a>styled</a></style></svg><p>foreign</p>',
+    '<textarea><script>x</script></textarea><title><script>t</script></title><p>rcdata</p>',
+    '<!-- <script> --><p>comment</p></script><p>stray end</p>',
+    '<style>p { color: red }</styles> still </style><p>style</p><style>unclosed',
+    '<script type="application/ld+json">{"@type":"NewsArticle","headline":"</p>H"}</script><p>json</p>',
+    '<table><script>x</script><tr><td>cell</td></tr></table>',
+    '<frameset><script>x</script><frame></frameset>',
+    '<script>\r\n</script>\r\n<p>a\r\nb</p><script>\r</script>\n<p>c</p>',
+    '<script>"\u{1F600}"</script><p>\u{1F600} emoji</p>',
+    '<noscript><script>x</script><p>noscript</p></noscript><template><script>y</script><p>t</p></template>',
+    '<select><script>s</script><option>o</select><p>select</p>',
+    `<script>${long}</script><p>after a long script</p><style>${long}</style><p>and a long style sheet</p>`,
+    '<body><p>x</p></body></html><script>late</script><p>after html</p>',
+  ];
+  for (const html of cases) assert.equal(render(parseHtml(html)), render(parseHtml(html, null, { skipCode: false })), html.slice(0, 80));
+  for (const { html } of [page(newspaper, 40), page(magazine, 41), page(oldBlog, 42)]) assert.equal(render(parseHtml(html)), render(parseHtml(html, null, { skipCode: false })));
+});
+
+test('raw text ends at its first appropriate end tag, and a script holding <!-- is left to the tokenizer', () => {
+  assert.equal(rawTextEnd('<script>a = "</scripts>";</SCRIPT\n>', 8, 'script'), 25);
+  assert.equal(rawTextEnd('<style>a</style', 7, 'style'), -1);
+  assert.equal(rawTextEnd('<style>a</style/>', 7, 'style'), 8);
+  assert.equal(rawTextEnd('<script><!-- x --></script>', 8, 'script'), -1);
+  assert.equal(rawTextEnd('<!-- --><script>x</script>', 16, 'script'), 17);
 });
 
 test('a windows-1252 page declared only in <meta> is decoded right', () => {
