@@ -12,12 +12,18 @@
  * Then the pass cost on a synthetic archive of 1,000,000 snapshots.
  *
  *   npm run bench:scale -- [--feeds=10000] [--hosts=500] [--minutes=8] [--hot=100] [--workers=auto] [--json] [--keep] [--profile=DIR]
+ *                          [--against=DIR [--rounds=1]]
+ *
+ * `--against=DIR` runs another checkout's daemon (built first) and this one's alternately —
+ * this, DIR; then DIR, this; … for `--rounds` rounds — and prints them side by side: the
+ * machine's speed drifts by a quarter within an hour, so two runs compare only when they are
+ * next to each other, and the order alternates so that a drift favours neither.
  *
  * `--profile=DIR` writes V8 CPU profiles of the daemon (its main thread and each worker) to DIR
  * (open them in Chrome DevTools or speedscope) — to see where the CPU per page goes.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -85,7 +91,10 @@ function passCost(): { snapshots: number; passMs: number } {
   return { snapshots, passMs: quantile(times, 0.5) };
 }
 
-async function main(): Promise<void> {
+type Result = Awaited<ReturnType<typeof runOnce>>;
+
+/** One run of the daemon of the checkout at `root` (built) against a fresh web and archive. */
+async function runOnce(root: string) {
   const work = mkdtempSync(join(tmpdir(), 'forest-scale-'));
   const web = await startWeb();
   const database = join(work, 'forest.db');
@@ -100,7 +109,7 @@ async function main(): Promise<void> {
   const started = Date.now();
   const log = openSync(join(work, 'forest.log'), 'w');
   const profile = args.get('profile') ? ['--cpu-prof', `--cpu-prof-dir=${args.get('profile')}`] : [];
-  const forest = spawn(process.execPath, [...profile, join(ROOT, 'bin', 'forest.js'), 'run', '--config', join(work, 'settings.yaml')], { stdio: ['ignore', log, 'pipe'] });
+  const forest = spawn(process.execPath, [...profile, join(root, 'bin', 'forest.js'), 'run', '--config', join(work, 'settings.yaml')], { stdio: ['ignore', log, 'pipe'] });
   let stderr = '';
   forest.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
   // Listening from the start: a daemon that dies during the run is reported, not waited for.
@@ -151,7 +160,6 @@ async function main(): Promise<void> {
   const seconds = last.t / 1000;
   const half = samples.filter((s) => s.t >= last.t / 2);
   const growth = half.length ? (half.at(-1)!.rssMb - half[0]!.rssMb) / half[0]!.rssMb : NaN;
-  const pass = passCost();
   // When the peak came: the daemon's log says what it was doing then.
   const peak = samples.reduce((max, s) => (s.rssMb > max.rssMb ? s : max), samples[0]!);
   const result = {
@@ -167,32 +175,65 @@ async function main(): Promise<void> {
     // The daemon takes whatever the first captures leave for revisits: this is its cost per unit of work.
     cpuMsPerExtraction: last.cpuMs / Math.max(1, pages + checks),
     dbKbPerArticle: dbBytes / 1024 / Math.max(1, articles), bytesPerStoredCapture: blobs.n ? blobs.stored / blobs.n : NaN, rawBytesPerCapture: blobs.n ? blobs.raw / blobs.n : NaN,
-    passSnapshots: pass.snapshots, passMs: pass.passMs, gzipBytesPerCapture: gzipped.gzipBytes, storedBytesPerSampledCapture: gzipped.storedBytes,
+    gzipBytesPerCapture: gzipped.gzipBytes, storedBytesPerSampledCapture: gzipped.storedBytes,
+    hotCapturedOf: hot.length, storedCaptures: blobs.n, storedAgainstReference: againstReference, gzipSample: gzipped.captures,
   };
   if (args.has('keep')) process.stderr.write(`\nkept ${work}\n`);
   else rmSync(work, { recursive: true, force: true });
-  if (args.has('json')) return void console.log(JSON.stringify(result));
-  const f = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
-  console.log(`\n\n| ${FEEDS} feeds on ${HOSTS} hosts, ${MINUTES} min | value | target |`);
-  console.log('|---|---|---|');
-  const rows: Array<[string, string, string]> = [
-    ['polls/s (polls)', `${f(result.pollsPerSecond)} (${polls})`, ''],
-    ['pages archived/s (pages)', `${f(result.pagesPerSecond)} (${pages})`, ''],
-    ['revisits', `${checks}`, ''],
-    ['backlog archived: 50% / 99% / 100%', `${f(result.backlog50s, 0)} s / ${f(result.backlog99s, 0)} s / ${f(result.backlog100s, 0)} s (${archived.length}/${FEEDS})`, '99% ≤ 300 s, 100% in the run'],
-    ['hot items: p50 / p95 capture delay', `${f(result.hotP50s, 0)} s / ${f(result.hotP95s, 0)} s (${hotDelays.length}/${hot.length} captured)`, 'p95 ≤ 120 s'],
-    ['hot items: p95 from the poll that saw them to capture', `${f(result.hotSeenToCapturedP95s, 1)} s`, ''],
-    ['resident memory: max / growth over 2nd half', `${f(result.rssMaxMb, 0)} MB (at ${f(result.rssMaxAtS, 0)} s) / ${f(100 * growth)}%`, '≤ 600 MB / ≤ 5%'],
-    ['CPU cores used', f(result.coresUsed, 2), ''],
-    ['CPU ms per archived page', f(result.cpuMsPerPage), '≤ 40'],
-    ['CPU ms per extraction (first captures and revisits)', f(result.cpuMsPerExtraction), ''],
-    ['of the CPU per page, the main thread\'s (the rest: the pool, V8\'s helpers)', f(result.mainThreadCpuMsPerPage), ''],
-    ['database per article', `${f(result.dbKbPerArticle)} KB`, '≤ 30 KB'],
-    ['bytes per stored capture (raw)', `${f(result.bytesPerStoredCapture, 0)} (${f(result.rawBytesPerCapture, 0)}); ${againstReference} of ${blobs.n} stored against their site's reference`, ''],
-    [`the same captures as plain gzip (a sample of ${gzipped.captures})`, `${f(gzipped.gzipBytes, 0)} against ${f(gzipped.storedBytes, 0)} stored`, ''],
-    [`pass cost at ${pass.snapshots.toLocaleString('en')} snapshots`, `${f(pass.passMs, 2)} ms`, ''],
+  return result;
+}
+
+const f = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+
+/** The table's rows: a name, the value of each run, the target. */
+function rows(results: Result[], pass: { snapshots: number; passMs: number }): Array<[string, string[], string]> {
+  const each = (value: (r: Result) => string) => results.map(value);
+  return [
+    ['polls/s (polls)', each((r) => `${f(r.pollsPerSecond)} (${r.polls})`), ''],
+    ['pages archived/s (pages)', each((r) => `${f(r.pagesPerSecond)} (${r.pages})`), ''],
+    ['revisits', each((r) => `${r.revisits}`), ''],
+    ['backlog archived: 50% / 99% / 100%', each((r) => `${f(r.backlog50s, 0)} s / ${f(r.backlog99s, 0)} s / ${f(r.backlog100s, 0)} s (${r.backlogArchived}/${r.feeds})`), '99% ≤ 300 s, 100% in the run'],
+    ['hot items: p50 / p95 capture delay', each((r) => `${f(r.hotP50s, 0)} s / ${f(r.hotP95s, 0)} s (${r.hotCaptured}/${r.hotCapturedOf} captured)`), 'p95 ≤ 120 s'],
+    ['hot items: p95 from the poll that saw them to capture', each((r) => `${f(r.hotSeenToCapturedP95s, 1)} s`), ''],
+    ['resident memory: max / growth over 2nd half', each((r) => `${f(r.rssMaxMb, 0)} MB (at ${f(r.rssMaxAtS, 0)} s) / ${f(100 * r.rssGrowthSecondHalf)}%`), '≤ 600 MB / ≤ 5%'],
+    ['CPU cores used', each((r) => f(r.coresUsed, 2)), ''],
+    ['CPU ms per archived page', each((r) => f(r.cpuMsPerPage)), '≤ 40'],
+    ['CPU ms per extraction (first captures and revisits)', each((r) => f(r.cpuMsPerExtraction)), ''],
+    ['of the CPU per page, the main thread\'s (the rest: the pool, V8\'s helpers)', each((r) => f(r.mainThreadCpuMsPerPage)), ''],
+    ['database per article', each((r) => `${f(r.dbKbPerArticle)} KB`), '≤ 30 KB'],
+    ['bytes per stored capture (raw)', each((r) => `${f(r.bytesPerStoredCapture, 0)} (${f(r.rawBytesPerCapture, 0)}); ${r.storedAgainstReference} of ${r.storedCaptures} stored against their site's reference`), ''],
+    ['the same captures as plain gzip (a sample)', each((r) => `${f(r.gzipBytesPerCapture, 0)} against ${f(r.storedBytesPerSampledCapture, 0)} stored (${r.gzipSample})`), ''],
+    [`pass cost at ${pass.snapshots.toLocaleString('en')} snapshots`, [`${f(pass.passMs, 2)} ms`, ...results.slice(1).map(() => '')], ''],
   ];
-  for (const [name, value, target] of rows) console.log(`| ${name} | ${value} | ${target} |`);
+}
+
+async function main(): Promise<void> {
+  const against = args.get('against');
+  if (against !== undefined) {
+    // The other checkout's daemon, as built from its own source.
+    if (!existsSync(join(against, 'bin', 'forest.js'))) throw new Error(`--against: no Forest checkout at ${against} (bin/forest.js missing)`);
+    const built = spawnSync('npm', ['run', 'build'], { cwd: against, stdio: ['ignore', 'ignore', 'inherit'] });
+    if (built.status !== 0) throw new Error(`--against: \`npm run build\` failed in ${against}`);
+  }
+  const rounds = against === undefined ? 1 : Math.max(1, Number(args.get('rounds') ?? 1));
+  const runs: Array<{ label: string; result: Result }> = [];
+  for (let round = 1; round <= rounds; round++) {
+    const order = [{ label: 'this checkout', root: ROOT }, ...(against === undefined ? [] : [{ label: against, root: against }])];
+    if (round % 2 === 0) order.reverse();
+    for (const { label, root } of order) {
+      if (against !== undefined) process.stderr.write(`\nround ${round}: ${label}\n`);
+      runs.push({ label: rounds > 1 ? `${label}, run ${round}` : label, result: await runOnce(root) });
+    }
+  }
+  const pass = passCost();
+  if (args.has('json')) {
+    const withPass = runs.map(({ label, result }) => ({ ...(against === undefined ? {} : { label }), ...result, passSnapshots: pass.snapshots, passMs: pass.passMs }));
+    return void console.log(JSON.stringify(against === undefined ? withPass[0] : withPass));
+  }
+  const labels = against === undefined ? ['value'] : runs.map((run) => run.label);
+  console.log(`\n\n| ${FEEDS} feeds on ${HOSTS} hosts, ${MINUTES} min | ${labels.join(' | ')} | target |`);
+  console.log(`|---|${labels.map(() => '---|').join('')}---|`);
+  for (const [name, values, target] of rows(runs.map((run) => run.result), pass)) console.log(`| ${name} | ${values.join(' | ')} | ${target} |`);
 }
 
 /** What plain gzip (one stream per page, as Forest stored captures before) would take for a sample of the stored captures. */
