@@ -185,7 +185,9 @@ export function rawTextEnd(html: string, from: number, name: 'script' | 'style')
   for (let at = indexOfFold(html, closing, from); at >= 0; at = indexOfFold(html, closing, at + 1)) {
     const next = html[at + closing.length];
     if (next === undefined || !TAG_NAME_END.has(next)) continue;
-    if (name === 'script' && html.lastIndexOf('<!--', at - 1) >= from) return -1;
+    // Only the script's own text is searched (a slice shares the page's characters): looking back
+    // from the end tag would read on to the page's start for each script without a comment.
+    if (name === 'script' && html.slice(from, at).includes('<!--')) return -1;
     return at;
   }
   return -1;
