@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, test } from 'node:test';
+import { readMigrations } from '../../src/archive/database.js';
 import type { ScriptedEdit } from '../../src/synthetic/articles.js';
 import { SyntheticWeb } from '../../src/synthetic/server.js';
 import { seededRandom } from '../../src/util/random.js';
@@ -77,4 +78,36 @@ test('20 SIGKILLs at random moments of a busy run: integrity ok, nothing duplica
   assert.ok(served.size >= 24, `${served.size} pages served`);
   // The edits were found: at least one article has more than one version.
   assert.ok(count(ws.db, 'SELECT COUNT(*) FROM articles WHERE versions > 1') >= 1);
+});
+
+test('SIGKILL while the daemon starts (node, migrations, the lease, the pool): the next start completes the schema and runs', async () => {
+  const random = seededRandom(20261126);
+  const migrations = readMigrations().length;
+  // How long a start takes here (from under one second to several, with the machine's load): the
+  // kills are spread over it, so that they land in start-up on a fast machine too.
+  const probe = workspace([{ url: web.site(SITES[0]!).feedUrl }]);
+  const spawned = Date.now();
+  const first = startForest([...probe.args, 'run']);
+  await waitFor(() => `${first.output.stdout}${first.output.stderr}`.includes('"msg":"forest running"'), 30_000, 'a start');
+  const startup = Date.now() - spawned;
+  first.kill('SIGKILL');
+  await finished(first);
+  let beforeRunning = 0;
+  for (let kill = 0; kill < 8; kill++) {
+    // A new database each time: the first start is the one that creates and migrates it.
+    const ws = workspace([{ url: web.site(SITES[kill % SITES.length]!).feedUrl }]);
+    const daemon = startForest([...ws.args, 'run']);
+    await new Promise((resolve) => setTimeout(resolve, random() * startup));
+    daemon.kill('SIGKILL');
+    await finished(daemon);
+    if (!`${daemon.output.stdout}${daemon.output.stderr}`.includes('"msg":"forest running"')) beforeRunning++;
+    if (existsSync(ws.db)) assert.equal(scalar<string>(ws.db, 'PRAGMA quick_check'), 'ok', `after kill ${kill}`);
+    const again = await forest([...ws.args, 'run', '--exit-after', '2s']);
+    assert.equal(again.code, 0, `start after kill ${kill}: ${again.stderr}`);
+    assert.equal(scalar<string>(ws.db, 'PRAGMA integrity_check'), 'ok');
+    assert.equal(count(ws.db, 'SELECT COUNT(*) FROM schema_migrations'), migrations, `every migration applied after kill ${kill}`);
+    assert.ok(count(ws.db, 'SELECT COUNT(*) FROM polls') > 0, `the run after kill ${kill} polled`);
+  }
+  // Kills after start-up are the test above's; this one is for the ones before.
+  assert.ok(beforeRunning >= 4, `most kills came during start-up (${beforeRunning} of 8)`);
 });
