@@ -35,6 +35,9 @@ const BODY_DECLARATIONS = new Set(['title', 'script']);
 const isDeclaration = (element: Element) =>
   DECLARATIONS.has(element.name) || (element.name === 'script' && element.attribs['type']?.trim().toLowerCase() === 'application/ld+json');
 
+/** A style sheet or a script other than JSON-LD: code, whose text the tree does not keep. */
+const holdsCode = (element: Element): element is Element & { name: 'script' | 'style' } => element.name === 'style' || (element.name === 'script' && !isDeclaration(element));
+
 const INVISIBLE = /(^|;)\s*(display\s*:\s*none|visibility\s*:\s*hidden)\s*(!important\s*)?(;|$)/i;
 
 /**
@@ -133,7 +136,7 @@ function leanTreeBuilder(): { treeAdapter: TreeAdapter<Htmlparser2TreeAdapterMap
       return element;
     },
     insertText(parent: Element | Document, text: string) {
-      if (isTag(parent) && (parent.name === 'style' || (parent.name === 'script' && !isDeclaration(parent)))) return;
+      if (isTag(parent) && holdsCode(parent)) return;
       const last = parent.children.at(-1);
       if (last !== undefined && last === open) {
         runs.push(text);
@@ -218,7 +221,7 @@ class CodeSkippingParser<T extends Htmlparser2TreeAdapterMap> extends Parser<T> 
   override _switchToTextParsing(token: Token.TagToken, state: (typeof TokenizerMode)[keyof typeof TokenizerMode]): void {
     super._switchToTextParsing(token, state);
     const element = this.openElements.current;
-    if (!(element instanceof Element) || (element.name !== 'style' && !(element.name === 'script' && !isDeclaration(element)))) return;
+    if (!(element instanceof Element) || !holdsCode(element)) return;
     if (state !== (element.name === 'script' ? TokenizerMode.SCRIPT_DATA : TokenizerMode.RAWTEXT)) return;
     const input = this.tokenizer.preprocessor;
     const end = rawTextEnd(input.html, input.pos + 1, element.name);

@@ -26,6 +26,8 @@ before(() => web.start());
 after(() => web.stop());
 
 const count = (db: string, sql: string) => scalar<number>(db, sql);
+/** Whether the daemon has logged that it runs (start-up done). */
+const saidRunning = (daemon: ReturnType<typeof startForest>) => `${daemon.output.stdout}${daemon.output.stderr}`.includes('"msg":"forest running"');
 
 test('20 SIGKILLs at random moments of a busy run: integrity ok, nothing duplicated, every page served is archived', async () => {
   const ws = workspace(SITES.map((slug) => ({ url: web.site(slug).feedUrl })), { revisit: { after: Array.from({ length: 60 }, () => '1s') } });
@@ -37,7 +39,7 @@ test('20 SIGKILLs at random moments of a busy run: integrity ok, nothing duplica
     // work: at a random moment after it says it runs. Counted from the spawn, the moment fell
     // before any work whenever the machine was busy (starting node, the database and the pool's
     // threads takes from under one second to several), and the kill tested nothing.
-    await waitFor(() => daemon.output.stdout.includes('"msg":"forest running"') || daemon.output.stderr.includes('"msg":"forest running"'), 30_000, `run ${kill} to start`);
+    await waitFor(() => saidRunning(daemon), 30_000, `run ${kill} to start`);
     if (kill === 0) await waitFor(() => existsSync(ws.db) && count(ws.db, 'SELECT COUNT(*) FROM snapshots') > 0, 20_000, 'first captures');
     const work = () => count(ws.db, 'SELECT (SELECT COUNT(*) FROM polls) + (SELECT COUNT(*) FROM snapshots) + (SELECT COUNT(*) FROM checks)');
     const before = work();
@@ -88,7 +90,7 @@ test('SIGKILL while the daemon starts (node, migrations, the lease, the pool): t
   const probe = workspace([{ url: web.site(SITES[0]!).feedUrl }]);
   const spawned = Date.now();
   const first = startForest([...probe.args, 'run']);
-  await waitFor(() => `${first.output.stdout}${first.output.stderr}`.includes('"msg":"forest running"'), 30_000, 'a start');
+  await waitFor(() => saidRunning(first), 30_000, 'a start');
   const startup = Date.now() - spawned;
   first.kill('SIGKILL');
   await finished(first);
@@ -100,7 +102,7 @@ test('SIGKILL while the daemon starts (node, migrations, the lease, the pool): t
     await new Promise((resolve) => setTimeout(resolve, random() * startup));
     daemon.kill('SIGKILL');
     await finished(daemon);
-    if (!`${daemon.output.stdout}${daemon.output.stderr}`.includes('"msg":"forest running"')) beforeRunning++;
+    if (!saidRunning(daemon)) beforeRunning++;
     if (existsSync(ws.db)) assert.equal(scalar<string>(ws.db, 'PRAGMA quick_check'), 'ok', `after kill ${kill}`);
     const again = await forest([...ws.args, 'run', '--exit-after', '2s']);
     assert.equal(again.code, 0, `start after kill ${kill}: ${again.stderr}`);
