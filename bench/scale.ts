@@ -8,16 +8,19 @@
  * (two to four minutes for one to three items a minute under the default delayCost): the table
  * shows the service's part apart, from the poll that saw the item to its capture.
  * The web runs in its own process (bench/scale/web.ts, real pages from ../shared/datasets); Forest
- * is the built daemon (`forest run`), sampled once a second for resident memory and CPU time.
+ * is the built daemon (`forest run`, with the node flags of the checkout's ecosystem.config.js, as
+ * pm2 starts it), sampled once a second for resident memory and CPU time.
  * Then the pass cost on a synthetic archive of 1,000,000 snapshots.
  *
  *   npm run bench:scale -- [--feeds=10000] [--hosts=500] [--minutes=8] [--hot=100] [--workers=auto] [--json] [--keep] [--profile=DIR]
- *                          [--against=DIR [--rounds=1]]
+ *                          [--against=DIR [--rounds=1]] [--node-flags="--flag …"]
  *
  * `--against=DIR` runs another checkout's daemon (built first) and this one's alternately —
  * this, DIR; then DIR, this; … for `--rounds` rounds — and prints them side by side: the
  * machine's speed drifts by a quarter within an hour, so two runs compare only when they are
  * next to each other, and the order alternates so that a drift favours neither.
+ *
+ * `--node-flags` replaces the node flags the daemons start with (`--node-flags=` for none).
  *
  * `--profile=DIR` writes V8 CPU profiles of the daemon (its main thread and each worker) to DIR
  * (open them in Chrome DevTools or speedscope) — to see where the CPU per page goes.
@@ -36,8 +39,13 @@ import { decodeStoredBody, loadCodec } from '../src/archive/codec.js';
 import { openDatabase } from '../src/archive/database.js';
 import { dueCaptures, duePolls, dueRevisits, nextWorkAt, queuedExtractions } from '../src/archive/queues.js';
 import { fillArchive } from '../test/helpers/big-archive.js';
+import { serviceNodeFlags } from '../test/helpers/cli.js';
 
-const args = new Map(process.argv.slice(2).map((arg) => arg.replace(/^--/, '').split('=') as [string, string]));
+// `--name=value`, split at the first `=` (a value may hold one: `--node-flags=--v8-pool-size=1`).
+const args = new Map(process.argv.slice(2).map((arg): [string, string] => {
+  const [name, ...value] = arg.replace(/^--/, '').split('=');
+  return [name!, value.join('=')];
+}));
 const FEEDS = Number(args.get('feeds') ?? 10000);
 const HOSTS = Number(args.get('hosts') ?? 500);
 const MINUTES = Number(args.get('minutes') ?? 8);
@@ -109,7 +117,9 @@ async function runOnce(root: string) {
   const started = Date.now();
   const log = openSync(join(work, 'forest.log'), 'w');
   const profile = args.get('profile') ? ['--cpu-prof', `--cpu-prof-dir=${args.get('profile')}`] : [];
-  const forest = spawn(process.execPath, [...profile, join(root, 'bin', 'forest.js'), 'run', '--config', join(work, 'settings.yaml')], { stdio: ['ignore', log, 'pipe'] });
+  // The daemon as pm2 starts it (that checkout's ecosystem.config.js), or with the flags given.
+  const nodeFlags = args.has('node-flags') ? args.get('node-flags')!.split(' ').filter(Boolean) : await serviceNodeFlags(root);
+  const forest = spawn(process.execPath, [...profile, ...nodeFlags, join(root, 'bin', 'forest.js'), 'run', '--config', join(work, 'settings.yaml')], { stdio: ['ignore', log, 'pipe'] });
   let stderr = '';
   forest.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
   // Listening from the start: a daemon that dies during the run is reported, not waited for.

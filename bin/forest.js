@@ -1,6 +1,7 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --v8-pool-size=1
 // The `forest` command. The TypeScript sources are compiled to dist/ by `npm install` (the
-// `prepare` script); this shim only loads the compiled entry point.
+// `prepare` script); this shim only loads the compiled entry point. The flag on the first line:
+// one V8 helper thread, as ecosystem.config.js explains.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 

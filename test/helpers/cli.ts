@@ -1,8 +1,25 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { z } from 'zod';
+import { PROJECT_ROOT } from '../../src/util/project-root.js';
 
 /** The built command, as a user runs it (`npm test` builds first). */
 export const FOREST_BIN = fileURLToPath(new URL('../../bin/forest.js', import.meta.url));
+
+const pm2File = z.object({ apps: z.array(z.object({ node_args: z.array(z.string()).optional() })).min(1) });
+
+/**
+ * The node flags pm2 starts the daemon with (ecosystem.config.js) in the checkout at `root`, so
+ * that the service test and bench:scale run the daemon as it is deployed. A checkout without the
+ * file, or without flags in it, runs plain `node`.
+ */
+export async function serviceNodeFlags(root = PROJECT_ROOT): Promise<string[]> {
+  const file = join(root, 'ecosystem.config.js');
+  if (!existsSync(file)) return [];
+  return pm2File.parse(await import(pathToFileURL(file).href)).apps[0]!.node_args ?? [];
+}
 
 export interface CliResult {
   code: number | null;

@@ -3,7 +3,7 @@ import { fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { SyntheticWeb } from '../../src/synthetic/server.js';
-import { FOREST_BIN, finished, forest, startForest, waitFor } from '../helpers/cli.js';
+import { FOREST_BIN, finished, forest, serviceNodeFlags, startForest, waitFor } from '../helpers/cli.js';
 import { scalar, workspace } from '../helpers/setup.js';
 
 const web = new SyntheticWeb();
@@ -15,7 +15,8 @@ const CLEAN_ENV = Object.fromEntries(Object.entries(process.env).filter(([key]) 
 test('under a process manager (an IPC channel open, as pm2 forks), SIGINT and SIGTERM end the process within the shutdown deadline', async () => {
   const ws = workspace([{ url: web.site('ledger').feedUrl }], { shutdown: { deadline: '3s' } });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    const child = fork(FOREST_BIN, [...ws.args, 'run'], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], env: CLEAN_ENV });
+    // With pm2's node flags (ecosystem.config.js), as pm2 starts it.
+    const child = fork(FOREST_BIN, [...ws.args, 'run'], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], env: CLEAN_ENV, execArgv: await serviceNodeFlags() });
     let stdout = '';
     child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     await waitFor(() => /"msg":"forest running"/.test(stdout), 20_000, 'the daemon to start');
