@@ -28,7 +28,8 @@ export interface CliResult {
   stderr: string;
 }
 
-const CLEAN_ENV = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('FOREST_')));
+/** The environment without FOREST_* variables: a child reads only the settings a test gives it. */
+export const CLEAN_ENV = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('FOREST_')));
 
 /** Runs `forest ARGS…` to completion. */
 export function forest(args: string[], options: { env?: Record<string, string>; cwd?: string; input?: string } = {}): Promise<CliResult> {

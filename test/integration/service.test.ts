@@ -3,14 +3,12 @@ import { fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { SyntheticWeb } from '../../src/synthetic/server.js';
-import { FOREST_BIN, finished, forest, serviceNodeFlags, startForest, waitFor } from '../helpers/cli.js';
+import { CLEAN_ENV, FOREST_BIN, finished, forest, serviceNodeFlags, startForest, waitFor } from '../helpers/cli.js';
 import { scalar, workspace } from '../helpers/setup.js';
 
 const web = new SyntheticWeb();
 before(() => web.start());
 after(() => web.stop());
-
-const CLEAN_ENV = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('FOREST_')));
 
 test('under a process manager (an IPC channel open, as pm2 forks), SIGINT and SIGTERM end the process within the shutdown deadline', async () => {
   const ws = workspace([{ url: web.site('ledger').feedUrl }], { shutdown: { deadline: '3s' } });
