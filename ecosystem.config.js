@@ -10,8 +10,9 @@ export const apps = [
     // V8's helper threads (garbage collection, compilation), shared by the main thread and the
     // pool: one, not Node's default of four. The pool already runs a thread per core, so more
     // helpers only contend with it; in bench:scale (10,000 feeds, 2 cores) one helper kept the
-    // resident maximum at 484–497 MB against 553–560 MB with four, at no cost in CPU (README, *At
-    // scale*). bin/forest.js's first line and the systemd unit in the README pass the same flag.
+    // resident maximum at 484–507 MB against 553–566 MB with four (three alternated pairs), CPU
+    // per page within the machine's spread (README, *At scale*). bin/forest.js's first line and
+    // the systemd unit in the README pass the same flag.
     node_args: ['--v8-pool-size=1'],
     // `FOREST_SERVE=1 pm2 start ecosystem.config.js` also serves the web app and the API
     // (serve.host:serve.port) from this process (`forest run --serve`); or start `forest serve`
