@@ -5,7 +5,12 @@
  * gives the mean and the worst seed. Seeds 1–10 (the default) are the ones the policy's settings
  * were compared on; seeds 11–20 are the held-out check (README).
  *
- *   [FOREST_SCHEDULE_…=…] npm run bench:schedule [-- --seeds 1-10] [--days D] [--per-kind] [--per-feed] [--json] [--trace-out FILE]
+ *   [FOREST_SCHEDULE_…=…] npm run bench:schedule [-- --seeds 1-10] [--days D] [--per-kind] [--per-feed] [--bounds] [--json] [--trace-out FILE]
+ *
+ * `--bounds` adds, per seed, the fewest polls that bring the p95 delay to CommaFeed's for a
+ * policy that polls each feed (or each feed in each hour of the day) at a steady interval,
+ * knowing the true rates (bench/schedule/bounds.ts): whether the p95 target and the poll
+ * targets can hold together for such a policy.
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -13,6 +18,7 @@ import { loadSettings } from '../src/config/settings.js';
 import { forestPolicy, simulate, type FeedResult, type SimPolicy, type Trace } from '../src/schedule/simulate.js';
 import { quantile } from './quantile.js';
 import { commafeedPolicy, fixedPolicy, minifluxPolicy } from './schedule/baselines.js';
+import { fewestPolls } from './schedule/bounds.js';
 import { generateTraces, kindOf } from './schedule/traces.js';
 
 const { values } = parseArgs({
@@ -22,6 +28,7 @@ const { values } = parseArgs({
     days: { type: 'string', default: '30' },
     'per-kind': { type: 'boolean', default: false },
     'per-feed': { type: 'boolean', default: false },
+    bounds: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
     'trace-out': { type: 'string' },
   },
@@ -101,12 +108,19 @@ interface KindTotals {
 const perKind = new Map<string, KindTotals>(); // policy name → totals by kind
 const add = (map: Map<string, number>, key: string, value: number) => map.set(key, (map.get(key) ?? 0) + value);
 
-const results: Array<{ seed: number; generator: string; feeds: number; rows: Row[]; targets: Targets }> = [];
+interface Bounds {
+  /** Fewest polls to bring the p95 delay to CommaFeed's, steady per feed and per feed-hour. */
+  byFeed: number;
+  byHour: number;
+}
+const results: Array<{ seed: number; generator: string; feeds: number; rows: Row[]; targets: Targets; bounds: Bounds | null }> = [];
 for (const seed of seeds) {
   const trace = generateTraces(seed, days);
   if (values['trace-out'] && seeds.length === 1) writeFileSync(values['trace-out'], JSON.stringify(trace));
   const rows = policies().map((policy) => run(trace, policy));
-  results.push({ seed, generator: trace.generator, feeds: trace.feeds.length, rows, targets: targetsOf(rows) });
+  const targets = targetsOf(rows);
+  const bounds = values.bounds ? { byFeed: fewestPolls(trace, targets.commafeedP95 * 1000, 'feed'), byHour: fewestPolls(trace, targets.commafeedP95 * 1000, 'hour') } : null;
+  results.push({ seed, generator: trace.generator, feeds: trace.feeds.length, rows, targets, bounds });
   for (const row of rows) {
     const totals = perKind.get(row.name) ?? { polls: new Map(), missed: new Map(), items: new Map() };
     perKind.set(row.name, totals);
@@ -122,7 +136,7 @@ for (const seed of seeds) {
 if (values.json) {
   console.log(JSON.stringify({
     days,
-    seeds: results.map((result) => ({ seed: result.seed, generator: result.generator, feeds: result.feeds, targets: result.targets, policies: result.rows.map(({ feeds: _feeds, ...row }) => row) })),
+    seeds: results.map((result) => ({ seed: result.seed, generator: result.generator, feeds: result.feeds, targets: result.targets, ...(result.bounds ? { bounds: result.bounds } : {}), policies: result.rows.map(({ feeds: _feeds, ...row }) => row) })),
   }));
   process.exit(0);
 }
@@ -165,6 +179,18 @@ for (const check of checks) {
   console.log(`  ${failing.length === 0 ? 'met       ' : 'NOT MET   '}${check.text} — ${failing.length === 0 ? `worst seed ${worst.seed}: ${check.value(worst.targets)}` : `fails on seed${failing.length > 1 ? 's' : ''} ${failing.map((result) => `${result.seed} (${check.value(result.targets)})`).join(', ')}`}`);
 }
 console.log(allMet ? '\nall targets met on every seed' : '\nsome targets NOT MET');
+
+if (values.bounds) {
+  console.log("\nfewest polls for CommaFeed's p95, knowing the rates (bench/schedule/bounds.ts), against CommaFeed's polls:");
+  print([
+    ['seed', 'generator', 'CommaFeed p95', 'CommaFeed polls', 'Forest', 'steady per feed', 'steady per feed and hour'],
+    ...results.map((result) => {
+      const commafeed = result.rows.find((row) => row.name.startsWith('CommaFeed'))!.polls;
+      const share = (polls: number) => `${Math.round(polls)} (${(polls / commafeed).toFixed(2)}×)`;
+      return [String(result.seed), result.generator, `${minutes(result.targets.commafeedP95)} min`, String(commafeed), share(result.rows.at(-1)!.polls), share(result.bounds!.byFeed), share(result.bounds!.byHour)];
+    }),
+  ]);
+}
 
 if (values['per-kind']) {
   console.log('\nper kind, summed over seeds (polls / missed of items):');

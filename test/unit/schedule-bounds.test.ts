@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { fewestPolls } from '../../bench/schedule/bounds.js';
+import type { Trace } from '../../src/schedule/simulate.js';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const START = Date.UTC(2026, 0, 5);
+
+/** A trace of `days` days; each feed's items at the given offsets (ms from the start). */
+function traceOf(days: number, feeds: number[][]): Trace {
+  return {
+    start: new Date(START).toISOString(),
+    end: new Date(START + days * DAY).toISOString(),
+    feeds: feeds.map((offsets, f) => ({ id: `f${f}`, window: 10, items: offsets.map((offset, i) => ({ guid: `${f}-${i}`, at: new Date(START + offset).toISOString() })) })),
+  };
+}
+
+/** `count` items spread evenly over the hours `from`…`to` (UTC) of each of `days` days. */
+const spread = (days: number, count: number, from = 0, to = 24) =>
+  Array.from({ length: count }, (_, i) => Math.floor(i / (count / days)) * DAY + from * HOUR + ((i % (count / days)) / (count / days)) * (to - from) * HOUR);
+
+test('the densest feeds are polled every T, until the late items left fit the quantile', () => {
+  // 950 items on one feed, 50 on another: only the busy one must be on time for the p95.
+  const trace = traceOf(10, [spread(10, 950), spread(10, 50)]);
+  const tenMinutes = 10 * 60_000;
+  assert.equal(Math.round(fewestPolls(trace, tenMinutes, 'feed')), (10 * DAY) / tenMinutes);
+  // At the p90 a tenth may be late: 100 items, all of the quiet feed's and 50 of the busy one's.
+  assert.equal(Math.round(fewestPolls(trace, tenMinutes, 'feed', 0.9)), Math.round((900 / 950) * ((10 * DAY) / tenMinutes)));
+});
+
+test('by the hour, a feed busy at a few hours is polled every T at those hours only', () => {
+  // 960 items between 08:00 and 12:00 on each of 10 days, 40 spread over the day on another feed.
+  const trace = traceOf(10, [spread(10, 960, 8, 12), spread(10, 40)]);
+  const T = 10 * 60_000;
+  const byFeed = fewestPolls(trace, T, 'feed');
+  const byHour = fewestPolls(trace, T, 'hour');
+  assert.equal(Math.round(byFeed), (10 * DAY) / T - Math.round(((10 * DAY) / T) * (10 / 960)));
+  // The four busy hours of each day, every ten minutes (10 days × 6 polls an hour), but for the
+  // 10 items that may be late besides the quiet feed's 40: 230 of the last hour's 240 on time.
+  assert.ok(Math.abs(byHour - (3 * 10 * 6 + (230 / 240) * 10 * 6)) < 1e-9);
+  assert.ok(byHour < byFeed / 5);
+});
+
+test('a looser delay costs proportionally fewer polls; no items cost none', () => {
+  const trace = traceOf(7, [spread(7, 700), spread(7, 70), spread(7, 7)]);
+  const at10 = fewestPolls(trace, 10 * 60_000, 'feed');
+  const at20 = fewestPolls(trace, 20 * 60_000, 'feed');
+  assert.ok(Math.abs(at10 / at20 - 2) < 1e-9);
+  assert.equal(fewestPolls(traceOf(7, [[], []]), 10 * 60_000, 'hour'), 0);
+});
