@@ -226,6 +226,15 @@ test('gap evidence: a full document sharing nothing with the last one shortens t
   assert.match(decision.reason, /gap|burst/);
 });
 
+test('a feed seen filling its window in minutes is planned at its rate, not one item short of it', () => {
+  // One item a minute, first seen with ten items over nine minutes: the six-minute span holds six
+  // (a count over a fixed span is the unbiased estimate); counting one fewer plans with 50/h.
+  const { state, now } = history({ gap: MIN, window: 10, polls: 1, every: MIN });
+  const decision = nextPoll(state, NO_HINTS, now, { ...settings, minInterval: MIN });
+  assert.match(decision.reason, /burst over 0\.1h/);
+  assert.ok(Math.abs((decision.ratePerHour ?? 0) - 60) <= 6, `${decision.ratePerHour}/h`);
+});
+
 test('a burst is reacted to at once and remembered', () => {
   const { state, now } = history({ gap: 8 * HOUR, window: 20, polls: 40, every: 2 * HOUR });
   const at = now + 20 * MIN;
