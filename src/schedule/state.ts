@@ -107,6 +107,8 @@ export const RATE_HALF_LIFE = 7 * 24 * HOUR;
 const PROFILE_HALF_LIFE = 28 * 24 * HOUR;
 /** A burst is an hour-scale rate this many times what the feed's rate and profile expect then. */
 export const BURST_FACTOR = 4;
+/** The longest span an episode's items are counted over (its size): the hour-scale of a news event. */
+const EPISODE_SPAN = 3 * HOUR;
 /** Burst episodes kept: enough to estimate how often a feed bursts. */
 export const MAX_BURSTS = 16;
 const POLL_HALF_LIFE = 7 * 24 * HOUR;
@@ -192,7 +194,9 @@ export function isBurst(state: ScheduleState, profile: 'weekly' | 'daily' | null
  * Records a burst episode when this poll's new arrivals sit in an hour-scale span far busier
  * than the feed's rate at that hour. Every span ending at a new arrival is looked at, not only
  * the last hours before the poll: a burst that ended hours before a poll is still a burst. A
- * burst the previous poll saw too is the same episode.
+ * burst the previous poll saw too is the same episode, and so is one whose busiest three hours
+ * reach back into the last episode's: a news event that pauses for a poll or two is one event,
+ * and counting it twice would double how often the feed seems to burst.
  */
 function rememberBurst(state: ScheduleState, now: number, previousPoll: number, newArrivals: readonly number[]): void {
   const profile = profileKind(state, now);
@@ -200,9 +204,9 @@ function rememberBurst(state: ScheduleState, now: number, previousPoll: number, 
   let found: BurstEpisode | null = null;
   const inSpan = (end: number, span: number) => state.arrivals.filter((at) => at > end - span && at <= end);
   for (const end of newArrivals) {
-    const threeHours = inSpan(end, 3 * HOUR);
+    const threeHours = inSpan(end, EPISODE_SPAN);
     const size = threeHours.length;
-    for (const [span, within] of [[HOUR, inSpan(end, HOUR)], [3 * HOUR, threeHours]] as const) {
+    for (const [span, within] of [[HOUR, inSpan(end, HOUR)], [EPISODE_SPAN, threeHours]] as const) {
       if (within.length < 5) continue;
       // The rate over the time the items actually took (the Poisson estimate between the first
       // and the last), not over the whole span: 20 items in half an hour are 40 an hour, not 20.
@@ -214,7 +218,7 @@ function rememberBurst(state: ScheduleState, now: number, previousPoll: number, 
   }
   if (!found) return;
   const last = state.bursts[state.bursts.length - 1];
-  if (last && last.seenAt >= previousPoll) {
+  if (last && (last.seenAt >= previousPoll || found.at - EPISODE_SPAN <= last.at)) {
     state.bursts = [...state.bursts.slice(0, -1), found.rate > last.rate ? { ...found, size: Math.max(found.size, last.size) } : { ...last, seenAt: now, size: Math.max(found.size, last.size) }];
   } else {
     state.bursts = [...state.bursts, found].slice(-MAX_BURSTS);

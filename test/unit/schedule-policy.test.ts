@@ -120,6 +120,16 @@ test('a burst that ended hours before the poll is still remembered', () => {
 
 const burstRate = (state: ScheduleState) => Math.max(0, ...state.bursts.map((burst) => burst.rate)) * HOUR;
 
+test('a burst that pauses for a poll is one episode, not two', () => {
+  // Weeks of one item a day, then 24 items in 75 minutes with a 20-minute pause in the middle,
+  // polled every ten minutes: the poll in the pause finds nothing new.
+  const times = Array.from({ length: 20 }, (_, i) => T0 - 20 * DAY + i * DAY);
+  for (let i = 0; i < 12; i++) times.push(T0 + 2 * HOUR + i * 2 * MIN);
+  for (let i = 0; i < 12; i++) times.push(T0 + 2 * HOUR + 45 * MIN + i * 2 * MIN);
+  const state = replay(times, 25, 10 * MIN, T0 + 4 * HOUR);
+  assert.equal(state.bursts.length, 1, JSON.stringify(state.bursts));
+});
+
 test("a burst's rate is measured over the time its items took, not over the whole span", () => {
   // Twenty items in half an hour after weeks of one a day: forty an hour (an hour-long span
   // would say twenty, and plan polls twice as far apart as such a burst allows).
