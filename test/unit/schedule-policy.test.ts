@@ -245,6 +245,14 @@ test('a feed seen filling its window in minutes is planned at its rate, not one 
   assert.ok(Math.abs((decision.ratePerHour ?? 0) - 60) <= 6, `${decision.ratePerHour}/h`);
 });
 
+test('a first document shorter than the span is read over the time it covers', () => {
+  // Three items a minute, first seen with ten items over three minutes: the six-minute span
+  // holds those ten and three unseen minutes; over them it would plan with 100/h, not 180.
+  const { state, now } = history({ gap: 20_000, window: 10, polls: 1, every: MIN });
+  const decision = nextPoll(state, NO_HINTS, now, { ...settings, minInterval: MIN });
+  assert.ok(Math.abs((decision.ratePerHour ?? 0) - 180) <= 18, `${decision.ratePerHour}/h (${decision.reason})`);
+});
+
 test('a burst is reacted to at once and remembered', () => {
   const { state, now } = history({ gap: 8 * HOUR, window: 20, polls: 40, every: 2 * HOUR });
   const at = now + 20 * MIN;
