@@ -5,8 +5,8 @@
  * hundred hot feeds publishing every 20–60 s, revisits on, for M minutes (default 8), with the
  * issue's settings (perHostDelay 1s, defaultInterval 10m, minInterval 1m, revisit.after [3m, 6m]).
  * A hot item's capture delay is mostly its feed's poll interval, which the schedule chooses
- * (two to four minutes for one to three items a minute under the default delayCost): the table
- * shows the service's part apart, from the poll that saw the item to its capture.
+ * (one to three minutes for three items a minute to one: what the overflow risk allows a window
+ * of ten): the table shows the service's part apart, from the poll that saw the item to its capture.
  * The web runs in its own process (bench/scale/web.ts, real pages from ../shared/datasets); Forest
  * is the built daemon (`forest run`, with the node flags of the checkout's ecosystem.config.js, as
  * pm2 starts it), sampled once a second for resident memory and CPU time.
