@@ -170,20 +170,20 @@ export function estimateRate(state: ScheduleState, now: number): RateEstimate | 
   // hour) makes plausible — a Poisson tail below BURST_SIGNIFICANCE, not a mere busy stretch,
   // which every slow feed has now and then. The shortest spans see a feed that fills its window
   // in minutes (a wire, a live blog) at the first polls, before an hour of its history exists.
-  // The test leaves one item out (the tail at count − 1: a stricter test); the rate does not — a
-  // span's count over its length is the unbiased estimate of a Poisson rate, and one item fewer
-  // over six minutes would plan a feed at ten items an hour below its rate. A span reaching back
-  // before the feed was first seen holds items nobody saw (the first document showed only the
-  // newest W): its rate is over the time seen, from the oldest item on — (n − 1) items after it,
-  // over at least a quarter of the span, so that a batch published at once is no endless rate.
+  // The burst's rate is measured from its first item in the span on: (n − 1) items after it over
+  // the time since — the rate after a change point at that item, which is where a burst begins
+  // (a wire seen at its first poll shows nine items of its last three minutes and one a day old;
+  // counted over the six-minute span it was planned at half its rate). On a steady feed it is as
+  // good an estimate as the count over the span. At least a quarter of the span, as in
+  // rememberBurst, so that a batch published at one instant is no endless rate.
   const longRun = rate;
-  const seen = now - state.observedSince;
   for (const hours of [0.1, 0.25, 1, 3, 12, 48]) {
     const spanMs = hours * HOUR_MS;
     const recent = recentRate(state.arrivals, now, spanMs);
     if (recent.count < 3) continue;
     const expected = expectedArrivals(longRun, profile, now - spanMs, spanMs);
-    const burst = seen >= spanMs ? recent.count / spanMs : (recent.count - 1) / Math.max(seen, spanMs / 4);
+    const first = state.arrivals.find((at) => at > now - spanMs && at <= now) ?? now - spanMs;
+    const burst = (recent.count - 1) / Math.max(now - first, spanMs / 4);
     if (burst > rate && poissonTail(expected, recent.count - 1) < BURST_SIGNIFICANCE) {
       rate = burst;
       riskRate = Math.max(riskRate, burst);

@@ -236,21 +236,33 @@ test('gap evidence: a full document sharing nothing with the last one shortens t
   assert.match(decision.reason, /gap|burst/);
 });
 
-test('a feed seen filling its window in minutes is planned at its rate, not one item short of it', () => {
-  // One item a minute, first seen with ten items over nine minutes: the six-minute span holds six
-  // (a count over a fixed span is the unbiased estimate); counting one fewer plans with 50/h.
+test('a steady busy feed is planned at its rate', () => {
+  // One item a minute, first seen with ten items over nine minutes: the six-minute span holds six.
   const { state, now } = history({ gap: MIN, window: 10, polls: 1, every: MIN });
   const decision = nextPoll(state, NO_HINTS, now, { ...settings, minInterval: MIN });
   assert.match(decision.reason, /burst over 0\.1h/);
   assert.ok(Math.abs((decision.ratePerHour ?? 0) - 60) <= 6, `${decision.ratePerHour}/h`);
 });
 
-test('a first document shorter than the span is read over the time it covers', () => {
-  // Three items a minute, first seen with ten items over three minutes: the six-minute span
-  // holds those ten and three unseen minutes; over them it would plan with 100/h, not 180.
-  const { state, now } = history({ gap: 20_000, window: 10, polls: 1, every: MIN });
+test("a burst is measured from its first item: a wire's first document, one old item and nine of the last three minutes", () => {
+  // Three items a minute since three minutes, and one a day old before them: over the six-minute
+  // span the nine would say 90/h (80/h counted one short), half the rate the window fills at.
+  const now = T0 + DAY;
+  const items = Array.from({ length: 9 }, (_, i) => ({ guid: `wire-${i}`, date: now - i * 20_000, isNew: true }));
+  items.push({ guid: 'old', date: now - DAY, isNew: true });
+  const state = observePoll(emptyState(), { at: now, failed: false, notModified: false, items });
   const decision = nextPoll(state, NO_HINTS, now, { ...settings, minInterval: MIN });
   assert.ok(Math.abs((decision.ratePerHour ?? 0) - 180) <= 18, `${decision.ratePerHour}/h (${decision.reason})`);
+  assert.ok(gapOf(decision, now) <= 70_000, `${gapOf(decision, now) / 1000} s`);
+});
+
+test('a batch published at one instant is a burst of bounded rate', () => {
+  // Ten items with the same second after a quiet week: at most nine over a quarter of the span.
+  const times = Array.from({ length: 7 }, (_, i) => T0 - 7 * DAY + i * DAY);
+  for (let i = 0; i < 10; i++) times.push(T0 + HOUR);
+  const state = replay(times, 20, HOUR, T0 + HOUR + MIN);
+  const decision = nextPoll(state, NO_HINTS, T0 + HOUR + MIN, settings);
+  assert.ok(Number.isFinite(decision.ratePerHour) && (decision.ratePerHour ?? Infinity) <= 9 / 0.025 + 1e-9, `${decision.ratePerHour}/h`);
 });
 
 test('a burst is reacted to at once and remembered', () => {
