@@ -34,14 +34,16 @@ export function duePolls(db: Db, now: Date, limit: number): WorkRef[] {
 }
 
 /**
- * Items whose page waits for its first capture, newest item first: a busy feed's new item goes
- * before a backlog of old ones. Items waiting out a retry delay are passed over.
+ * Items whose page waits for its first capture, newest item first — by the time it appeared (its
+ * feed's date, never later than first seen; migrations/0012): a busy feed's new item goes before
+ * a backlog of old ones, also when both were first seen by the same round of polls. Items
+ * waiting out a retry delay are passed over.
  */
 export function dueCaptures(db: Db, now: Date, limit: number): WorkRef[] {
   const rows = db.prepare(`SELECT items.id, COALESCE(items.orig_link, items.link) AS url, items.first_seen AS due
     FROM items INDEXED BY items_capture JOIN feeds ON feeds.id = items.feed_id
     WHERE items.page_state = 'pending' AND (items.page_due_at IS NULL OR items.page_due_at <= ?) AND feeds.enabled = 1
-    ORDER BY items.first_seen DESC, items.id DESC LIMIT ?`).all(now.toISOString(), limit);
+    ORDER BY min(coalesce(items.published, items.first_seen), items.first_seen) DESC, items.id DESC LIMIT ?`).all(now.toISOString(), limit);
   return refs('capture', checkedRows(dueRow, rows, 'dueCaptures'), now);
 }
 

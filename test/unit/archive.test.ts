@@ -5,7 +5,7 @@ import { before, test } from 'node:test';
 import { WARCParser } from 'warcio';
 import { articleById, createArticle, recordRevisit } from '../../src/archive/articles.js';
 import { addTemplate, confirmWrapper, storeWrapper } from '../../src/archive/extractions.js';
-import { backlog, duePolls, dueRevisits } from '../../src/archive/queues.js';
+import { backlog, dueCaptures, duePolls, dueRevisits } from '../../src/archive/queues.js';
 import { captureReferenceOf, getBlob, putBlob } from '../../src/archive/blobs.js';
 import { encodeBody, loadCodec } from '../../src/archive/codec.js';
 import { checkArchive } from '../../src/archive/integrity.js';
@@ -70,6 +70,21 @@ test('items: new ones are inserted pending capture; changed title, summary or up
   assert.equal(rows[0]!.last_seen, later.toISOString());
   assert.equal(upsertItems(db, 1, [item('4', { link: null })], later, true).newItems, 1);
   assert.equal(db.prepare("SELECT page_state FROM items WHERE guid = '4'").pluck().get(), 'skipped', 'no link, no page');
+  db.close();
+});
+
+test('first captures go newest item first by when the item appeared, not by when a poll saw it', () => {
+  const db = openDatabase(':memory:');
+  syncSubscriptions(db, [{ url: 'https://busy.example/', tags: [], enabled: true }, { url: 'https://old.example/', tags: [], enabled: true }]);
+  // One round of first polls: the busy feed's item of a minute ago is seen first, the other
+  // feed's day-old backlog item ten seconds later; an item dated in the future is seen last.
+  const t = Date.parse('2026-11-02T12:00:00Z');
+  upsertItems(db, 1, [item('new', { published: new Date(t - 60_000).toISOString() })], new Date(t), true);
+  upsertItems(db, 2, [item('old', { published: new Date(t - 86_400_000).toISOString() })], new Date(t + 10_000), true);
+  upsertItems(db, 2, [item('future', { published: '2027-01-01T00:00:00.000Z' }), item('undated', { published: null })], new Date(t + 5_000), true);
+  const order = dueCaptures(db, new Date(t + 20_000), 10).map((ref) => db.prepare('SELECT guid FROM items WHERE id = ?').pluck().get(ref.id));
+  // The future date is not believed (it appeared when first seen, t + 5 s), nor is an undated item older than its sight.
+  assert.deepEqual(order, ['undated', 'future', 'new', 'old']);
   db.close();
 });
 
