@@ -55,11 +55,29 @@ export function choGarciaMolinaRate(polls: number, withNew: number, meanInterval
   return -Math.log((polls - withNew + 0.5) / (polls + 0.5)) / meanInterval;
 }
 
-/** Rate over the last `span` only: reacts to a burst (a live blog) or a dormant feed waking. */
-export function recentRate(arrivals: readonly number[], now: number, span: number): { rate: number; count: number } {
+/**
+ * Rate over the last `span` only: reacts to a burst (a live blog) or a dormant feed waking. With
+ * the span's count, its first arrival (null when none), for burstRate.
+ */
+export function recentRate(arrivals: readonly number[], now: number, span: number): { rate: number; count: number; first: number | null } {
   let count = 0;
-  for (const at of arrivals) if (at <= now && at > now - span) count++;
-  return { rate: count / span, count };
+  let first: number | null = null;
+  for (const at of arrivals) {
+    if (at > now || at <= now - span) continue;
+    count++;
+    if (first === null || at < first) first = at;
+  }
+  return { rate: count / span, count, first };
+}
+
+/**
+ * A burst's rate from `count` items of a `span`, the first at `first`: the count − 1 items after
+ * the first over the time from it to `end` — the rate after a change point at that item, which is
+ * where a burst begins (over the whole span, a burst that began inside it is spread over it). At
+ * least a quarter of the span, so that a batch published at one instant is no endless rate.
+ */
+export function burstRate(count: number, first: number, end: number, span: number): number {
+  return (count - 1) / Math.max(end - first, span / 4);
 }
 
 /** Hour of the week, 0 = Monday 00:00–01:00 UTC. (1970-01-01 was a Thursday: hour 72.) */

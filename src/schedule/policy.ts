@@ -1,7 +1,7 @@
 import { formatDuration } from '../util/units.js';
 import { nextCronTime } from './cron.js';
 import {
-  burstOverflow, choGarciaMolinaRate, decayedCount, expectedArrivals, HOUR_MS, poissonTail, rateUpperBound, recentRate, safeMean,
+  burstOverflow, burstRate, choGarciaMolinaRate, decayedCount, expectedArrivals, HOUR_MS, poissonTail, rateUpperBound, recentRate, safeMean,
 } from './estimate.js';
 import { isBurst, MAX_BURSTS, planningProfile, RATE_HALF_LIFE, type ScheduleState } from './state.js';
 
@@ -170,20 +170,17 @@ export function estimateRate(state: ScheduleState, now: number): RateEstimate | 
   // hour) makes plausible — a Poisson tail below BURST_SIGNIFICANCE, not a mere busy stretch,
   // which every slow feed has now and then. The shortest spans see a feed that fills its window
   // in minutes (a wire, a live blog) at the first polls, before an hour of its history exists.
-  // The burst's rate is measured from its first item in the span on: (n − 1) items after it over
-  // the time since — the rate after a change point at that item, which is where a burst begins
-  // (a wire seen at its first poll shows nine items of its last three minutes and one a day old;
-  // counted over the six-minute span it was planned at half its rate). On a steady feed it is as
-  // good an estimate as the count over the span. At least a quarter of the span, as in
-  // rememberBurst, so that a batch published at one instant is no endless rate.
+  // The burst's rate is measured from its first item in the span to now (burstRate): a wire seen
+  // at its first poll shows nine items of its last three minutes and one a day old, and counted
+  // over the six-minute span it was planned at half its rate. On a steady feed it is as good an
+  // estimate as the count over the span.
   const longRun = rate;
   for (const hours of [0.1, 0.25, 1, 3, 12, 48]) {
     const spanMs = hours * HOUR_MS;
     const recent = recentRate(state.arrivals, now, spanMs);
-    if (recent.count < 3) continue;
+    if (recent.count < 3 || recent.first === null) continue;
     const expected = expectedArrivals(longRun, profile, now - spanMs, spanMs);
-    const first = state.arrivals.find((at) => at > now - spanMs && at <= now) ?? now - spanMs;
-    const burst = (recent.count - 1) / Math.max(now - first, spanMs / 4);
+    const burst = burstRate(recent.count, recent.first, now, spanMs);
     if (burst > rate && poissonTail(expected, recent.count - 1) < BURST_SIGNIFICANCE) {
       rate = burst;
       riskRate = Math.max(riskRate, burst);

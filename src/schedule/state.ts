@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { seedOf } from '../util/random.js';
-import { dailyMultipliers, decayedRate, hourOfWeek, multiplierWithout, profileMultipliers } from './estimate.js';
+import { burstRate, dailyMultipliers, decayedRate, hourOfWeek, multiplierWithout, profileMultipliers } from './estimate.js';
 
 /**
  * What the scheduler remembers of a feed between polls (stored as JSON on the feed row). Only
@@ -208,11 +208,9 @@ function rememberBurst(state: ScheduleState, now: number, previousPoll: number, 
     const size = threeHours.length;
     for (const [span, within] of [[HOUR, inSpan(end, HOUR)], [EPISODE_SPAN, threeHours]] as const) {
       if (within.length < 5) continue;
-      // The rate over the time the items actually took (the Poisson estimate between the first
-      // and the last), not over the whole span: 20 items in half an hour are 40 an hour, not 20.
-      // A quarter of the span at least, so that a batch published at once is not an endless rate.
-      const took = Math.max(within[within.length - 1]! - within[0]!, span / 4);
-      const candidate = { seenAt: now, at: end, rate: (within.length - 1) / took, size };
+      // The rate over the time the items actually took, from the first to the last (burstRate),
+      // not over the whole span: 20 items in half an hour are 40 an hour, not 20.
+      const candidate = { seenAt: now, at: end, rate: burstRate(within.length, within[0]!, within[within.length - 1]!, span), size };
       if ((!found || candidate.rate > found.rate) && isBurst(state, profile, longRun, candidate)) found = candidate;
     }
   }
