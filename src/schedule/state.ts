@@ -280,6 +280,15 @@ export function observePoll(previous: ScheduleState, observation: PollObservatio
     // The first document is evidence too: a window that filled in half an hour yesterday can
     // fill as fast today, long before the profile has seen that hour.
     if (arrivals.length > 0) rememberBurst(state, now, previousPoll ?? -Infinity, arrivals);
+    // At the first poll, though, those items were judged against a rate made of themselves
+    // alone: a window that filled in twenty minutes is no burst beside its own twenty minutes.
+    // Until an episode is known they are judged again at each poll, against the rate the feed
+    // has shown since — hours of silence after them make them the burst they were.
+    if (state.bursts.length === 0 && previousPoll !== null && state.firstPollAt !== null) {
+      const firstPoll = state.firstPollAt;
+      const firstDocument = state.arrivals.filter((at) => at < firstPoll);
+      if (firstDocument.length >= 5) rememberBurst(state, now, previousPoll, firstDocument);
+    }
   }
   state.observedSince ??= now;
   state.lastSuccessAt = now;

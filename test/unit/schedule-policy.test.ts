@@ -139,6 +139,21 @@ test("a burst's rate is measured over the time its items took, not over the whol
   assert.ok(burstRate(state) > 30, `burst rate: ${burstRate(state).toFixed(1)}/h`);
 });
 
+test('a first document that is all one cluster is judged again once the silence after it is seen', () => {
+  // Subscribed at midnight to a feed whose eight items all came in the last twenty minutes before
+  // it (a peak's end): at the first poll its rate is made of those items alone — eight an hour,
+  // no burst beside itself. Twenty quiet hours later the rate is under half an item an hour,
+  // and the eight items were a burst of twenty an hour that can come again.
+  const times = Array.from({ length: 8 }, (_, i) => T0 - 20 * MIN + i * 2.5 * MIN);
+  const now = T0 + 20 * HOUR;
+  const state = replay(times, 8, 20 * MIN, now);
+  assert.equal(state.bursts.length, 1, JSON.stringify(state.bursts));
+  assert.ok(burstRate(state) > 15, `burst rate: ${burstRate(state).toFixed(1)}/h`);
+  const decision = nextPoll(state, NO_HINTS, now, settings);
+  assert.match(decision.reason, /bursts to/);
+  assert.ok(gapOf(decision, now) <= 30 * MIN, `${gapOf(decision, now) / MIN} min (${decision.reason})`);
+});
+
 test('the first document is evidence of bursts: a window filled in half an hour', () => {
   // Subscribed at midnight to a feed whose ten items all came within 27 minutes yesterday
   // morning, after a quiet week: it can fill its window as fast again.
