@@ -50,7 +50,9 @@ export function emptyState(): ScheduleState {
 }
 
 const time = z.number().nullable();
-const burstEpisode = z.object({ seenAt: z.number(), at: z.number(), rate: z.number(), size: z.number() });
+// An episode stored before `from` was kept is taken to have lasted no time (its hour is `at`'s, as it was judged then).
+const burstEpisode = z.object({ seenAt: z.number(), from: z.number().optional(), at: z.number(), rate: z.number(), size: z.number() })
+  .transform((episode) => ({ ...episode, from: episode.from ?? episode.at }));
 
 /**
  * A state as stored. Written by observePoll only; a state from an older Forest lacks newer fields
@@ -79,7 +81,8 @@ export function parseState(json: string | null | undefined): ScheduleState {
 export interface BurstEpisode {
   /** The latest poll that saw it. */
   seenAt: number;
-  /** When its busiest span ended: the hour the profile is asked about. */
+  /** When the items its rate was measured on began and ended: the hours the profile is asked about. */
+  from: number;
   at: number;
   /** Items per ms over its busiest hour-scale span. */
   rate: number;
@@ -182,12 +185,19 @@ export function planningProfile(state: ScheduleState, now: number): { multiplier
 
 /**
  * Whether an hour-scale rate is a burst: far above the long-run rate shaped by the profile at its
- * hour, the profile taken without the burst's own items (a peak that recurs every day is
- * explained by the others; a one-off burst is not explained by itself).
+ * hours, the profile taken without the burst's own items (a peak that recurs every day is
+ * explained by the others; a one-off burst is not explained by itself). Every hour its items
+ * fell in is asked, and the busiest answers: a stretch that runs from a feed's last peak hour into
+ * the first quiet one is the peak's, though it ended in the quiet hour.
  */
 export function isBurst(state: ScheduleState, profile: 'weekly' | 'daily' | null, longRun: number, burst: BurstEpisode): boolean {
-  const shape = profile ? multiplierWithout(state.profile, profile === 'daily', hourOfWeek(burst.at), burst.size) : 1;
-  return burst.rate > BURST_FACTOR * longRun * Math.max(shape, 1);
+  let shape = 1;
+  if (profile) {
+    for (let hour = Math.floor(burst.from / HOUR) * HOUR; hour <= burst.at; hour += HOUR) {
+      shape = Math.max(shape, multiplierWithout(state.profile, profile === 'daily', hourOfWeek(hour), burst.size));
+    }
+  }
+  return burst.rate > BURST_FACTOR * longRun * shape;
 }
 
 /**
@@ -210,7 +220,7 @@ function rememberBurst(state: ScheduleState, now: number, previousPoll: number, 
       if (within.length < 5) continue;
       // The rate over the time the items actually took, from the first to the last (burstRate),
       // not over the whole span: 20 items in half an hour are 40 an hour, not 20.
-      const candidate = { seenAt: now, at: end, rate: burstRate(within.length, within[0]!, within[within.length - 1]!, span), size };
+      const candidate = { seenAt: now, from: within[0]!, at: end, rate: burstRate(within.length, within[0]!, within[within.length - 1]!, span), size };
       if ((!found || candidate.rate > found.rate) && isBurst(state, profile, longRun, candidate)) found = candidate;
     }
   }

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { cronProblem, nextCronTime } from '../../src/schedule/cron.js';
-import { poissonTail } from '../../src/schedule/estimate.js';
+import { decayedRate, poissonTail } from '../../src/schedule/estimate.js';
 import { BEHIND_SCHEDULE_MS, NO_HINTS, nextPoll, stretchWhenBehind, type PublisherHints, type ScheduleSettings } from '../../src/schedule/policy.js';
-import { arrivalEstimates, emptyState, observePoll, parseState, type ScheduleState } from '../../src/schedule/state.js';
+import { arrivalEstimates, emptyState, isBurst, observePoll, parseState, profileKind, RATE_HALF_LIFE, type ScheduleState } from '../../src/schedule/state.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -120,6 +120,22 @@ test('a burst that ended hours before the poll is still remembered', () => {
 
 const burstRate = (state: ScheduleState) => Math.max(0, ...state.bursts.map((burst) => burst.rate)) * HOUR;
 
+test('a stretch that runs from the last peak hour into a quiet one is judged by the peak', () => {
+  // Four days of twenty items an hour from 20:00 to midnight and none after: a stretch of
+  // items from 23:40 to 00:10 at the peak's rate ended in a quiet hour, but the peak explains it.
+  // A stretch at that rate at 03:00 is a burst.
+  const times: number[] = [];
+  for (let day = -1; day < 4; day++) for (let i = 0; i < 80; i++) times.push(T0 + day * DAY + 20 * HOUR + i * 3 * MIN);
+  const now = T0 + 4 * DAY;
+  const state = replay(times, 10, 10 * MIN, now);
+  const profile = profileKind(state, now);
+  assert.equal(profile, 'daily');
+  const longRun = decayedRate(state.arrivals, now, state.observedSince!, RATE_HALF_LIFE);
+  const episode = { seenAt: now, from: T0 + 3 * DAY + 23 * HOUR + 40 * MIN, at: T0 + 4 * DAY + 10 * MIN, rate: 20 / HOUR, size: 10 };
+  assert.equal(isBurst(state, profile, longRun, episode), false);
+  assert.equal(isBurst(state, profile, longRun, { ...episode, from: T0 + 3 * DAY + 3 * HOUR, at: T0 + 3 * DAY + 3 * HOUR + 30 * MIN }), true);
+});
+
 test('a burst that pauses for a poll is one episode, not two', () => {
   // Weeks of one item a day, then 24 items in 75 minutes with a 20-minute pause in the middle,
   // polled every ten minutes: the poll in the pause finds nothing new.
@@ -197,7 +213,7 @@ test("a feed that has burst before is planned at its burst rate at the burst's f
   // minutes apart: poll again before such a burst could fill the window.
   const times = Array.from({ length: 20 }, (_, i) => T0 - 10 * DAY + i * 12 * HOUR);
   const quiet = replay(times, 20, 3 * HOUR, T0);
-  const state: ScheduleState = { ...quiet, bursts: [{ seenAt: T0 - DAY, at: T0 - DAY, rate: 30 / HOUR, size: 40 }] };
+  const state: ScheduleState = { ...quiet, bursts: [{ seenAt: T0 - DAY, from: T0 - DAY, at: T0 - DAY, rate: 30 / HOUR, size: 40 }] };
   const at = T0 + 3 * HOUR;
   const items = [{ guid: 'b2', date: at - 5 * MIN, isNew: true }, { guid: 'b1', date: at - 7 * MIN, isNew: true }, ...times.slice(-18).reverse().map((t) => ({ guid: `t${t}`, date: t, isNew: false }))];
   const after = observePoll(state, { at, failed: false, notModified: false, items });
@@ -364,6 +380,11 @@ test('behind schedule, the next poll is pushed back by the lag (not retried at t
   assert.equal(late.at.toISOString(), '2026-11-22T10:06:00.000Z');
   assert.match(late.reason, /^minimum interval; \+300s: Forest is behind schedule$/);
   assert.equal(stretchWhenBehind(planned, 5 * 60_000, '*/1 * * * *'), planned, 'the user asked for that time');
+});
+
+test('an episode stored before its start was kept loads as one that lasted no time', () => {
+  const stored = JSON.stringify({ ...emptyState(), bursts: [{ seenAt: T0, at: T0 - HOUR, rate: 0.001, size: 12 }] });
+  assert.deepEqual(parseState(stored).bursts, [{ seenAt: T0, from: T0 - HOUR, at: T0 - HOUR, rate: 0.001, size: 12 }]);
 });
 
 test('a state written before burst episodes loads without its old burst memory', () => {
