@@ -212,15 +212,19 @@ function rememberBurst(state: ScheduleState, now: number, previousPoll: number, 
   const profile = profileKind(state, now);
   const longRun = decayedRate(state.arrivals, now, state.observedSince ?? now, RATE_HALF_LIFE);
   let found: BurstEpisode | null = null;
-  const inSpan = (end: number, span: number) => state.arrivals.filter((at) => at > end - span && at <= end);
+  // The arrivals are in order: a span's items are found by bisection, not by a pass over all of
+  // them for each new item (a feed showing a hundred items judged again at every poll).
+  const arrivals = state.arrivals;
   for (const end of newArrivals) {
-    const threeHours = inSpan(end, EPISODE_SPAN);
-    const size = threeHours.length;
-    for (const [span, within] of [[HOUR, inSpan(end, HOUR)], [EPISODE_SPAN, threeHours]] as const) {
-      if (within.length < 5) continue;
+    const last = firstAfter(arrivals, end) - 1;
+    const size = last - firstAfter(arrivals, end - EPISODE_SPAN) + 1;
+    for (const span of [HOUR, EPISODE_SPAN]) {
+      const first = firstAfter(arrivals, end - span);
+      const count = last - first + 1;
+      if (count < 5) continue;
       // The rate over the time the items actually took, from the first to the last (burstRate),
       // not over the whole span: 20 items in half an hour are 40 an hour, not 20.
-      const candidate = { seenAt: now, from: within[0]!, at: end, rate: burstRate(within.length, within[0]!, within[within.length - 1]!, span), size };
+      const candidate = { seenAt: now, from: arrivals[first]!, at: end, rate: burstRate(count, arrivals[first]!, arrivals[last]!, span), size };
       if ((!found || candidate.rate > found.rate) && isBurst(state, profile, longRun, candidate)) found = candidate;
     }
   }
@@ -231,6 +235,18 @@ function rememberBurst(state: ScheduleState, now: number, previousPoll: number, 
   } else {
     state.bursts = [...state.bursts, found].slice(-MAX_BURSTS);
   }
+}
+
+/** The index of the first of the sorted `times` later than `t` (their length when none is). */
+function firstAfter(times: readonly number[], t: number): number {
+  let low = 0;
+  let high = times.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (times[mid]! > t) high = mid;
+    else low = mid + 1;
+  }
+  return low;
 }
 
 /** The state after a poll: a pure function, run by the daemon and by the simulation alike. */
@@ -293,10 +309,14 @@ export function observePoll(previous: ScheduleState, observation: PollObservatio
     // At the first poll, though, those items were judged against a rate made of themselves
     // alone: a window that filled in twenty minutes is no burst beside its own twenty minutes.
     // Until an episode is known they are judged again at each poll, against the rate the feed
-    // has shown since — hours of silence after them make them the burst they were.
-    if (state.bursts.length === 0 && previousPoll !== null && state.firstPollAt !== null) {
+    // has shown since — hours of silence after them make them the burst they were — for as long
+    // as the feed has no profile: once it has, its hours are planned by it, the first
+    // document's among them.
+    if (state.bursts.length === 0 && previousPoll !== null && state.firstPollAt !== null && profileKind(state, now) === null) {
       const firstPoll = state.firstPollAt;
-      const firstDocument = state.arrivals.filter((at) => at < firstPoll);
+      let shown = 0;
+      while (shown < state.arrivals.length && state.arrivals[shown]! < firstPoll) shown++;
+      const firstDocument = state.arrivals.slice(0, shown);
       if (firstDocument.length >= 5) rememberBurst(state, now, previousPoll, firstDocument);
     }
   }
