@@ -5,7 +5,11 @@
  * gives the mean and the worst seed. Seeds 1–10 (the default) are the ones the policy's settings
  * were compared on; seeds 11–20 are the held-out check (README).
  *
- *   [FOREST_SCHEDULE_…=…] npm run bench:schedule [-- --seeds 1-10] [--days D] [--per-kind] [--per-feed] [--bounds] [--json] [--trace-out FILE]
+ *   [FOREST_SCHEDULE_…=…] npm run bench:schedule [-- --seeds 1-10] [--days D] [--per-kind] [--per-feed] [--losses] [--bounds] [--json] [--trace-out FILE]
+ *
+ * `--losses` lists, for Forest, every poll interval in which a feed lost items (more arrived
+ * than its document shows) and how many (bench/schedule/losses.ts): a first event is one
+ * interval, a rule that keeps failing is many.
  *
  * `--bounds` adds, per seed, the fewest polls that bring the p95 delay to CommaFeed's for a
  * policy that polls each feed (or each feed in each hour of the day) at a steady interval,
@@ -19,6 +23,7 @@ import { forestPolicy, simulate, type FeedResult, type SimPolicy, type Trace } f
 import { quantile } from './quantile.js';
 import { commafeedPolicy, fixedPolicy, minifluxPolicy } from './schedule/baselines.js';
 import { fewestPolls } from './schedule/bounds.js';
+import { lossesOf, type Loss } from './schedule/losses.js';
 import { generateTraces, kindOf } from './schedule/traces.js';
 
 const { values } = parseArgs({
@@ -28,6 +33,7 @@ const { values } = parseArgs({
     days: { type: 'string', default: '30' },
     'per-kind': { type: 'boolean', default: false },
     'per-feed': { type: 'boolean', default: false },
+    losses: { type: 'boolean', default: false },
     bounds: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
     'trace-out': { type: 'string' },
@@ -113,14 +119,21 @@ interface Bounds {
   byFeed: number;
   byHour: number;
 }
-const results: Array<{ seed: number; generator: string; feeds: number; rows: Row[]; targets: Targets; bounds: Bounds | null }> = [];
+const results: Array<{ seed: number; generator: string; feeds: number; rows: Row[]; targets: Targets; bounds: Bounds | null; losses: Array<{ feed: string; losses: Loss[] }> }> = [];
 for (const seed of seeds) {
   const trace = generateTraces(seed, days);
   if (values['trace-out'] && seeds.length === 1) writeFileSync(values['trace-out'], JSON.stringify(trace));
   const rows = policies().map((policy) => run(trace, policy));
   const targets = targetsOf(rows);
   const bounds = values.bounds ? { byFeed: fewestPolls(trace, targets.commafeedP95 * 1000, 'feed'), byHour: fewestPolls(trace, targets.commafeedP95 * 1000, 'hour') } : null;
-  results.push({ seed, generator: trace.generator, feeds: trace.feeds.length, rows, targets, bounds });
+  // Forest's losses, feed by feed (its row is the last).
+  const losses = values.losses
+    ? trace.feeds.map((feed, i) => ({
+      feed: feed.id,
+      losses: lossesOf(feed.items.map((item) => Date.parse(item.at)).sort((a, b) => a - b), rows.at(-1)!.feeds[i]!.times.map(Date.parse), feed.window),
+    })).filter((entry) => entry.losses.length > 0)
+    : [];
+  results.push({ seed, generator: trace.generator, feeds: trace.feeds.length, rows, targets, bounds, losses });
   for (const row of rows) {
     const totals = perKind.get(row.name) ?? { polls: new Map(), missed: new Map(), items: new Map() };
     perKind.set(row.name, totals);
@@ -136,7 +149,11 @@ for (const seed of seeds) {
 if (values.json) {
   console.log(JSON.stringify({
     days,
-    seeds: results.map((result) => ({ seed: result.seed, generator: result.generator, feeds: result.feeds, targets: result.targets, ...(result.bounds ? { bounds: result.bounds } : {}), policies: result.rows.map(({ feeds: _feeds, ...row }) => row) })),
+    seeds: results.map((result) => ({
+      seed: result.seed, generator: result.generator, feeds: result.feeds, targets: result.targets, ...(result.bounds ? { bounds: result.bounds } : {}),
+      ...(values.losses ? { losses: result.losses.map(({ feed, losses }) => ({ feed, losses: losses.map((loss) => ({ ...loss, from: new Date(loss.from).toISOString(), to: new Date(loss.to).toISOString() })) })) } : {}),
+      policies: result.rows.map(({ feeds: _feeds, ...row }) => row),
+    })),
   }));
   process.exit(0);
 }
@@ -214,6 +231,17 @@ if (values['per-feed']) {
         return `${feed.polls}/${feed.missed}/${minutes(quantile(feed.delays, 0.5))}/${minutes(quantile(feed.delays, 0.95))}`.padEnd(22);
       });
       console.log(`  ${feeds[i]!.id.padEnd(22)} ${cells.join(' ')}`);
+    }
+  }
+}
+
+if (values.losses) {
+  console.log('\nForest\'s losses: each poll interval in which a feed lost items (lost of arrived, the interval):');
+  const at = (ms: number) => new Date(ms).toISOString().slice(5, 16).replace('T', ' ');
+  for (const result of results) {
+    for (const { feed, losses } of result.losses) {
+      const intervals = losses.map((loss) => `${loss.lost} of ${loss.arrived} ${at(loss.from)} → ${at(loss.to)} (${Math.round((loss.to - loss.from) / 60_000)} min)`);
+      console.log(`  seed ${String(result.seed).padEnd(3)} ${feed.padEnd(20)} ${intervals.join('; ')}`);
     }
   }
 }

@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { lossesOf } from '../../bench/schedule/losses.js';
+import { generateTraces } from '../../bench/schedule/traces.js';
+import { loadSettings } from '../../src/config/settings.js';
+import { forestPolicy, simulateFeed } from '../../src/schedule/simulate.js';
+import { fixedPolicy } from '../../bench/schedule/baselines.js';
+
+const MIN = 60_000;
+
+test('an interval loses what arrived in it beyond the window; an item at a poll is seen by that poll', () => {
+  const polls = [0, 10 * MIN, 20 * MIN, 30 * MIN];
+  // 4 items in the first interval (one at its closing poll), 1 in the second, 6 in the third.
+  const arrivals = [1 * MIN, 2 * MIN, 3 * MIN, 10 * MIN, 15 * MIN, ...[21, 22, 23, 24, 25, 26].map((m) => m * MIN)];
+  assert.deepEqual(lossesOf(arrivals, polls, 3), [
+    { from: 0, to: 10 * MIN, arrived: 4, lost: 1 },
+    { from: 20 * MIN, to: 30 * MIN, arrived: 6, lost: 3 },
+  ]);
+  assert.deepEqual(lossesOf(arrivals, polls, 6), []);
+});
+
+test("the losses of every feed add up to the simulation's missed items", () => {
+  const trace = generateTraces(2, 10);
+  const start = Date.parse(trace.start);
+  const end = Date.parse(trace.end);
+  for (const policy of [forestPolicy(loadSettings({ env: {} }).schedule), fixedPolicy(60 * MIN)]) {
+    let missed = 0;
+    let lost = 0;
+    for (const feed of trace.feeds) {
+      const result = simulateFeed(feed, policy as Parameters<typeof simulateFeed>[1], start, end);
+      const arrivals = feed.items.map((item) => Date.parse(item.at)).sort((a, b) => a - b);
+      missed += result.missed;
+      lost += lossesOf(arrivals, result.times.map(Date.parse), feed.window).reduce((sum, loss) => sum + loss.lost, 0);
+    }
+    if (policy.name.startsWith('fixed')) assert.ok(missed > 0, 'hourly polls miss items of the busy feeds');
+    assert.equal(lost, missed, policy.name);
+  }
+});
