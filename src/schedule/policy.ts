@@ -276,6 +276,8 @@ export function nextPoll(state: ScheduleState, hints: PublisherHints, now: numbe
   let reason: string;
   let risk = 0;
   let riskBound = false;
+  /** The longest interval the overflow risk allows (jitter never goes past it). */
+  let riskCap = Infinity;
   if (estimate === null) {
     delta = settings.defaultInterval;
     reason = `learning: default ${formatDuration(delta)}`;
@@ -290,6 +292,7 @@ export function nextPoll(state: ScheduleState, hints: PublisherHints, now: numbe
     // hours stay quiet at the upper bound too (a flat bound would poll them as if at the mean).
     const worst = (d: number) => Math.max(arrivals(d), expectedArrivals(estimate.uncertainRate, estimate.profile, now, d));
     const byRisk = largest((d) => worst(d) <= limit && burstsFit(d), settings.maxInterval);
+    riskCap = Math.max(byRisk, settings.minInterval);
     // c·Λ(Δ)·Δ ≤ 2 with Λ(Δ) = expected items in the interval (the square-root rule, λ·Δ = Λ).
     const bySquareRoot = largest((d) => settings.delayCost * arrivals(d) * (d / HOUR_MS) <= 2, settings.maxInterval);
     // At most `pollsPerItem` polls per expected item: Δ long enough for 1/pollsPerItem items.
@@ -305,8 +308,9 @@ export function nextPoll(state: ScheduleState, hints: PublisherHints, now: numbe
   }
   // Jitter keeps feeds from polling in lock-step. Where the overflow risk binds it only
   // shortens, so the risk stays within bounds; elsewhere it is symmetric, so that on average it
-  // costs no polls.
-  delta = Math.min(delta * (riskBound ? 1 - settings.jitter * random() : 1 + settings.jitter * (2 * random() - 1)), settings.maxInterval);
+  // costs no polls — but never past what the overflow risk allows: an interval set by cost just
+  // short of a feed's peak hours must not be lengthened into them.
+  delta = Math.min(delta * (riskBound ? 1 - settings.jitter * random() : 1 + settings.jitter * (2 * random() - 1)), settings.maxInterval, riskCap);
 
   const floors: Array<[number, string]> = [];
   if (hints.ttlMinutes) floors.push([hints.ttlMinutes * 60_000, `ttl ${hints.ttlMinutes} min`]);

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { cronProblem, nextCronTime } from '../../src/schedule/cron.js';
-import { decayedRate, poissonTail } from '../../src/schedule/estimate.js';
-import { BEHIND_SCHEDULE_MS, NO_HINTS, nextPoll, stretchWhenBehind, type PublisherHints, type ScheduleSettings } from '../../src/schedule/policy.js';
+import { decayedRate, expectedArrivals, poissonTail, safeMean } from '../../src/schedule/estimate.js';
+import { BEHIND_SCHEDULE_MS, estimateRate, NO_HINTS, nextPoll, stretchWhenBehind, type PublisherHints, type ScheduleSettings } from '../../src/schedule/policy.js';
 import { arrivalEstimates, emptyState, isBurst, observePoll, parseState, profileKind, RATE_HALF_LIFE, type ScheduleState } from '../../src/schedule/state.js';
 
 const MIN = 60_000;
@@ -97,6 +97,31 @@ test('a feed that fills its window in minutes at its peak hours is planned with 
   const expected = (gapOf(decision, now) / HOUR) * 12;
   assert.ok(poissonTail(expected, 9) <= 0.01, `${(gapOf(decision, now) / MIN).toFixed(0)} min at the peak: ${expected.toFixed(1)} items expected (${decision.reason})`);
   assert.match(decision.reason, /daily profile/);
+});
+
+test('jitter never lengthens an interval past what the overflow risk allows', () => {
+  // A week of a feed that publishes 20 an hour from 21:00 to midnight and one item at 09:00,
+  // window 8. Through the quiet afternoon the cost rules ask for hours between polls, the
+  // overflow risk for a poll before the peak fills the window; the longest jitter (+50 %) must
+  // not carry a poll planned just short of the peak into it.
+  const times: number[] = [];
+  for (let day = -3; day < 7; day++) {
+    times.push(T0 + day * DAY + 9 * HOUR);
+    for (let i = 0; i < 60; i++) times.push(T0 + day * DAY + 21 * HOUR + i * 3 * MIN);
+  }
+  const wide = { ...settings, jitter: 0.5 };
+  const limit = safeMean(7, wide.overflowRisk);
+  let planned = 0;
+  for (let now = T0 + 6 * DAY + 12 * HOUR; now < T0 + 6 * DAY + 20 * HOUR; now += 10 * MIN) {
+    const state = replay(times.filter((at) => at <= now), 8, 10 * MIN, now);
+    const estimate = estimateRate(state, now)!;
+    const gap = gapOf(nextPoll(state, NO_HINTS, now, wide, () => 1), now);
+    // What the overflow risk plans with: the rate and what it could still be, shaped by the hour.
+    const worst = Math.max(expectedArrivals(estimate.rate, estimate.profile, now, gap), expectedArrivals(estimate.uncertainRate, estimate.profile, now, gap));
+    assert.ok(worst <= limit * 1.001, `at ${new Date(now).toISOString().slice(11, 16)}: ${(gap / MIN).toFixed(0)} min, ${worst.toFixed(2)} items expected, ${limit.toFixed(2)} allowed`);
+    planned++;
+  }
+  assert.ok(planned > 40);
 });
 
 test('a slow feed with a few items close together is not taken for a burst', () => {
