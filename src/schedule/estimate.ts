@@ -56,10 +56,10 @@ export function choGarciaMolinaRate(polls: number, withNew: number, meanInterval
 }
 
 /**
- * Rate over the last `span` only: reacts to a burst (a live blog) or a dormant feed waking. With
- * the span's count, its first arrival (null when none), for burstRate.
+ * The arrivals of the last `span` only — how many, and the first (null when none), for burstRate:
+ * they react to a burst (a live blog) or a dormant feed waking.
  */
-export function recentRate(arrivals: readonly number[], now: number, span: number): { rate: number; count: number; first: number | null } {
+export function recentArrivals(arrivals: readonly number[], now: number, span: number): { count: number; first: number | null } {
   let count = 0;
   let first: number | null = null;
   for (const at of arrivals) {
@@ -67,7 +67,7 @@ export function recentRate(arrivals: readonly number[], now: number, span: numbe
     count++;
     if (first === null || at < first) first = at;
   }
-  return { rate: count / span, count, first };
+  return { count, first };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { formatDuration } from '../util/units.js';
 import { nextCronTime } from './cron.js';
 import {
-  burstOverflow, burstRate, choGarciaMolinaRate, decayedCount, expectedArrivals, HOUR_MS, poissonTail, rateUpperBound, recentRate, safeMean,
+  burstOverflow, burstRate, choGarciaMolinaRate, decayedCount, expectedArrivals, HOUR_MS, poissonTail, rateUpperBound, recentArrivals, safeMean,
 } from './estimate.js';
 import { isBurst, MAX_BURSTS, planningProfile, RATE_HALF_LIFE, type ScheduleState } from './state.js';
 
@@ -177,7 +177,7 @@ export function estimateRate(state: ScheduleState, now: number): RateEstimate | 
   const longRun = rate;
   for (const hours of [0.1, 0.25, 1, 3, 12, 48]) {
     const spanMs = hours * HOUR_MS;
-    const recent = recentRate(state.arrivals, now, spanMs);
+    const recent = recentArrivals(state.arrivals, now, spanMs);
     if (recent.count < 3 || recent.first === null) continue;
     const expected = expectedArrivals(longRun, profile, now - spanMs, spanMs);
     const burst = burstRate(recent.count, recent.first, now, spanMs);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  burstOverflow, choGarciaMolinaRate, decayedRate, expectedArrivals, hourOfWeek, multiplierWithout, poissonTail, profileMultipliers, rateUpperBound, recentRate, safeMean,
+  burstOverflow, choGarciaMolinaRate, decayedRate, expectedArrivals, hourOfWeek, multiplierWithout, poissonTail, profileMultipliers, rateUpperBound, recentArrivals, safeMean,
 } from '../../src/schedule/estimate.js';
 import { seededRandom } from '../../src/util/random.js';
 
@@ -35,11 +35,12 @@ test('rateUpperBound is far above the estimate with little evidence and near it 
   assert.ok(many > 10 && many < 10.7, `${many}`);
 });
 
-test('recentRate counts arrivals in the last span', () => {
+test('recentArrivals counts the arrivals of the last span and finds the first', () => {
   const now = 10 * HOUR;
-  const result = recentRate([1 * HOUR, 9.5 * HOUR, 9.6 * HOUR, 9.9 * HOUR, 11 * HOUR], now, HOUR);
+  const result = recentArrivals([1 * HOUR, 9.5 * HOUR, 9.6 * HOUR, 9.9 * HOUR, 11 * HOUR], now, HOUR);
   assert.equal(result.count, 3);
-  assert.equal(result.rate, 3 / HOUR);
+  assert.equal(result.first, 9.5 * HOUR);
+  assert.deepEqual(recentArrivals([1 * HOUR, 11 * HOUR], now, HOUR), { count: 0, first: null });
 });
 
 test('hourOfWeek: Monday 00h is 0, Sunday 23h is 167 (UTC)', () => {
