@@ -1,14 +1,27 @@
 import assert from 'node:assert/strict';
 import { fork } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { SyntheticWeb } from '../../src/synthetic/server.js';
+import { PROJECT_ROOT } from '../../src/util/project-root.js';
 import { CLEAN_ENV, FOREST_BIN, finished, forest, serviceNodeFlags, startForest, waitFor } from '../helpers/cli.js';
 import { scalar, workspace } from '../helpers/setup.js';
 
 const web = new SyntheticWeb();
 before(() => web.start());
 after(() => web.stop());
+
+test('pm2, the forest command and the README\'s systemd unit start node with the same flags', async () => {
+  // The flags are written three times (ecosystem.config.js, bin/forest.js's first line, the unit's ExecStart): a change to one must reach the others.
+  const pm2 = await serviceNodeFlags();
+  assert.ok(pm2.length > 0, 'ecosystem.config.js passes node flags');
+  const shebang = readFileSync(FOREST_BIN, 'utf8').split('\n')[0]!;
+  assert.deepEqual(shebang.replace(/^#!\/usr\/bin\/env -S node\s*/, '').split(/\s+/).filter(Boolean), pm2, shebang);
+  const execStart = /^ExecStart=\S*node((?:\s+--\S+)*)\s+\S*bin\/forest\.js run$/m.exec(readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8'));
+  assert.ok(execStart, 'the README has a systemd unit starting bin/forest.js run');
+  assert.deepEqual(execStart[1]!.split(/\s+/).filter(Boolean), pm2, execStart[0]);
+});
 
 test('under a process manager (an IPC channel open, as pm2 forks), SIGINT and SIGTERM end the process within the shutdown deadline', async () => {
   const ws = workspace([{ url: web.site('ledger').feedUrl }], { shutdown: { deadline: '3s' } });
