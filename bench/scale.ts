@@ -102,22 +102,20 @@ function passCost(): { snapshots: number; passMs: number } {
 
 type Result = Awaited<ReturnType<typeof runOnce>>;
 
-/** A backlog item's page (web.ts: item 0 of every feed). */
-const BACKLOG_PAGE = /\/a\/\d+\/0$/;
 const logLine = z.object({ msg: z.string(), time: z.string(), url: z.string().optional() });
 
 /**
- * When each page matching `pages` was first extracted, from the daemon's log ("extracted", once
- * per queued extraction). Not from the database: an extraction row is rewritten when a re-learned
+ * When each page was first extracted (by URL), from the daemon's log ("extracted", once per
+ * queued extraction). Not from the database: an extraction row is rewritten when a re-learned
  * wrapper extracts its page again, so its time says when the page was last extracted — the
  * earliest such time over an item's captures put backlog pages archived at 60 s at 240–400 s.
  */
-function firstExtractions(logFile: string, pages: RegExp): Map<string, string> {
+function firstExtractions(logFile: string): Map<string, string> {
   const first = new Map<string, string>();
   for (const text of readFileSync(logFile, 'utf8').split('\n')) {
     if (!text.includes('"msg":"extracted"')) continue;
     const line = logLine.parse(JSON.parse(text));
-    if (line.msg !== 'extracted' || !line.url || !pages.test(line.url)) continue;
+    if (line.msg !== 'extracted' || !line.url) continue;
     const seen = first.get(line.url);
     if (seen === undefined || line.time < seen) first.set(line.url, line.time);
   }
@@ -169,7 +167,9 @@ async function runOnce(root: string) {
 
   const db = new Database(database, { readonly: true });
   const at = (iso: string) => Date.parse(iso) - started;
-  const archived = [...firstExtractions(join(work, 'forest.log'), BACKLOG_PAGE).values()].map(at).sort((a, b) => a - b);
+  const extracted = firstExtractions(join(work, 'forest.log'));
+  const backlog = z.array(z.string()).parse(db.prepare("SELECT link FROM items WHERE guid LIKE 'b-%'").pluck().all());
+  const archived = backlog.flatMap((link) => extracted.get(link) ?? []).map(at).sort((a, b) => a - b);
   const backlogAt = (share: number) => (archived.length >= Math.ceil(share * FEEDS) ? archived[Math.ceil(share * FEEDS) - 1]! / 1000 : NaN);
   // Hot items published after the start (the ones before are the hot feeds' backlog).
   const hot = db.prepare(`SELECT items.published, items.first_seen AS seen, MIN(snapshots.fetched_at) AS fetched FROM items LEFT JOIN snapshots ON snapshots.item_id = items.id
