@@ -5,7 +5,7 @@
  * gives the mean and the worst seed. Seeds 1–10 (the default) are the ones the policy's settings
  * were compared on; seeds 11–20 are the held-out check (README).
  *
- *   [FOREST_SCHEDULE_…=…] npm run bench:schedule [-- --seeds 1-10] [--days D] [--per-kind] [--per-feed] [--losses] [--bounds] [--json] [--trace-out FILE]
+ *   [FOREST_SCHEDULE_…=…] npm run bench:schedule [-- --seeds 1-10] [--days D] [--per-kind] [--per-feed] [--losses] [--bounds] [--fleet-bound D|commafeed] [--json] [--trace-out FILE]
  *
  * `--losses` lists, for Forest, every poll interval in which a feed lost items (more arrived
  * than its document shows) and how many (bench/schedule/losses.ts): a first event is one
@@ -15,14 +15,19 @@
  * policy that polls each feed (or each feed in each hour of the day) at a steady interval,
  * knowing the true rates (bench/schedule/bounds.ts): whether the p95 target and the poll
  * targets can hold together for such a policy.
+ *
+ * `--fleet-bound D` (a duration, or `commafeed` for each seed's CommaFeed p95) adds Forest with a
+ * fleet-wide delay bound, as an oracle: the feeds that carry 95% of the items, chosen knowing
+ * the true rates, polled at least every D, everything else the policy's own (fleetBoundPolicy).
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadSettings } from '../src/config/settings.js';
+import { parseDuration } from '../src/util/units.js';
 import { forestPolicy, simulate, type FeedResult, type SimPolicy, type Trace } from '../src/schedule/simulate.js';
 import { quantile } from './quantile.js';
 import { commafeedPolicy, fixedPolicy, minifluxPolicy } from './schedule/baselines.js';
-import { fewestPolls } from './schedule/bounds.js';
+import { fewestPolls, fleetBoundPolicy } from './schedule/bounds.js';
 import { lossesOf, type Loss } from './schedule/losses.js';
 import { generateTraces, kindOf } from './schedule/traces.js';
 
@@ -35,6 +40,7 @@ const { values } = parseArgs({
     'per-feed': { type: 'boolean', default: false },
     losses: { type: 'boolean', default: false },
     bounds: { type: 'boolean', default: false },
+    'fleet-bound': { type: 'string' },
     json: { type: 'boolean', default: false },
     'trace-out': { type: 'string' },
   },
@@ -51,6 +57,9 @@ function parseSeeds(text: string): number[] {
 }
 
 const seeds = parseSeeds(values.seed ?? values.seeds);
+const fleetBound = values['fleet-bound'];
+const fleetBoundMs = fleetBound === undefined || fleetBound === 'commafeed' ? null : parseDuration(fleetBound);
+if (fleetBound !== undefined && fleetBound !== 'commafeed' && !fleetBoundMs) throw new Error(`--fleet-bound: expected a duration like 15m, or commafeed, got "${fleetBound}"`);
 const days = Number(values.days);
 // The schedule settings as the daemon would read them from FOREST_SCHEDULE_* (e.g.
 // FOREST_SCHEDULE_DELAY_TARGET=10m), so that a setting can be compared in one command; nothing
@@ -105,6 +114,10 @@ const checks: Array<{ text: string; share: (t: Targets) => number; value: (t: Ta
   { text: "p95 delay no worse than CommaFeed's", share: (t) => t.p95 / t.commafeedP95, value: (t) => `${minutes(t.p95)} vs ${minutes(t.commafeedP95)} min` },
   { text: 'median delay under 15 min', share: (t) => t.median / (15 * 60), value: (t) => `${minutes(t.median)} min`, strict: true },
 ];
+type Check = (typeof checks)[number];
+/** Whether a seed's figures meet a target. */
+const meets = (check: Check, targets: Targets) => (check.strict ? check.share(targets) < 1 : check.share(targets) <= 1);
+
 
 interface KindTotals {
   polls: Map<string, number>;
@@ -119,13 +132,25 @@ interface Bounds {
   byFeed: number;
   byHour: number;
 }
-const results: Array<{ seed: number; generator: string; feeds: number; rows: Row[]; targets: Targets; bounds: Bounds | null; losses: Array<{ feed: string; losses: Loss[] }> }> = [];
+/** Forest with the fleet-wide bound (an oracle), and the bound it was given. */
+interface FleetBound {
+  boundMs: number;
+  row: Row;
+  targets: Targets;
+}
+const results: Array<{ seed: number; generator: string; feeds: number; rows: Row[]; targets: Targets; bounds: Bounds | null; fleet: FleetBound | null; losses: Array<{ feed: string; losses: Loss[] }> }> = [];
 for (const seed of seeds) {
   const trace = generateTraces(seed, days);
   if (values['trace-out'] && seeds.length === 1) writeFileSync(values['trace-out'], JSON.stringify(trace));
   const rows = policies().map((policy) => run(trace, policy));
   const targets = targetsOf(rows);
   const bounds = values.bounds ? { byFeed: fewestPolls(trace, targets.commafeedP95 * 1000, 'feed'), byHour: fewestPolls(trace, targets.commafeedP95 * 1000, 'hour') } : null;
+  let fleet: FleetBound | null = null;
+  if (fleetBound !== undefined) {
+    const boundMs = fleetBoundMs ?? targets.commafeedP95 * 1000;
+    const row = run(trace, fleetBoundPolicy(forestPolicy(settings), trace, boundMs));
+    fleet = { boundMs, row, targets: targetsOf([...rows, row]) };
+  }
   // Forest's losses, feed by feed (its row is the last).
   const losses = values.losses
     ? trace.feeds.map((feed, i) => ({
@@ -133,7 +158,7 @@ for (const seed of seeds) {
       losses: lossesOf(feed.items.map((item) => Date.parse(item.at)).sort((a, b) => a - b), rows.at(-1)!.feeds[i]!.times.map(Date.parse), feed.window),
     })).filter((entry) => entry.losses.length > 0)
     : [];
-  results.push({ seed, generator: trace.generator, feeds: trace.feeds.length, rows, targets, bounds, losses });
+  results.push({ seed, generator: trace.generator, feeds: trace.feeds.length, rows, targets, bounds, fleet, losses });
   for (const row of rows) {
     const totals = perKind.get(row.name) ?? { polls: new Map(), missed: new Map(), items: new Map() };
     perKind.set(row.name, totals);
@@ -151,6 +176,7 @@ if (values.json) {
     days,
     seeds: results.map((result) => ({
       seed: result.seed, generator: result.generator, feeds: result.feeds, targets: result.targets, ...(result.bounds ? { bounds: result.bounds } : {}),
+      ...(result.fleet ? { fleetBound: { boundMs: result.fleet.boundMs, targets: result.fleet.targets } } : {}),
       ...(values.losses ? { losses: result.losses.map(({ feed, losses }) => ({ feed, losses: losses.map((loss) => ({ ...loss, from: new Date(loss.from).toISOString(), to: new Date(loss.to).toISOString() })) })) } : {}),
       policies: result.rows.map(({ feeds: _feeds, ...row }) => row),
     })),
@@ -189,8 +215,7 @@ print([
 console.log('\ntargets (on every seed; the worst seed shown):');
 let allMet = true;
 for (const check of checks) {
-  const met = (result: (typeof results)[number]) => (check.strict ? check.share(result.targets) < 1 : check.share(result.targets) <= 1);
-  const failing = results.filter((result) => !met(result));
+  const failing = results.filter((result) => !meets(check, result.targets));
   const worst = results.reduce((a, b) => (check.share(a.targets) >= check.share(b.targets) ? a : b));
   allMet &&= failing.length === 0;
   console.log(`  ${failing.length === 0 ? 'met       ' : 'NOT MET   '}${check.text} — ${failing.length === 0 ? `worst seed ${worst.seed}: ${check.value(worst.targets)}` : `fails on seed${failing.length > 1 ? 's' : ''} ${failing.map((result) => `${result.seed} (${check.value(result.targets)})`).join(', ')}`}`);
@@ -207,6 +232,21 @@ if (values.bounds) {
       return [String(result.seed), result.generator, `${minutes(result.targets.commafeedP95)} min`, String(commafeed), share(result.rows.at(-1)!.polls), share(result.bounds!.byFeed), share(result.bounds!.byHour)];
     }),
   ]);
+}
+
+if (fleetBound !== undefined) {
+  console.log(`\nForest with every feed of those carrying 95% of the items polled at least every ${fleetBoundMs ? minutes(fleetBoundMs / 1000) + ' min' : "CommaFeed's p95"} — the feeds chosen knowing the true rates (an oracle, bench/schedule/bounds.ts):`);
+  print([
+    ['seed', 'generator', 'bound (min)', 'polls', 'vs Miniflux', 'vs CommaFeed', 'missed %', 'p95 (min)', 'CommaFeed p95'],
+    ...results.map((result) => {
+      const { boundMs, row, targets } = result.fleet!;
+      return [String(result.seed), result.generator, minutes(boundMs / 1000), String(row.polls), `${targets.vsMiniflux.toFixed(2)}×`, `${targets.vsCommafeed.toFixed(2)}×`, percent(row.missed, row.items), minutes(row.p95), minutes(targets.commafeedP95)];
+    }),
+  ]);
+  for (const check of checks) {
+    const failing = results.filter((result) => !meets(check, result.fleet!.targets));
+    console.log(`  ${failing.length === 0 ? 'met       ' : 'NOT MET   '}${check.text}${failing.length ? ` — fails on seed${failing.length > 1 ? 's' : ''} ${failing.map((result) => result.seed).join(', ')}` : ''}`);
+  }
 }
 
 if (values['per-kind']) {

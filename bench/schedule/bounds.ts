@@ -1,4 +1,4 @@
-import type { Trace } from '../../src/schedule/simulate.js';
+import type { SimPolicy, Trace } from '../../src/schedule/simulate.js';
 
 /**
  * How few polls a delay quantile can cost: a lower bound for `bench:schedule --bounds`, to tell
@@ -62,4 +62,32 @@ export function fewestPolls(trace: Trace, delayMs: number, by: BoundCells, quant
     late -= needed;
   }
   return polls;
+}
+
+/**
+ * Forest's policy with a fleet-wide delay bound, as an oracle: the feeds that together carry
+ * `share` of the trace's items — chosen from their true counts, which no policy knows — never go
+ * longer than `delayMs` between polls; every other decision is the policy's own. It answers
+ * whether a rule that sees the whole subscription list (a rate threshold over all feeds) could
+ * meet the p95 target within the poll targets, before anyone builds one: with perfect knowledge
+ * of which feeds matter, what do their polls at the bound cost on top of what the policy needs?
+ */
+export function fleetBoundPolicy<S>(policy: SimPolicy<S>, trace: Trace, delayMs: number, share = 0.95): SimPolicy<S> {
+  const bySize = [...trace.feeds].sort((a, b) => b.items.length - a.items.length);
+  const total = bySize.reduce((sum, feed) => sum + feed.items.length, 0);
+  const bounded = new Set<string>();
+  let covered = 0;
+  for (const feed of bySize) {
+    if (covered >= share * total) break;
+    bounded.add(feed.id);
+    covered += feed.items.length;
+  }
+  return {
+    name: `${policy.name}, fleet-wide bound (oracle)`,
+    start: (feed) => policy.start(feed),
+    afterPoll: (state, at, shown, feed) => {
+      const decision = policy.afterPoll(state, at, shown, feed);
+      return bounded.has(feed.id) ? { ...decision, next: Math.min(decision.next, at + delayMs) } : decision;
+    },
+  };
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { fewestPolls } from '../../bench/schedule/bounds.js';
-import type { Trace } from '../../src/schedule/simulate.js';
+import { fewestPolls, fleetBoundPolicy } from '../../bench/schedule/bounds.js';
+import { simulate, type SimPolicy, type Trace } from '../../src/schedule/simulate.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -48,4 +48,18 @@ test('a looser delay costs proportionally fewer polls; no items cost none', () =
   const at20 = fewestPolls(trace, 20 * 60_000, 'feed');
   assert.ok(Math.abs(at10 / at20 - 2) < 1e-9);
   assert.equal(fewestPolls(traceOf(7, [[], []]), 10 * 60_000, 'hour'), 0);
+});
+
+test('the fleet-wide bound polls only the feeds that carry the share of the items, and no longer apart than the bound', () => {
+  // 900, 80 and 20 items: 95% of the 1,000 is reached with the first two feeds.
+  const trace = traceOf(2, [spread(2, 900), spread(2, 80), spread(2, 20)]);
+  const daily: SimPolicy<null> = { name: 'daily', start: () => null, afterPoll: (state, at) => ({ state, next: at + DAY }) };
+  const bound = 30 * 60_000;
+  const { feeds } = simulate(trace, fleetBoundPolicy(daily, trace, bound));
+  const gaps = (times: string[]) => times.slice(1).map((time, i) => Date.parse(time) - Date.parse(times[i]!));
+  assert.ok(gaps(feeds[0]!.times).every((gap) => gap <= bound));
+  assert.ok(gaps(feeds[1]!.times).every((gap) => gap <= bound));
+  // The quiet feed keeps the policy's own day: the start, a day later, and the end.
+  assert.equal(feeds[2]!.polls, 3);
+  assert.equal(feeds[0]!.polls, (2 * DAY) / bound + 1);
 });
