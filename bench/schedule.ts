@@ -118,7 +118,6 @@ type Check = (typeof checks)[number];
 /** Whether a seed's figures meet a target. */
 const meets = (check: Check, targets: Targets) => (check.strict ? check.share(targets) < 1 : check.share(targets) <= 1);
 
-
 interface KindTotals {
   polls: Map<string, number>;
   missed: Map<string, number>;
@@ -212,15 +211,20 @@ print([
   }),
 ]);
 
-console.log('\ntargets (on every seed; the worst seed shown):');
-let allMet = true;
-for (const check of checks) {
-  const failing = results.filter((result) => !meets(check, result.targets));
-  const worst = results.reduce((a, b) => (check.share(a.targets) >= check.share(b.targets) ? a : b));
-  allMet &&= failing.length === 0;
-  console.log(`  ${failing.length === 0 ? 'met       ' : 'NOT MET   '}${check.text} — ${failing.length === 0 ? `worst seed ${worst.seed}: ${check.value(worst.targets)}` : `fails on seed${failing.length > 1 ? 's' : ''} ${failing.map((result) => `${result.seed} (${check.value(result.targets)})`).join(', ')}`}`);
+/** Prints whether each target holds on every seed for the figures `of` picks; true when all do. */
+function reportTargets(of: (result: (typeof results)[number]) => Targets): boolean {
+  let allMet = true;
+  for (const check of checks) {
+    const failing = results.filter((result) => !meets(check, of(result)));
+    const worst = results.reduce((a, b) => (check.share(of(a)) >= check.share(of(b)) ? a : b));
+    allMet &&= failing.length === 0;
+    console.log(`  ${failing.length === 0 ? 'met       ' : 'NOT MET   '}${check.text} — ${failing.length === 0 ? `worst seed ${worst.seed}: ${check.value(of(worst))}` : `fails on seed${failing.length > 1 ? 's' : ''} ${failing.map((result) => `${result.seed} (${check.value(of(result))})`).join(', ')}`}`);
+  }
+  return allMet;
 }
-console.log(allMet ? '\nall targets met on every seed' : '\nsome targets NOT MET');
+
+console.log('\ntargets (on every seed; the worst seed shown):');
+console.log(reportTargets((result) => result.targets) ? '\nall targets met on every seed' : '\nsome targets NOT MET');
 
 if (values.bounds) {
   console.log("\nfewest polls for CommaFeed's p95, knowing the rates (bench/schedule/bounds.ts), against CommaFeed's polls:");
@@ -243,10 +247,7 @@ if (fleetBound !== undefined) {
       return [String(result.seed), result.generator, minutes(boundMs / 1000), String(row.polls), `${targets.vsMiniflux.toFixed(2)}×`, `${targets.vsCommafeed.toFixed(2)}×`, percent(row.missed, row.items), minutes(row.p95), minutes(targets.commafeedP95)];
     }),
   ]);
-  for (const check of checks) {
-    const failing = results.filter((result) => !meets(check, result.fleet!.targets));
-    console.log(`  ${failing.length === 0 ? 'met       ' : 'NOT MET   '}${check.text}${failing.length ? ` — fails on seed${failing.length > 1 ? 's' : ''} ${failing.map((result) => result.seed).join(', ')}` : ''}`);
-  }
+  reportTargets((result) => result.fleet!.targets);
 }
 
 if (values['per-kind']) {
