@@ -12,9 +12,12 @@
  * thread: V8's collector helpers included). The median round is reported; the first round warms
  * the JIT and is left out.
  *
- *   npm run bench:pool -- [--rounds=6] [--young=MB] [--old=MB] [--datasets=DIR] [--json]
+ *   npm run bench:pool -- [--rounds=6] [--young=MB] [--old=MB] [--unsourced] [--datasets=DIR] [--json]
  *
  * `--young` / `--old` replace the pool's heap limits (src/daemon/pool.ts), to try them here first.
+ * `--unsourced` also times each revisit against a key that does not say what its object was made
+ * from (a key from before migration 0013), so the page is sanitized and normalized again: what the
+ * source saves, in one process (the CPU figure then covers both revisits).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -28,9 +31,10 @@ import { EXTRACTOR_VERSION } from '../src/extract/extract.js';
 import { PROJECT_ROOT } from '../src/util/project-root.js';
 import { quantile } from './quantile.js';
 
-interface Options { datasets: string; rounds: number }
-interface Round { encode: number; extract: number; revisit: number; cpu: number; pages: number }
-const STEPS = ['encode', 'extract', 'revisit'] as const;
+interface Options { datasets: string; rounds: number; unsourced: boolean }
+interface Round { encode: number; extract: number; revisit: number; unsourced: number; cpu: number; pages: number }
+const STEPS = ['encode', 'extract', 'revisit', 'unsourced'] as const;
+const LABELS: Record<(typeof STEPS)[number], string> = { encode: 'encode', extract: 'extract', revisit: 'revisit', unsourced: 'revisit, the key\'s source unknown' };
 
 const manifestSchema = z.array(z.object({ site: z.string(), page: z.string() }));
 
@@ -53,7 +57,7 @@ async function replay(options: Options): Promise<Round[]> {
   const feed = { title: null, summary: null, published: null, updated: null, author: null };
   const rounds: Round[] = [];
   for (let round = 0; round < options.rounds; round++) {
-    const spent = { encode: 0, extract: 0, revisit: 0 };
+    const spent = { encode: 0, extract: 0, revisit: 0, unsourced: 0 };
     const time = <T>(step: keyof typeof spent, work: () => T): T => {
       const started = performance.now();
       const result = work();
@@ -70,10 +74,13 @@ async function replay(options: Options): Promise<Round[]> {
         const body: StoredBody = encoded.encoding === 'zstd-dict' ? { encoding: encoded.encoding, data: encoded.data, reference: reference.stored } : { encoding: encoded.encoding, data: encoded.data };
         const page: PageInput = { body, contentType: 'text/html', url: `http://site.test/${pages}`, feed };
         const extracted = time('extract', () => extractTask({ page, maxBytes: 8 << 20, templates: [], compare: null }));
-        const compare = extracted.hash && extracted.object ? { hash: extracted.hash, method: extracted.article.method, wrapperId: null, object: JSON.stringify(extracted.object), extractor: EXTRACTOR_VERSION } : null;
+        const compare = extracted.hash && extracted.object ? { hash: extracted.hash, method: extracted.article.method, wrapperId: null, object: JSON.stringify(extracted.object), extractor: EXTRACTOR_VERSION, source: extracted.article.source } : null;
         // What changes on every request around an article (bench/scale/web.ts does the same).
         const revisited = Buffer.concat([bytes, Buffer.from(`<div class="promo">Sponsored: offer ${round}</div>`)]);
-        time('revisit', () => revisitTask({ page: { ...page, body: revisited }, maxBytes: 8 << 20, templates: [], compare, previousDigest: encoded.sha256, reference }));
+        const revisit = (key: typeof compare) => revisitTask({ page: { ...page, body: revisited }, maxBytes: 8 << 20, templates: [], compare: key, previousDigest: encoded.sha256, reference });
+        // Alternated, so that neither way always runs on a warmer page.
+        const ways = [() => time('revisit', () => revisit(compare)), ...(options.unsourced ? [() => time('unsourced', () => revisit(compare && { ...compare, source: null }))] : [])];
+        for (const way of pages % 2 ? ways.reverse() : ways) way();
         pages++;
       }
     }
@@ -89,7 +96,7 @@ if (!isMainThread) {
   const { values } = parseArgs({
     options: {
       datasets: { type: 'string', default: join(PROJECT_ROOT, '..', 'shared', 'datasets') }, rounds: { type: 'string', default: '6' },
-      young: { type: 'string' }, old: { type: 'string' }, json: { type: 'boolean', default: false },
+      young: { type: 'string' }, old: { type: 'string' }, unsourced: { type: 'boolean', default: false }, json: { type: 'boolean', default: false },
     },
   });
   const datasets = resolve(values.datasets!);
@@ -102,7 +109,7 @@ if (!isMainThread) {
   if (!values.json) process.stderr.write(`replaying ${rounds} rounds in a worker (old ${limits.maxOldGenerationSizeMb} MB, young ${limits.maxYoungGenerationSizeMb} MB)…\n`);
   // Worker threads do not inherit tsx's loader: register it before this file loads again.
   const boot = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(import.meta.url)}); })`;
-  const worker = new Worker(boot, { eval: true, workerData: { datasets, rounds } satisfies Options, resourceLimits: limits });
+  const worker = new Worker(boot, { eval: true, workerData: { datasets, rounds, unsourced: values.unsourced! } satisfies Options, resourceLimits: limits });
   const results = await new Promise<Round[]>((resolvePromise, reject) => {
     worker.once('message', (message: Round[]) => resolvePromise(message));
     worker.once('error', reject);
@@ -112,7 +119,7 @@ if (!isMainThread) {
   const median = (pick: (round: Round) => number) => quantile(measured.map((round) => pick(round) / round.pages), 0.5);
   const result = {
     pages: results[0]!.pages, rounds: measured.length, limits,
-    msPerPage: Object.fromEntries(STEPS.map((step) => [step, median((round) => round[step])])) as Record<(typeof STEPS)[number], number>,
+    msPerPage: Object.fromEntries(STEPS.filter((step) => step !== 'unsourced' || values.unsourced).map((step) => [step, median((round) => round[step])])),
     cpuMsPerPage: median((round) => round.cpu),
     maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
   };
@@ -121,8 +128,8 @@ if (!isMainThread) {
   } else {
     console.log(`| ${result.pages} pages, median of ${result.rounds} rounds | ms per page |`);
     console.log('|---|---|');
-    for (const step of STEPS) console.log(`| ${step} (wall, in the worker) | ${result.msPerPage[step].toFixed(2)} |`);
-    console.log(`| CPU, every thread (first capture and one revisit) | ${result.cpuMsPerPage.toFixed(2)} |`);
+    for (const [step, ms] of Object.entries(result.msPerPage)) console.log(`| ${LABELS[step as (typeof STEPS)[number]]} (wall, in the worker) | ${ms.toFixed(2)} |`);
+    console.log(`| CPU, every thread (first capture and ${values.unsourced ? 'both revisits' : 'one revisit'}) | ${result.cpuMsPerPage.toFixed(2)} |`);
     console.log(`| resident memory at most | ${result.maxRssMb} MB |`);
   }
 }

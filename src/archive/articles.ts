@@ -35,6 +35,8 @@ export const articleRow = z.object({
   compare_object: nullableText,
   /** The extractor version that made the key (migration 0011). */
   compare_extractor: integer,
+  /** What the key's object was made from, when known (migration 0013). */
+  compare_source: nullableText,
   /** Since when the page answers 404/410 (null while it is there). */
   gone_since: nullableText,
 });
@@ -123,20 +125,23 @@ export function comparisonKeyOf(db: Db, article: ArticleRow): StoredComparisonKe
   if (article.compare_hash === null || article.compare_method === null || article.compare_snapshot_id === null) return null;
   const object = article.compare_object ?? checkedRow(text, db.prepare('SELECT blocks FROM contents WHERE hash = ?').pluck().get(article.compare_hash), 'comparisonKeyOf');
   if (object === undefined) return null;
-  return { hash: article.compare_hash, method: article.compare_method, wrapperId: article.compare_wrapper_id, snapshotId: article.compare_snapshot_id, object, extractor: article.compare_extractor };
+  return {
+    hash: article.compare_hash, method: article.compare_method, wrapperId: article.compare_wrapper_id, snapshotId: article.compare_snapshot_id, object,
+    extractor: article.compare_extractor, source: article.compare_source,
+  };
 }
 
 /** A key rebased onto a new way of extracting: its object is kept, since no version holds it. */
 export function setComparisonKey(db: Db, articleId: number, key: StoredComparisonKey): void {
-  db.prepare(`UPDATE articles SET compare_hash = ?, compare_method = ?, compare_wrapper_id = ?, compare_snapshot_id = ?, compare_object = ?, compare_extractor = ? WHERE id = ?`)
-    .run(key.hash, key.method, key.wrapperId, key.snapshotId, key.object, key.extractor, articleId);
+  db.prepare(`UPDATE articles SET compare_hash = ?, compare_method = ?, compare_wrapper_id = ?, compare_snapshot_id = ?, compare_object = ?, compare_extractor = ?, compare_source = ? WHERE id = ?`)
+    .run(key.hash, key.method, key.wrapperId, key.snapshotId, key.object, key.extractor, key.source, articleId);
 }
 
 function insertVersion(db: Db, articleId: number, n: number, content: VersionContent, diff: ObjectDiff | null): void {
   storeContent(db, content);
   // A new version is the new comparison key (its object is in `contents`).
-  db.prepare(`UPDATE articles SET compare_hash = ?, compare_method = ?, compare_wrapper_id = ?, compare_snapshot_id = ?, compare_object = NULL, compare_extractor = ? WHERE id = ?`)
-    .run(content.hash, content.method, content.wrapperId, content.snapshotId, content.extractor, articleId);
+  db.prepare(`UPDATE articles SET compare_hash = ?, compare_method = ?, compare_wrapper_id = ?, compare_snapshot_id = ?, compare_object = NULL, compare_extractor = ?, compare_source = ? WHERE id = ?`)
+    .run(content.hash, content.method, content.wrapperId, content.snapshotId, content.extractor, content.source, articleId);
   const { lastInsertRowid } = db.prepare(`INSERT INTO versions (article_id, n, snapshot_id, captured_at, method, wrapper_id, hash, change, summary, diff)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(articleId, n, content.snapshotId, content.capturedAt, content.method, content.wrapperId, content.hash,
     JSON.stringify(diff?.kinds ?? []), diff ? diff.summary : 'first capture', diff ? JSON.stringify(diff) : null);
@@ -195,8 +200,11 @@ export function applyDecision(db: Db, article: ArticleRow | undefined, decision:
     return;
   }
   if (!article) throw new Error(`a ${decision.kind} needs an article, and the item has none`);
-  if (decision.kind === 'check') insertCheckOf(db, article, decision.page, decision.result, decision.next, decision.reason);
-  else addVersion(db, article, decision.content, decision.diff, decision.page, decision.next, decision.reason);
+  if (decision.kind === 'check') {
+    insertCheckOf(db, article, decision.page, decision.result, decision.next, decision.reason);
+    // Only while the key still holds the object found: the key may have changed since the extraction was compared with it.
+    if (decision.sameObject) db.prepare('UPDATE articles SET compare_source = ? WHERE id = ? AND compare_hash = ?').run(decision.sameObject.source, article.id, decision.sameObject.hash);
+  } else addVersion(db, article, decision.content, decision.diff, decision.page, decision.next, decision.reason);
 }
 
 /** An article as change detection reads it. */

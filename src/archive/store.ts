@@ -368,6 +368,8 @@ export interface StoredComparisonKey {
   object: string;
   /** The extractor version that made it (extract.ts, EXTRACTOR_VERSION): an older one's key is rebased before comparing. */
   extractor: number;
+  /** What the object is made from (extract.ts, objectSource), when known: an extraction from the same source has this object. */
+  source: string | null;
 }
 
 /** An article as change detection reads it, inside the transaction that records what a capture means. */
@@ -385,6 +387,8 @@ export type VersionContent = Pick<Version, 'capturedAt' | 'method' | 'wrapperId'
   snapshotId: number;
   /** The extractor version that made it: the article's comparison key from now on. */
   extractor: number;
+  /** What the object was made from (extract.ts, objectSource), null when unknown: the key's source from now on. */
+  source: string | null;
 };
 
 /** The page a check looked at. */
@@ -400,7 +404,11 @@ export type VersionDecision =
   /** No article yet and no object: nothing to record beyond the extraction. */
   | { kind: 'none' }
   | { kind: 'first'; article: { itemId: number; feedId: number; url: string; finalUrl: string; canonicalUrl: string | null }; content: VersionContent; page: CheckedPage; next: NextCheck }
-  | { kind: 'check'; result: 'unchanged' | 'failed' | 'unavailable'; page: CheckedPage; next: NextCheck; reason: string | null }
+  | {
+    kind: 'check'; result: 'unchanged' | 'failed' | 'unavailable'; page: CheckedPage; next: NextCheck; reason: string | null;
+    /** The comparison key's object, found again: its hash, and what this extraction made it from (the key's source from now on, if the key still holds that hash). */
+    sameObject?: { hash: string; source: string };
+  }
   | { kind: 'edit'; content: VersionContent; diff: ObjectDiff; page: CheckedPage; next: NextCheck; reason: string | null };
 
 /** The rule that turns a capture into a decision for its article (null: the item has none yet). */

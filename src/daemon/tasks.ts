@@ -97,10 +97,14 @@ function extractBytes(bytes: Buffer, input: Omit<PageInput, 'body'>, task: Omit<
   const page = ready.prepared;
   const signature = structureSignature(page);
   const template = closestTemplate(signature, task.templates.map((choice) => ({ ...choice, signature: json(templateSignature, choice.signature, `template ${choice.id}'s signature`) })));
-  const article = extractFromPage(page, extractOptions(input, template?.wrapper ? json(wrapperSchema, template.wrapper, `template ${template.id}'s wrapper`) : null));
+  const key = task.compare;
+  const wrapper = template?.wrapper ? json(wrapperSchema, template.wrapper, `template ${template.id}'s wrapper`) : null;
+  const article = extractFromPage(page, { ...extractOptions(input, wrapper), knownSource: key?.source ?? null });
   const wrapperId = article.method === 'forest' ? template?.wrapperId ?? null : null;
   const base = { canonicalUrl: canonicalLink(page), template: template ? { id: template.id } : { signature }, wrapperId, article };
   if (article.method === 'none') return { ...base, object: null, hash: null, comparison: { kind: 'first' } };
+  // Made from what the key was made from: the key's object (extractFromPage left the HTML unmade).
+  if (key?.source && article.source === key.source) return { ...base, object: json(normalizedObjectSchema, key.object, 'the comparison key'), hash: key.hash, comparison: { kind: 'same' } };
   const object = normalizeArticle(article);
   const hash = objectHash(object);
   return { ...base, object, hash, comparison: compare(task.compare, object, hash, article.method, wrapperId) };
@@ -176,7 +180,7 @@ export function rebaseTask(task: RebaseTask): RebaseOutcome {
   }
   const object = normalizeArticle(again);
   const hash = objectHash(object);
-  const key: ComparisonKey = { hash, method: task.method, wrapperId: task.wrapperId, object: JSON.stringify(object), extractor: EXTRACTOR_VERSION };
+  const key: ComparisonKey = { hash, method: task.method, wrapperId: task.wrapperId, object: JSON.stringify(object), extractor: EXTRACTOR_VERSION, source: again.source };
   return { key, comparison: hash === task.hash ? { kind: 'same' } : { kind: 'edited', diff: diffObjects(object, task.object) } };
 }
 

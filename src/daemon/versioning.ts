@@ -37,7 +37,7 @@ function contentOf(capture: StoredCapture, extracted: Extracted & { object: Norm
   return {
     snapshotId: capture.snapshotId, capturedAt: capture.fetchedAt, method: article.method, wrapperId: extracted.wrapperId,
     title: article.title, byline: article.byline, published: article.published, text: article.text, html: article.html,
-    object: extracted.object, hash: extracted.hash, extractor: EXTRACTOR_VERSION,
+    object: extracted.object, hash: extracted.hash, extractor: EXTRACTOR_VERSION, source: article.source,
   };
 }
 
@@ -64,7 +64,9 @@ export function decideVersion(existing: ArticleState | null, capture: StoredCapt
   if (unavailable !== null) return { kind: 'check', result: 'unavailable', page, next: unchanged, reason: unavailable };
   if (comparison.kind === 'same' || comparison.kind === 'first' || comparison.kind === 'rebase') {
     // 'first' and 'rebase' here mean the article had no usable key: nothing to call an edit.
-    return { kind: 'check', result: 'unchanged', page, next: unchanged, reason: note };
+    const source = extracted.article.source;
+    const sameObject = comparison.kind === 'same' && source !== null ? { sameObject: { hash: extracted.hash, source } } : {};
+    return { kind: 'check', result: 'unchanged', page, next: unchanged, reason: note, ...sameObject };
   }
   return { kind: 'edit', content, diff: comparison.diff, page, next: nextCheck(revisit, existing.revisitStep, true, page.at), reason: note };
 }

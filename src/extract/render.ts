@@ -45,9 +45,12 @@ function renderPruned(root: Element, skipped: ReadonlySet<Element>): string {
   }
 }
 
-export function articleHtml(root: Element, skipped: ReadonlySet<Element>, baseUrl: string | null): string {
-  const html = renderPruned(root, skipped);
-  return sanitizeHtml(html, {
+/** The article's region as HTML, before sanitizing: what its sanitized HTML (and so its normalized object) is made from. */
+export const regionHtml = (root: Element, skipped: ReadonlySet<Element>): string => renderPruned(root, skipped);
+
+/** The region's HTML sanitized: only content elements and attributes, links and images made absolute against `baseUrl`. */
+export function sanitizedHtml(region: string, baseUrl: string | null): string {
+  return sanitizeHtml(region, {
     allowedTags: ALLOWED,
     allowedAttributes: { a: ['href', 'title'], img: ['src', 'alt', 'title', 'width', 'height'], time: ['datetime'], td: ['colspan', 'rowspan'], th: ['colspan', 'rowspan'] },
     allowedSchemes: ['http', 'https', 'mailto'],

@@ -62,7 +62,8 @@ function countingPool(): { pool: CpuPool; calls: Map<string, number> } {
   };
 }
 
-async function archiveThenEdit(options: { ahead: boolean; retitleBeforeExtraction: boolean }) {
+/** An archive with one item of one feed, the pipeline around it, and its first capture extracted. */
+async function archived(options: { ahead: boolean }) {
   body = render(paragraphs);
   const db = openDatabase(':memory:');
   const feedUrl = `${origin}/feed`;
@@ -93,12 +94,19 @@ async function archiveThenEdit(options: { ahead: boolean; retitleBeforeExtractio
   await extractAll();
   const versions = () => db.prepare('SELECT versions FROM articles').pluck().get();
   assert.equal(versions(), 1);
+  const revisit = async () => {
+    const article = await store.articleToRevisit(1);
+    assert.ok(article);
+    await revisitPage(context, article, signal);
+  };
+  return { db, store, calls, item, extractAll, versions, revisit };
+}
 
+async function archiveThenEdit(options: { ahead: boolean; retitleBeforeExtraction: boolean }) {
+  const { db, store, calls, item, extractAll, versions, revisit } = await archived(options);
   body = render([paragraphs[0]!, paragraphs[1]!.replace('four months', 'six months'), paragraphs[2]!]);
   calls.clear();
-  const article = await store.articleToRevisit(1);
-  assert.ok(article);
-  await revisitPage(context, article, signal);
+  await revisit();
   // A poll may change the item before its page's turn comes: then the page is extracted again.
   if (options.retitleBeforeExtraction) upsertItems(db, 1, [item('Old pier to close for repairs over the winter')], new Date(), true);
   await waitFor(async () => (await store.queuedExtractions(10)).length === 1, 2000, 'the revisit stored for extraction');
@@ -119,4 +127,33 @@ test('a revisit that finds an edit extracts the page once: its queued extraction
 test('without the revisit\'s result, or when the item changed since, the stored page is extracted again', async () => {
   assert.equal((await archiveThenEdit({ ahead: false, retitleBeforeExtraction: false })).get('extract'), 1);
   assert.equal((await archiveThenEdit({ ahead: true, retitleBeforeExtraction: true })).get('extract'), 1);
+});
+
+test('an article\'s comparison key says what its object was made from: kept by a revisit behind a new ad, replaced by an edit, unknown until then for older keys', async () => {
+  const { db, store, extractAll, versions, revisit } = await archived({ ahead: true });
+  const source = () => db.prepare('SELECT compare_source FROM articles').pluck().get();
+  const first = source();
+  assert.match(String(first), /^[0-9a-f]{64}$/, 'the first version\'s source');
+
+  // What changes around an article on every request: an ad's text in the page's template.
+  const withAd = (ad: string) => render(paragraphs).replace('Copyright The Harbour Gazette', `Copyright The Harbour Gazette · Sponsored: ${ad}`);
+  body = withAd('offer 1');
+  await revisit();
+  assert.equal(db.prepare("SELECT result FROM checks ORDER BY id DESC LIMIT 1").pluck().get(), 'unchanged');
+  assert.equal(source(), first);
+
+  // A key from before migration 0013: the first check that finds its object learns its source.
+  db.prepare('UPDATE articles SET compare_source = NULL').run();
+  body = withAd('offer 2');
+  await revisit();
+  assert.equal(db.prepare("SELECT count(*) FROM checks WHERE result = 'unchanged'").pluck().get(), 2);
+  assert.equal(source(), first, 'the same source as the version\'s');
+
+  body = render([paragraphs[0]!, paragraphs[1]!.replace('four months', 'six months'), paragraphs[2]!]);
+  await revisit();
+  await waitFor(async () => (await store.queuedExtractions(10)).length === 1, 2000, 'the edit stored for extraction');
+  await extractAll();
+  assert.equal(versions(), 2);
+  assert.notEqual(source(), first, 'an edit\'s key is made from the edited page');
+  db.close();
 });

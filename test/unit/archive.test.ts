@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
 import { WARCParser } from 'warcio';
-import { articleById, createArticle, recordRevisit } from '../../src/archive/articles.js';
+import { applyDecision, articleById, createArticle, recordRevisit } from '../../src/archive/articles.js';
 import { addTemplate, confirmWrapper, storeWrapper } from '../../src/archive/extractions.js';
 import { backlog, dueCaptures, duePolls, dueRevisits } from '../../src/archive/queues.js';
 import { captureReferenceOf, getBlob, putBlob } from '../../src/archive/blobs.js';
@@ -113,7 +113,7 @@ test('a poll that finds a feed item changed makes its article due for a revisit 
   for (const itemId of [1, 2]) {
     const snapshotId = recordCapture(db, itemId, fetched, encodeBody(fetched.body));
     createArticle(db, { itemId, feedId: 1, url: fetched.url, finalUrl: fetched.finalUrl, canonicalUrl: null },
-      { snapshotId, capturedAt: now.toISOString(), method: 'sigfeed', wrapperId: null, title: 'T', byline: null, published: null, text: 'page', html: '<p>page</p>', object, hash: objectHash(object), extractor: EXTRACTOR_VERSION },
+      { snapshotId, capturedAt: now.toISOString(), method: 'sigfeed', wrapperId: null, title: 'T', byline: null, published: null, text: 'page', html: '<p>page</p>', object, hash: objectHash(object), extractor: EXTRACTOR_VERSION, source: null },
       { at: now.toISOString(), status: 200, snapshotId }, { step: 1, at: '2026-11-02T01:00:00.000Z' });
   }
   const later = new Date('2026-11-02T00:30:00Z');
@@ -142,7 +142,7 @@ function archivedPage(html: string, now: Date, headers: Record<string, string> =
   const object = normalizeArticle({ title: 'T', byline: null, published: null, html });
   const first = recordCapture(db, 1, fetched(now), encodeBody(Buffer.from(html)));
   createArticle(db, { itemId: 1, feedId: 1, url: 'https://x.example/1', finalUrl: 'https://x.example/1', canonicalUrl: null },
-    { snapshotId: first, capturedAt: now.toISOString(), method: 'sigfeed', wrapperId: null, title: 'T', byline: null, published: null, text, html, object, hash: objectHash(object), extractor: EXTRACTOR_VERSION },
+    { snapshotId: first, capturedAt: now.toISOString(), method: 'sigfeed', wrapperId: null, title: 'T', byline: null, published: null, text, html, object, hash: objectHash(object), extractor: EXTRACTOR_VERSION, source: null },
     { at: now.toISOString(), status: 200, snapshotId: first }, { step: 1, at: null });
   return { db, fetched };
 }
@@ -226,6 +226,20 @@ test('a revisit whose object did not change keeps its digest and headers, not it
   assert.equal(same.profile, SAME_OBJECT_PROFILE);
   assert.equal(same.refersTo, response.id);
   assert.equal(same.digest, `sha256:${revisitBody.sha256}`);
+  db.close();
+});
+
+test('a check that found the comparison key\'s object sets the key\'s source only while the key still holds that object', () => {
+  const now = new Date('2026-11-02T00:00:00Z');
+  const { db } = archivedPage('<html><body><p>The article.</p></body></html>', now);
+  const key = () => ({ hash: String(db.prepare('SELECT compare_hash FROM articles WHERE id = 1').pluck().get()), source: db.prepare('SELECT compare_source FROM articles WHERE id = 1').pluck().get() });
+  const check = (hash: string, source: string) => applyDecision(db, articleById(db, 1), {
+    kind: 'check', result: 'unchanged', page: { at: now.toISOString(), status: 200, snapshotId: null }, next: { step: 2, at: null }, reason: null, sameObject: { hash, source },
+  });
+  check('another-object', 'a'.repeat(64));
+  assert.equal(key().source, null, 'the key changed since the extraction was compared with it: nothing learned');
+  check(key().hash, 'b'.repeat(64));
+  assert.equal(key().source, 'b'.repeat(64));
   db.close();
 });
 

@@ -9,7 +9,7 @@ import { normalizeArticle, objectHash } from '../../src/archive/normalize.js';
 import { parseHtml, preparePage, rawTextEnd } from '../../src/extract/dom.js';
 import { byFunctionWords } from '../../src/extract/language.js';
 import { extractArticle, extractFromPage } from '../../src/extract/extract.js';
-import { articleHtml } from '../../src/extract/render.js';
+import { regionHtml, sanitizedHtml } from '../../src/extract/render.js';
 import { learnFromSamples } from '../../src/extract/learn.js';
 import { feedSignifiers, metadataSignifiers } from '../../src/extract/signifiers.js';
 import { jaccard, structureSignature } from '../../src/extract/template.js';
@@ -358,7 +358,7 @@ test('the article\'s HTML leaves out skipped and hidden elements, and the page\'
   const byName = (name: string) => getElementsByTagName(name, document);
   const before = render(document);
   const root = byName('div')[0]!;
-  const html = articleHtml(root, new Set([byName('aside')[0]!]), 'https://site.example/');
+  const html = sanitizedHtml(regionHtml(root, new Set([byName('aside')[0]!])), 'https://site.example/');
   assert.equal(html, '<p>First <b>kept</b> words.</p><p>Nested</p><p>kept too</p>');
   assert.equal(render(document), before, 'the page is untouched');
   assert.equal(root.children.length, 4);

@@ -134,7 +134,7 @@ test('a revisit is judged before it is stored: the same object on a known templa
   const first = await pool.extract({ page: input(page!), maxBytes: 8 << 20, templates: [], compare: null });
   assert.ok(first.object && first.hash && first.template && 'signature' in first.template, 'a first capture on a new layout');
   const templates = [{ id: 7, signature: JSON.stringify(first.template.signature), wrapperId: null, wrapper: null }];
-  const compare = { hash: first.hash, method: first.article.method, wrapperId: null, object: JSON.stringify(first.object), extractor: EXTRACTOR_VERSION };
+  const compare = { hash: first.hash, method: first.article.method, wrapperId: null, object: JSON.stringify(first.object), extractor: EXTRACTOR_VERSION, source: first.article.source };
   const revisit = (bytes: Buffer, choices = templates) => pool.revisit({
     page: { body: bytes, contentType: 'text/html', url: page!.url, feed: { title: null, summary: null, published: null, updated: null, author: null } },
     maxBytes: 8 << 20, templates: choices, compare, previousDigest: encodeBody(page!.bytes).sha256, reference: null,
@@ -177,8 +177,32 @@ test('a comparison key made by an older extractor is rebased before comparing: a
   assert.ok(first.object && first.hash);
   // The same page as an older extractor saw it: its byline missed, say.
   const older = { ...first.object, byline: '' };
-  const key = { hash: 'made-by-an-older-extractor', method: first.article.method, wrapperId: null, object: JSON.stringify(older) };
+  const key = { hash: 'made-by-an-older-extractor', method: first.article.method, wrapperId: null, object: JSON.stringify(older), source: null };
   assert.equal(extractTask({ page: input(page!), maxBytes: 8 << 20, templates: [], compare: { ...key, extractor: EXTRACTOR_VERSION - 1 } }).comparison.kind, 'rebase');
   assert.equal(extractTask({ page: input(page!), maxBytes: 8 << 20, templates: [], compare: { ...key, extractor: EXTRACTOR_VERSION } }).comparison.kind, 'edited',
     'the same key made by this extractor is compared: the byline differs');
+});
+
+test('an extraction made from what the comparison key was made from is the key\'s object: it is neither sanitized nor normalized again', async () => {
+  const [page] = await syntheticPages();
+  const withAd = (bytes: Buffer, ad: string) => Buffer.from(bytes.toString('utf8').replace('</body>', `<div class="promo">${ad}</div></body>`));
+  const extract = (bytes: Buffer, compare: Parameters<typeof extractTask>[0]['compare']) => extractTask({ page: input({ bytes, url: page!.url }), maxBytes: 8 << 20, templates: [], compare });
+  const first = extract(page!.bytes, null);
+  assert.ok(first.object && first.hash && first.article.source && first.article.html, 'a first extraction says what its object is made from');
+  // A key whose hash no normalizing of this page gives: only an extraction that takes the key's object returns it.
+  const key = { hash: 'the-key', method: first.article.method, wrapperId: null, object: JSON.stringify(first.object), extractor: EXTRACTOR_VERSION, source: first.article.source };
+
+  const again = extract(withAd(page!.bytes, 'Sponsored: offer 12'), key);
+  assert.equal(again.article.source, first.article.source, 'an ad outside the article changes nothing the object is made from');
+  assert.equal(again.hash, 'the-key');
+  assert.equal(again.comparison.kind, 'same');
+  assert.deepEqual(again.object, first.object);
+  assert.equal(again.article.html, '', 'not sanitized');
+
+  const edited = extract(Buffer.from(page!.bytes.toString('utf8').replace(/(<p[^>]*>)([^<]{20,})/, '$1Correction: $2')), key);
+  assert.notEqual(edited.article.source, first.article.source);
+  assert.ok(edited.object && edited.hash === objectHash(normalizeArticle(edited.article)) && edited.article.html, 'made from something else: sanitized, normalized and hashed');
+  assert.equal(edited.comparison.kind, 'edited');
+
+  assert.equal(extract(page!.bytes, { ...key, source: null }).hash, first.hash, 'a key that does not say what it was made from: normalized as usual');
 });
