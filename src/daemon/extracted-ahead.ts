@@ -34,7 +34,7 @@ const sameTemplates = (a: readonly TemplateChoice[], b: readonly TemplateChoice[
   });
 
 const sameKey = (a: ComparisonKey | null, b: ComparisonKey | null) =>
-  a === null || b === null ? a === b : a.hash === b.hash && a.method === b.method && a.wrapperId === b.wrapperId && a.extractor === b.extractor && a.object === b.object;
+  a === null || b === null ? a === b : a.hash === b.hash && a.method === b.method && a.wrapperId === b.wrapperId && a.extractor === b.extractor && a.object === b.object && a.source === b.source;
 
 const sameFeedFields = (a: FeedFields, b: FeedFields) =>
   a.title === b.title && a.summary === b.summary && a.published === b.published && a.updated === b.updated && a.author === b.author;
