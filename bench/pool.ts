@@ -116,10 +116,11 @@ if (!isMainThread) {
   });
   await worker.terminate();
   const measured = results.slice(1);
+  const steps = STEPS.filter((step) => step !== 'unsourced' || values.unsourced);
   const median = (pick: (round: Round) => number) => quantile(measured.map((round) => pick(round) / round.pages), 0.5);
   const result = {
     pages: results[0]!.pages, rounds: measured.length, limits,
-    msPerPage: Object.fromEntries(STEPS.filter((step) => step !== 'unsourced' || values.unsourced).map((step) => [step, median((round) => round[step])])),
+    msPerPage: Object.fromEntries(steps.map((step) => [step, median((round) => round[step])])),
     cpuMsPerPage: median((round) => round.cpu),
     maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
   };
@@ -128,7 +129,7 @@ if (!isMainThread) {
   } else {
     console.log(`| ${result.pages} pages, median of ${result.rounds} rounds | ms per page |`);
     console.log('|---|---|');
-    for (const [step, ms] of Object.entries(result.msPerPage)) console.log(`| ${LABELS[step as (typeof STEPS)[number]]} (wall, in the worker) | ${ms.toFixed(2)} |`);
+    for (const step of steps) console.log(`| ${LABELS[step]} (wall, in the worker) | ${result.msPerPage[step]!.toFixed(2)} |`);
     console.log(`| CPU, every thread (first capture and ${values.unsourced ? 'both revisits' : 'one revisit'}) | ${result.cpuMsPerPage.toFixed(2)} |`);
     console.log(`| resident memory at most | ${result.maxRssMb} MB |`);
   }

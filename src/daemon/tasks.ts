@@ -107,7 +107,7 @@ function extractBytes(bytes: Buffer, input: Omit<PageInput, 'body'>, task: Omit<
   if (key?.source && article.source === key.source) return { ...base, object: json(normalizedObjectSchema, key.object, 'the comparison key'), hash: key.hash, comparison: { kind: 'same' } };
   const object = normalizeArticle(article);
   const hash = objectHash(object);
-  return { ...base, object, hash, comparison: compare(task.compare, object, hash, article.method, wrapperId) };
+  return { ...base, object, hash, comparison: compare(key, object, hash, article.method, wrapperId) };
 }
 
 /** A revisited page as fetched, not yet stored. */

@@ -12,13 +12,14 @@ import { isDropped, textOf } from './dom.js';
 const ALLOWED = ['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'blockquote', 'pre', 'code', 'figure', 'figcaption', 'img', 'a', 'em', 'strong', 'b', 'i', 'u', 'br', 'hr', 'table', 'thead', 'tbody', 'tr', 'td', 'th', 'dl', 'dt', 'dd', 'sub', 'sup', 'q', 'cite', 'abbr', 'time'];
 
 /**
- * `root` as HTML without the skipped elements, nor those never content, and the page left as it
- * was: each children list that loses an element is swapped for a filtered one while rendering,
+ * The article's region before sanitizing (what its sanitized HTML, and so its normalized object,
+ * is made from): `root` as HTML without the skipped elements, nor those never content, and the
+ * page left as it was: each children list that loses an element is swapped for a filtered one while rendering,
  * then put back. (A deep copy of the region, pruned, cost more than rendering it: bench:scale's
  * worker profile, 8 s a worker in an 8-minute run.) The serializer reads only children lists and
  * parents, which are the page's own, so the HTML is the copy's, character for character.
  */
-function renderPruned(root: Element, skipped: ReadonlySet<Element>): string {
+export function regionHtml(root: Element, skipped: ReadonlySet<Element>): string {
   const swapped: Array<{ element: Element; children: ChildNode[] }> = [];
   const prune = (element: Element) => {
     const { children } = element;
@@ -44,9 +45,6 @@ function renderPruned(root: Element, skipped: ReadonlySet<Element>): string {
     for (const { element, children } of swapped) element.children = children;
   }
 }
-
-/** The article's region as HTML, before sanitizing: what its sanitized HTML (and so its normalized object) is made from. */
-export const regionHtml = (root: Element, skipped: ReadonlySet<Element>): string => renderPruned(root, skipped);
 
 /** The region's HTML sanitized: only content elements and attributes, links and images made absolute against `baseUrl`. */
 export function sanitizedHtml(region: string, baseUrl: string | null): string {
