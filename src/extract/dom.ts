@@ -1,5 +1,5 @@
 import { Element, isTag, isText, type AnyNode, type Document, type Text } from 'domhandler';
-import { Parser, TokenizerMode, type DefaultTreeAdapterMap, type Token, type TreeAdapter } from 'parse5';
+import { Parser, Token, Tokenizer, TokenizerMode, type DefaultTreeAdapterMap, type TreeAdapter } from 'parse5';
 import { adapter, type Htmlparser2TreeAdapterMap } from 'parse5-htmlparser2-tree-adapter';
 import { decodeBody } from '../net/charset.js';
 import { words } from './terms.js';
@@ -207,17 +207,126 @@ function indexOfFold(html: string, lowerNeedle: string, from: number): number {
 }
 
 /**
- * parse5's tree construction, reading past the code of scripts and style sheets instead of
- * tokenizing it: the tree builder drops that text anyway (`insertText` above), and on the
- * article benchmark's pages it is half of all characters, tokenized one code point at a time —
- * a third of the parse. The tokenizer is moved to the end tag at the moment the tree builder
- * switches it to raw text for the element (the only moment the two agree that the text is a
- * script's or a style sheet's: not inside `<svg>`, a `<textarea>` or a comment), and reads the
- * end tag itself. JSON-LD, which is read, is tokenized as before. The trees are the same as a
- * plain parse's: on crafted edge cases and synthetic pages (test/unit/extract.test.ts), and on
- * all 608 pages of ../shared/datasets, where parsing took 2.51 ms a page instead of 3.26.
+ * What ends a run the tokenizer may read at once, by the state it is read in: a code unit whose
+ * bit is set here is one the state treats otherwise than "append it" (WHATWG HTML §13.2.5.1 data,
+ * §13.2.5.36–37 quoted attribute values, §13.2.5.45 comment), or one the input stream
+ * preprocesses (a CR or LF: newline normalisation and line counting; a surrogate: pairing).
  */
-class CodeSkippingParser<T extends Htmlparser2TreeAdapterMap> extends Parser<T> {
+const STOP = { always: 0x80, text: 0x01, whitespace: 0x02, doubleQuoted: 0x04, singleQuoted: 0x08, comment: 0x10, tagName: 0x20, attributeName: 0x40 } as const;
+const STOPS = (() => {
+  const stops = new Uint8Array(0x10000);
+  const set = (bit: number, ...units: number[]) => { for (const unit of units) stops[unit]! |= bit; };
+  // Every state stops at NUL, CR, LF and surrogates.
+  stops.fill(0xff, 0xd800, 0xe000);
+  set(0xff, 0x00, 0x0d, 0x0a);
+  set(STOP.text, 0x3c /* < */, 0x26 /* & */, 0x20, 0x09, 0x0c);
+  for (let unit = 0; unit < 0x10000; unit++) if (unit !== 0x20 && unit !== 0x09 && unit !== 0x0c) stops[unit]! |= STOP.whitespace;
+  set(STOP.doubleQuoted, 0x22 /* " */, 0x26);
+  set(STOP.singleQuoted, 0x27 /* ' */, 0x26);
+  set(STOP.comment, 0x2d /* - */, 0x3c);
+  // Names end at whitespace, `/` and `>` (and an attribute's at `=`; quotes and `<` in one are
+  // errors, left to the state); ASCII capitals are the state's to lower-case.
+  for (let unit = 0x41; unit <= 0x5a; unit++) set(STOP.tagName | STOP.attributeName, unit);
+  set(STOP.tagName | STOP.attributeName, 0x20, 0x09, 0x0c, 0x2f /* / */, 0x3e /* > */);
+  set(STOP.attributeName, 0x3d /* = */, 0x22, 0x27, 0x3c);
+  return stops;
+})();
+
+/**
+ * parse5's tokenizer, reading a run of text, of an attribute value, of a comment or of a name at
+ * once instead of one code point per turn of its state machine. Text, values and comments are
+ * appended as slices of the input (parse5 8 keeps a token's characters as `[runStart, runEnd)`
+ * of it): after the state appended the code point it read, the run is extended over every code
+ * unit that state would append in turn, up to the first it treats otherwise (STOPS), and the
+ * input's position set to the last one — what appending them one by one leaves behind. A name
+ * gets the same units as one string (none of them a capital, which the state lower-cases). Text
+ * stays cut where whitespace starts or ends, as the tree builder needs it (a whitespace token is
+ * not a character token). Runs never cross a newline or a surrogate, so the input stream's line
+ * count and pairing stay exact; they never start from one either.
+ *
+ * On the 608 pages of ../shared/datasets the trees are the same as parse5's own (and on crafted
+ * edge cases, test/unit/extract.test.ts), and parsing takes about a tenth less; in the pool,
+ * where fewer short strings also means less for the collector to copy, a first capture's
+ * extraction and a revisit each take about a sixth less (`npm run bench:pool`, README).
+ */
+class SkimmingTokenizer extends Tokenizer {
+  protected override _stateData(cp: number): void {
+    super._stateData(cp);
+    if (cp !== 0x3c && cp !== 0x26) this.skim(cp, cp === 0x20 || cp === 0x09 || cp === 0x0c ? STOP.whitespace : STOP.text);
+  }
+
+  protected override _stateAttributeValueDoubleQuoted(cp: number): void {
+    super._stateAttributeValueDoubleQuoted(cp);
+    if (cp !== 0x22 && cp !== 0x26) this.skim(cp, STOP.doubleQuoted);
+  }
+
+  protected override _stateAttributeValueSingleQuoted(cp: number): void {
+    super._stateAttributeValueSingleQuoted(cp);
+    if (cp !== 0x27 && cp !== 0x26) this.skim(cp, STOP.singleQuoted);
+  }
+
+  protected override _stateComment(cp: number): void {
+    super._stateComment(cp);
+    if (cp !== 0x2d && cp !== 0x3c) this.skim(cp, STOP.comment);
+  }
+
+  protected override _stateTagName(cp: number): void {
+    super._stateTagName(cp);
+    const token = this.currentToken;
+    if (token?.type === Token.TokenType.START_TAG || token?.type === Token.TokenType.END_TAG) token.tagName += this.skimmedName(cp, STOP.tagName);
+  }
+
+  protected override _stateAttributeName(cp: number): void {
+    super._stateAttributeName(cp);
+    this.currentAttr.name += this.skimmedName(cp, STOP.attributeName);
+  }
+
+  /** After the state appended `cp`: append the code units that follow it up to the first of `stop`. */
+  private skim(cp: number, stop: number): void {
+    const end = this.skimmed(cp, stop);
+    if (end < 0) return;
+    this.runEnd = end;
+    this.preprocessor.pos = end - 1;
+  }
+
+  /** A name's code units after `cp`, which the state appended, up to the first of `stop`, read. */
+  private skimmedName(cp: number, stop: number): string {
+    if (cp >= 0 && cp <= 0xffff && (STOPS[cp]! & stop) !== 0) return '';
+    const end = this.skimmed(cp, stop);
+    if (end < 0) return '';
+    const name = this.preprocessor.html.slice(this.preprocessor.pos + 1, end);
+    this.preprocessor.pos = end - 1;
+    return name;
+  }
+
+  /** Where a skim after `cp` ends (exclusive), or -1 when there is nothing to skim. */
+  private skimmed(cp: number, stop: number): number {
+    // Not from the end of input, a NUL (replaced), a newline or a surrogate.
+    if (cp < 0 || cp > 0xffff || (STOPS[cp]! & STOP.always) !== 0) return -1;
+    const { html, pos } = this.preprocessor;
+    let at = pos + 1;
+    while (at < html.length && (STOPS[html.charCodeAt(at)]! & stop) === 0) at++;
+    return at === pos + 1 ? -1 : at;
+  }
+}
+
+/**
+ * parse5's tree construction on the skimming tokenizer, reading past the code of scripts and
+ * style sheets instead of tokenizing it: the tree builder drops that text anyway (`insertText`
+ * above), and on the article benchmark's pages it is half of all characters, tokenized one code
+ * point at a time — a third of the parse. The tokenizer is moved to the end tag at the moment the
+ * tree builder switches it to raw text for the element (the only moment the two agree that the
+ * text is a script's or a style sheet's: not inside `<svg>`, a `<textarea>` or a comment), and
+ * reads the end tag itself. JSON-LD, which is read, is tokenized as before. The trees are the
+ * same as a plain parse's: on crafted edge cases and synthetic pages (test/unit/extract.test.ts),
+ * and on all 608 pages of ../shared/datasets.
+ */
+class SkimmingParser<T extends Htmlparser2TreeAdapterMap> extends Parser<T> {
+  constructor(...args: ConstructorParameters<typeof Parser<T>>) {
+    super(...args);
+    this.tokenizer = new SkimmingTokenizer(this.options, this);
+  }
+
   override _switchToTextParsing(token: Token.TagToken, state: (typeof TokenizerMode)[keyof typeof TokenizerMode]): void {
     super._switchToTextParsing(token, state);
     const element = this.openElements.current;
@@ -232,11 +341,11 @@ class CodeSkippingParser<T extends Htmlparser2TreeAdapterMap> extends Parser<T> 
   }
 }
 
-export function parseHtml(input: Uint8Array | string, contentType?: string | null, options: { skipCode?: boolean } = {}): Document {
+export function parseHtml(input: Uint8Array | string, contentType?: string | null, options: { plain?: boolean } = {}): Document {
   const html = typeof input === 'string' ? input : decodeBody(input, contentType ?? 'text/html').text;
   const { treeAdapter, finish } = leanTreeBuilder();
   const parserOptions = { treeAdapter, scriptingEnabled: false };
-  const document = options.skipCode === false ? Parser.parse(html, parserOptions) : CodeSkippingParser.parse(html, parserOptions);
+  const document = options.plain ? Parser.parse(html, parserOptions) : SkimmingParser.parse(html, parserOptions);
   finish();
   return document;
 }
