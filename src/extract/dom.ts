@@ -1,5 +1,5 @@
 import { Element, isTag, isText, type AnyNode, type Document, type Text } from 'domhandler';
-import { Parser, Token, Tokenizer, TokenizerMode, type DefaultTreeAdapterMap, type TreeAdapter } from 'parse5';
+import { InsertionMode, Parser, Token, Tokenizer, TokenizerMode, type DefaultTreeAdapterMap, type TreeAdapter } from 'parse5';
 import { adapter, type Htmlparser2TreeAdapterMap } from 'parse5-htmlparser2-tree-adapter';
 import { decodeBody } from '../net/charset.js';
 import { words } from './terms.js';
@@ -212,14 +212,15 @@ function indexOfFold(html: string, lowerNeedle: string, from: number): number {
  * §13.2.5.36–37 quoted attribute values, §13.2.5.45 comment), or one the input stream
  * preprocesses (a CR or LF: newline normalisation and line counting; a surrogate: pairing).
  */
-const STOP = { always: 0x80, text: 0x01, whitespace: 0x02, doubleQuoted: 0x04, singleQuoted: 0x08, comment: 0x10, tagName: 0x20, attributeName: 0x40 } as const;
+const STOP = { always: 0x80, text: 0x01, whitespace: 0x02, doubleQuoted: 0x04, singleQuoted: 0x08, comment: 0x10, tagName: 0x20, attributeName: 0x40, bodyText: 0x100 } as const;
 const STOPS = (() => {
-  const stops = new Uint8Array(0x10000);
+  const stops = new Uint16Array(0x10000);
   const set = (bit: number, ...units: number[]) => { for (const unit of units) stops[unit]! |= bit; };
   // Every state stops at NUL, CR, LF and surrogates.
-  stops.fill(0xff, 0xd800, 0xe000);
-  set(0xff, 0x00, 0x0d, 0x0a);
+  stops.fill(0xffff, 0xd800, 0xe000);
+  set(0xffff, 0x00, 0x0d, 0x0a);
   set(STOP.text, 0x3c /* < */, 0x26 /* & */, 0x20, 0x09, 0x0c);
+  set(STOP.bodyText, 0x3c, 0x26);
   for (let unit = 0; unit < 0x10000; unit++) if (unit !== 0x20 && unit !== 0x09 && unit !== 0x0c) stops[unit]! |= STOP.whitespace;
   set(STOP.doubleQuoted, 0x22 /* " */, 0x26);
   set(STOP.singleQuoted, 0x27 /* ' */, 0x26);
@@ -250,9 +251,38 @@ const STOPS = (() => {
  * extraction and a revisit each take about a sixth less (`npm run bench:pool`, README).
  */
 class SkimmingTokenizer extends Tokenizer {
+  constructor(options: ConstructorParameters<typeof Tokenizer>[0], private readonly parser: Parser<Htmlparser2TreeAdapterMap>) {
+    super(options, parser);
+  }
+
   protected override _stateData(cp: number): void {
     super._stateData(cp);
-    if (cp !== 0x3c && cp !== 0x26) this.skim(cp, cp === 0x20 || cp === 0x09 || cp === 0x0c ? STOP.whitespace : STOP.text);
+    if (cp === 0x3c || cp === 0x26) return;
+    // A whitespace token becomes a character token only through _emitCodePoint.
+    const type = this.currentCharacterToken?.type;
+    this.skim(cp, type === Token.TokenType.WHITESPACE_CHARACTER ? STOP.whitespace : this.joinsText() ? STOP.bodyText : STOP.text);
+  }
+
+  /**
+   * In the body, text and the whitespace around it go into one character token: the tree builder
+   * gives both kinds of token the same treatment there (WHITESPACE_CHARACTER and CHARACTER both
+   * reopen the formatting elements and insert the text, WHATWG HTML §13.2.6.4.7), but for the
+   * `frameset-ok` flag that text clears, and a token holding text clears it all the same. A
+   * paragraph of a hundred words is then one token instead of two hundred. Not right after a
+   * `<pre>`, a `<listing>` or a `<textarea>`, whose first newline the builder drops only from a
+   * whitespace token; not in foreign content, tables or anywhere else, whose rules differ.
+   */
+  protected override _emitCodePoint(cp: number): void {
+    const token = this.currentCharacterToken;
+    if (token === null || cp === 0 || token.type === Token.TokenType.NULL_CHARACTER || !this.joinsText()) return super._emitCodePoint(cp);
+    if (token.type === Token.TokenType.WHITESPACE_CHARACTER && cp !== 0x20 && cp !== 0x09 && cp !== 0x0c && cp !== 0x0a) token.type = Token.TokenType.CHARACTER;
+    this._extendRun(cp);
+  }
+
+  private joinsText(): boolean {
+    const mode = this.parser.insertionMode;
+    return (mode === InsertionMode.IN_BODY || mode === InsertionMode.IN_CELL || mode === InsertionMode.IN_CAPTION || mode === InsertionMode.IN_TEMPLATE)
+      && !this.inForeignNode && !this.parser.skipNextNewLine;
   }
 
   protected override _stateAttributeValueDoubleQuoted(cp: number): void {
@@ -296,7 +326,8 @@ class SkimmingTokenizer extends Tokenizer {
     if (end < 0) return '';
     const name = this.preprocessor.html.slice(this.preprocessor.pos + 1, end);
     this.preprocessor.pos = end - 1;
-    return name;
+    // A slice of 13 or more characters would share the page's string and keep it alive (see _flushRun).
+    return name.length < 13 ? name : ` ${name}`.slice(1);
   }
 
   /** Where a skim after `cp` ends (exclusive), or -1 when there is nothing to skim. */
@@ -321,8 +352,8 @@ class SkimmingTokenizer extends Tokenizer {
  * same as a plain parse's: on crafted edge cases and synthetic pages (test/unit/extract.test.ts),
  * and on all 608 pages of ../shared/datasets.
  */
-class SkimmingParser<T extends Htmlparser2TreeAdapterMap> extends Parser<T> {
-  constructor(...args: ConstructorParameters<typeof Parser<T>>) {
+class SkimmingParser extends Parser<Htmlparser2TreeAdapterMap> {
+  constructor(...args: ConstructorParameters<typeof Parser<Htmlparser2TreeAdapterMap>>) {
     super(...args);
     this.tokenizer = new SkimmingTokenizer(this.options, this);
   }
