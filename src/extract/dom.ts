@@ -97,7 +97,8 @@ export interface PreparedPage {
  *   so that an attribute named `constructor` or `__proto__` is read and written as any other.
  * - A text node's runs joined once: parse5 hands text over in runs cut wherever whitespace starts
  *   or ends — a paragraph of a hundred words is two hundred runs (on two sites of ../shared/datasets,
- *   four runs in five extend a text node) — and appending each to the node's string left a chain of
+ *   four runs in five extend a text node; in the body, SkimmingTokenizer below now cuts them only at
+ *   newlines, references and NULs) — and appending each to the node's string left a chain of
  *   them that lived as long as the tree. The runs of the node being written are kept in a list
  *   and joined when text goes elsewhere; parse5 never reads a text node's content back.
  * - Child lists cut to their length when an element is closed: an array grown by `push` holds
