@@ -247,8 +247,8 @@ const STOPS = (() => {
  * count and pairing stay exact; they never start from one either.
  *
  * On the 608 pages of ../shared/datasets the trees are the same as parse5's own (and on crafted
- * edge cases, test/unit/extract.test.ts). In one process, alternated with the tokenizer as
- * published: parsing 4.4–5.1 against 6.2–7.3 ms a page, extraction all in 14.85 against 17.59 ms
+ * edge cases, test/unit/extract.test.ts). In one process, alternated with the parser before it
+ * (which already read past scripts' code): parsing 4.4–5.1 against 6.2–7.3 ms a page, extraction all in 14.85 against 17.59 ms
  * (README, *At scale*).
  */
 class SkimmingTokenizer extends Tokenizer {
