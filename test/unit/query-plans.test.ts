@@ -107,3 +107,23 @@ test('what the web app reads is index lookups too: a page of articles after a cu
   assertIndexLookups(db, statements, { sortsOwnResult: true });
   db.close();
 });
+
+test('the poll and revisit queues are searched by due time: a pass reads the due rows, not every feed', () => {
+  // A walk of the due index in order stops at LIMIT only when enough rows are due; when few are
+  // (the usual case), a condition the index cannot search on makes it read every entry — every
+  // feed, on every pass. The plan must be a search with a bound on the due column.
+  const db = openDatabase(':memory:');
+  fillArchive(db, { feeds: 2000, itemsPerFeed: 2, snapshotsPerItem: 1 });
+  const { db: watched, statements } = recording(db);
+  const now = new Date('2026-11-22T12:00:00Z');
+  assert.ok(duePolls(watched, now, 64).length > 0);
+  assert.ok(dueRevisits(watched, now, 64).length > 0);
+  assert.ok(statements.length >= 2);
+  for (const { sql, args } of statements) {
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as Array<{ detail: string }>).map((row) => row.detail);
+    const due = plan.filter((line) => /USING INDEX (feeds_due|articles_due)/.test(line));
+    assert.ok(due.length > 0, `uses its due index: ${sql}\n${plan.join('\n')}`);
+    for (const line of due) assert.match(line, /^SEARCH \w+ USING INDEX \w+ \((next_poll_at|next_check_at)[=<>]/, `${sql}\n${plan.join('\n')}`);
+  }
+  db.close();
+});
