@@ -5,7 +5,9 @@ import { checkedRow, checkedRows, count, integer, nullableText, text } from './r
 /**
  * The daemon's work queues, as the scheduler pass reads them. Each query walks one partial index
  * in the order work is taken and stops at `limit`: a pass costs the same on a new archive and on
- * one with millions of snapshots (test/unit/query-plans.test.ts checks the plans).
+ * one with millions of snapshots (test/unit/query-plans.test.ts checks the plans). The indexes
+ * hold enabled feeds' work only (migrations/0014): a disabled feed's pages and revisits wait
+ * outside them, not in every pass's way.
  */
 
 export type WorkKind = 'poll' | 'capture' | 'revisit';
@@ -47,8 +49,8 @@ export function duePolls(db: Db, now: Date, limit: number): WorkRef[] {
  */
 export function dueCaptures(db: Db, now: Date, limit: number): WorkRef[] {
   const rows = db.prepare(`SELECT items.id, COALESCE(items.orig_link, items.link) AS url, items.first_seen AS due
-    FROM items INDEXED BY items_capture JOIN feeds ON feeds.id = items.feed_id
-    WHERE items.page_state = 'pending' AND (items.page_due_at IS NULL OR items.page_due_at <= ?) AND feeds.enabled = 1
+    FROM items INDEXED BY items_capture
+    WHERE items.page_state = 'pending' AND items.feed_enabled = 1 AND (items.page_due_at IS NULL OR items.page_due_at <= ?)
     ORDER BY min(coalesce(items.published, items.first_seen), items.first_seen) DESC, items.id DESC LIMIT ?`).all(now.toISOString(), limit);
   return refs('capture', checkedRows(dueRow, rows, 'dueCaptures'), now);
 }
@@ -56,8 +58,8 @@ export function dueCaptures(db: Db, now: Date, limit: number): WorkRef[] {
 /** Articles due for a revisit, longest overdue first. */
 export function dueRevisits(db: Db, now: Date, limit: number): WorkRef[] {
   const rows = db.prepare(`SELECT articles.id, articles.url, articles.next_check_at AS due
-    FROM articles INDEXED BY articles_due JOIN feeds ON feeds.id = articles.feed_id
-    WHERE articles.next_check_at IS NOT NULL AND articles.next_check_at <= ? AND feeds.enabled = 1
+    FROM articles INDEXED BY articles_due
+    WHERE articles.next_check_at IS NOT NULL AND articles.feed_enabled = 1 AND articles.next_check_at <= ?
     ORDER BY articles.next_check_at LIMIT ?`).all(now.toISOString(), limit);
   return refs('revisit', checkedRows(dueRow, rows, 'dueRevisits'), now);
 }
@@ -67,7 +69,7 @@ export function nextWorkAt(db: Db, kinds: { capture: boolean; revisit: boolean }
   const times = [
     db.prepare('SELECT MIN(next_poll_at) FROM feeds INDEXED BY feeds_due WHERE enabled = 1 AND subscribed = 1').pluck().get(),
     kinds.capture ? db.prepare("SELECT MIN(page_due_at) FROM items INDEXED BY items_pending WHERE page_state = 'pending'").pluck().get() : null,
-    kinds.revisit ? db.prepare('SELECT MIN(next_check_at) FROM articles INDEXED BY articles_due WHERE next_check_at IS NOT NULL').pluck().get() : null,
+    kinds.revisit ? db.prepare('SELECT MIN(next_check_at) FROM articles INDEXED BY articles_due WHERE next_check_at IS NOT NULL AND feed_enabled = 1').pluck().get() : null,
   ].filter((at): at is string => typeof at === 'string').map(Date.parse);
   return times.length ? Math.min(...times) : null;
 }
@@ -112,8 +114,8 @@ export function backlog(db: Db, now: Date): Backlog {
   const counted = (sql: string, ...params: unknown[]) => checkedRow(count, db.prepare(sql).pluck().get(...params), 'backlog') ?? 0;
   return {
     duePolls: counted('SELECT COUNT(*) FROM feeds INDEXED BY feeds_due WHERE enabled = 1 AND subscribed = 1 AND (next_poll_at IS NULL OR next_poll_at <= ?)', at),
-    pendingCaptures: counted("SELECT COUNT(*) FROM items INDEXED BY items_pending WHERE page_state = 'pending'"),
-    dueRevisits: counted('SELECT COUNT(*) FROM articles INDEXED BY articles_due WHERE next_check_at IS NOT NULL AND next_check_at <= ?', at),
+    pendingCaptures: counted("SELECT COUNT(*) FROM items INDEXED BY items_capture WHERE page_state = 'pending' AND feed_enabled = 1"),
+    dueRevisits: counted('SELECT COUNT(*) FROM articles INDEXED BY articles_due WHERE next_check_at IS NOT NULL AND feed_enabled = 1 AND next_check_at <= ?', at),
     queuedExtractions: counted('SELECT COUNT(*) FROM extraction_queue'),
   };
 }

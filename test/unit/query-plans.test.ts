@@ -127,3 +127,47 @@ test('the poll and revisit queues are searched by due time: a pass reads the due
   }
   db.close();
 });
+
+/** Of the rows the partial index a plan searches holds, those whose feed is disabled. */
+function disabledRowsInSearchedIndexes(db: Db, statements: Array<{ sql: string; args: unknown[] }>, table: 'items' | 'articles'): number {
+  let rows = 0;
+  for (const { sql, args } of statements) {
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as Array<{ detail: string }>).map((row) => row.detail);
+    for (const line of plan) {
+      const index = new RegExp(`^(?:SCAN|SEARCH) ${table} USING (?:COVERING )?INDEX (\\w+)`).exec(line)?.[1];
+      if (!index) continue;
+      const definition = db.prepare('SELECT sql FROM sqlite_master WHERE type = ? AND name = ?').pluck().get('index', index) as string;
+      const where = / WHERE (.*)$/s.exec(definition)?.[1] ?? '1';
+      rows += db.prepare(`SELECT COUNT(*) FROM ${table} JOIN feeds ON feeds.id = ${table}.feed_id WHERE (${where}) AND feeds.enabled = 0`).pluck().get() as number;
+    }
+  }
+  return rows;
+}
+
+test("a disabled feed's work leaves the queues a pass searches, and comes back when the feed is enabled again", () => {
+  // Its pending pages and due revisits never become work while it is disabled: left in the
+  // queues' indexes, every pass would read them again, for as long as the archive lives.
+  const db = openDatabase(':memory:');
+  fillArchive(db, { feeds: 200, itemsPerFeed: 100, snapshotsPerItem: 1 });
+  const now = new Date('2026-11-22T12:00:00Z');
+  const owners = (table: 'items' | 'articles', refs: Array<{ id: number }>) =>
+    new Set(refs.map((ref) => db.prepare(`SELECT feed_id FROM ${table} WHERE id = ?`).pluck().get(ref.id) as number));
+  const before = { captures: owners('items', dueCaptures(db, now, 1000)), revisits: owners('articles', dueRevisits(db, now, 1000)) };
+  const disabled = [...before.captures, ...before.revisits].filter((feed) => feed % 2 === 0);
+  assert.ok(disabled.length >= 2);
+  db.prepare(`UPDATE feeds SET enabled = 0 WHERE id IN (${disabled.join(',')})`).run();
+  // An item that arrives for a disabled feed (a poll in flight when it was disabled) stays out too.
+  db.prepare("INSERT INTO items (feed_id, guid, link, first_seen, last_seen, page_state, page_attempts) VALUES (?, 'late', 'http://x/late', ?, ?, 'pending', 0)").run(disabled[0], now.toISOString(), now.toISOString());
+
+  const { db: watched, statements } = recording(db);
+  const captures = owners('items', dueCaptures(watched, now, 1000));
+  const revisits = owners('articles', dueRevisits(watched, now, 1000));
+  assert.ok(disabled.every((feed) => !captures.has(feed) && !revisits.has(feed)));
+  assert.equal(disabledRowsInSearchedIndexes(db, statements, 'items'), 0);
+  assert.equal(disabledRowsInSearchedIndexes(db, statements, 'articles'), 0);
+
+  db.prepare(`UPDATE feeds SET enabled = 1 WHERE id IN (${disabled.join(',')})`).run();
+  const again = { captures: owners('items', dueCaptures(db, now, 1000)), revisits: owners('articles', dueRevisits(db, now, 1000)) };
+  assert.deepEqual(again, { captures: new Set([...before.captures, disabled[0]!]), revisits: before.revisits });
+  db.close();
+});
