@@ -8,8 +8,14 @@ ALTER TABLE articles ADD COLUMN feed_enabled INTEGER NOT NULL DEFAULT 1;
 UPDATE items SET feed_enabled = 0 WHERE feed_id IN (SELECT id FROM feeds WHERE enabled = 0);
 UPDATE articles SET feed_enabled = 0 WHERE feed_id IN (SELECT id FROM feeds WHERE enabled = 0);
 
+-- A page waiting out a retry delay (capture.retryDelay) is not in the walk of new pages either,
+-- which every pass would otherwise read past until its time came: retries are searched by when
+-- they fall due. A page never tried is due from when it was first seen.
 DROP INDEX items_capture;
-CREATE INDEX items_capture ON items(min(coalesce(published, first_seen), first_seen) DESC, id DESC) WHERE page_state = 'pending' AND feed_enabled = 1;
+CREATE INDEX items_capture ON items(min(coalesce(published, first_seen), first_seen) DESC, id DESC) WHERE page_state = 'pending' AND feed_enabled = 1 AND page_attempts = 0;
+CREATE INDEX items_retry ON items(page_due_at) WHERE page_state = 'pending' AND feed_enabled = 1 AND page_attempts > 0;
+DROP INDEX items_pending;
+UPDATE items SET page_due_at = first_seen WHERE page_state = 'pending' AND page_due_at IS NULL;
 DROP INDEX articles_due;
 CREATE INDEX articles_due ON articles(next_check_at) WHERE next_check_at IS NOT NULL AND feed_enabled = 1;
 

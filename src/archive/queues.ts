@@ -23,6 +23,7 @@ export interface WorkRef {
 
 const dueRow = z.object({ id: integer, url: text, due: nullableText });
 type DueRow = z.infer<typeof dueRow>;
+const captureRow = dueRow.extend({ appeared: text });
 
 const refs = (kind: WorkKind, rows: DueRow[], now: Date): WorkRef[] =>
   rows.map((row) => ({ kind, id: row.id, url: row.url, dueAt: row.due === null ? now.getTime() : Date.parse(row.due) }));
@@ -44,15 +45,21 @@ export function duePolls(db: Db, now: Date, limit: number): WorkRef[] {
 /**
  * Items whose page waits for its first capture, newest item first — by the time it appeared (its
  * feed's date, never later than first seen; migrations/0012): a busy feed's new item goes before
- * a backlog of old ones, also when both were first seen by the same round of polls. Items
- * waiting out a retry delay are passed over.
+ * a backlog of old ones, also when both were first seen by the same round of polls. Pages never
+ * tried are walked in that order; pages waiting out a retry delay are searched by when they are
+ * due (migrations/0014), and both lists are merged in the same order.
  */
 export function dueCaptures(db: Db, now: Date, limit: number): WorkRef[] {
-  const rows = db.prepare(`SELECT items.id, COALESCE(items.orig_link, items.link) AS url, items.first_seen AS due
-    FROM items INDEXED BY items_capture
-    WHERE items.page_state = 'pending' AND items.feed_enabled = 1 AND (items.page_due_at IS NULL OR items.page_due_at <= ?)
-    ORDER BY min(coalesce(items.published, items.first_seen), items.first_seen) DESC, items.id DESC LIMIT ?`).all(now.toISOString(), limit);
-  return refs('capture', checkedRows(dueRow, rows, 'dueCaptures'), now);
+  const at = now.toISOString();
+  const fresh = db.prepare(`SELECT id, COALESCE(orig_link, link) AS url, first_seen AS due, min(coalesce(published, first_seen), first_seen) AS appeared
+    FROM items INDEXED BY items_capture WHERE page_state = 'pending' AND feed_enabled = 1 AND page_attempts = 0 AND page_due_at <= ?
+    ORDER BY min(coalesce(published, first_seen), first_seen) DESC, id DESC LIMIT ?`).all(at, limit);
+  const retries = db.prepare(`SELECT id, COALESCE(orig_link, link) AS url, first_seen AS due, min(coalesce(published, first_seen), first_seen) AS appeared
+    FROM items INDEXED BY items_retry WHERE page_state = 'pending' AND feed_enabled = 1 AND page_attempts > 0 AND page_due_at <= ?
+    ORDER BY page_due_at LIMIT ?`).all(at, limit);
+  const rows = checkedRows(captureRow, [...fresh, ...retries], 'dueCaptures');
+  rows.sort((a, b) => (a.appeared === b.appeared ? b.id - a.id : a.appeared < b.appeared ? 1 : -1));
+  return refs('capture', rows.slice(0, limit), now);
 }
 
 /** Articles due for a revisit, longest overdue first. */
@@ -68,7 +75,7 @@ export function dueRevisits(db: Db, now: Date, limit: number): WorkRef[] {
 export function nextWorkAt(db: Db, kinds: { capture: boolean; revisit: boolean }): number | null {
   const times = [
     db.prepare('SELECT MIN(next_poll_at) FROM feeds INDEXED BY feeds_due WHERE enabled = 1 AND subscribed = 1').pluck().get(),
-    kinds.capture ? db.prepare("SELECT MIN(page_due_at) FROM items INDEXED BY items_pending WHERE page_state = 'pending'").pluck().get() : null,
+    kinds.capture ? db.prepare("SELECT MIN(page_due_at) FROM items INDEXED BY items_retry WHERE page_state = 'pending' AND feed_enabled = 1 AND page_attempts > 0").pluck().get() : null,
     kinds.revisit ? db.prepare('SELECT MIN(next_check_at) FROM articles INDEXED BY articles_due WHERE next_check_at IS NOT NULL AND feed_enabled = 1').pluck().get() : null,
   ].filter((at): at is string => typeof at === 'string').map(Date.parse);
   return times.length ? Math.min(...times) : null;
@@ -114,7 +121,8 @@ export function backlog(db: Db, now: Date): Backlog {
   const counted = (sql: string, ...params: unknown[]) => checkedRow(count, db.prepare(sql).pluck().get(...params), 'backlog') ?? 0;
   return {
     duePolls: counted('SELECT COUNT(*) FROM feeds INDEXED BY feeds_due WHERE enabled = 1 AND subscribed = 1 AND (next_poll_at IS NULL OR next_poll_at <= ?)', at),
-    pendingCaptures: counted("SELECT COUNT(*) FROM items INDEXED BY items_capture WHERE page_state = 'pending' AND feed_enabled = 1"),
+    pendingCaptures: counted("SELECT COUNT(*) FROM items INDEXED BY items_capture WHERE page_state = 'pending' AND feed_enabled = 1 AND page_attempts = 0")
+      + counted("SELECT COUNT(*) FROM items INDEXED BY items_retry WHERE page_state = 'pending' AND feed_enabled = 1 AND page_attempts > 0"),
     dueRevisits: counted('SELECT COUNT(*) FROM articles INDEXED BY articles_due WHERE next_check_at IS NOT NULL AND feed_enabled = 1 AND next_check_at <= ?', at),
     queuedExtractions: counted('SELECT COUNT(*) FROM extraction_queue'),
   };

@@ -29,7 +29,8 @@ export function fillArchive(db: Db, size: ArchiveSize, now = new Date('2026-11-2
       INSERT INTO items (id, feed_id, guid, link, title, summary, first_seen, last_seen, page_state, page_attempts, page_due_at)
       SELECT i, 1 + (i - 1) / ${Math.trunc(size.itemsPerFeed)}, 'guid-' || i, 'http://127.1.' || (i % 250) || '.' || (1 + i % 200) || '/a/' || i, 'Title ' || i, 'Summary ' || i,
         strftime('%Y-%m-%dT%H:%M:%fZ', ?, '-' || (? - i) || ' seconds'), ?,
-        CASE WHEN i % 1000 = 0 THEN 'pending' ELSE 'captured' END, 1, NULL FROM n`).run(items, stamp, items, stamp);
+        CASE WHEN i % 1000 = 0 THEN 'pending' ELSE 'captured' END, CASE WHEN i % 1000 = 0 THEN 0 ELSE 1 END,
+        CASE WHEN i % 1000 = 0 THEN strftime('%Y-%m-%dT%H:%M:%fZ', ?, '-' || (? - i) || ' seconds') END FROM n`).run(items, stamp, items, stamp, stamp, items);
     db.prepare(`INSERT INTO blobs (sha256, size, encoding, data) VALUES ('0000', 1, 'identity', x'41')`).run();
     db.prepare(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
       INSERT INTO snapshots (id, item_id, url, final_url, fetched_at, duration_ms, status, headers, content_type, sha256)

@@ -171,3 +171,35 @@ test("a disabled feed's work leaves the queues a pass searches, and comes back w
   assert.deepEqual(again, { captures: new Set([...before.captures, disabled[0]!]), revisits: before.revisits });
   db.close();
 });
+
+test('pages waiting out a retry delay are searched by when they are due, not read by every pass', () => {
+  // A dead host's pages fail and wait (capture.retryDelay): walked in the order of new work,
+  // every pass would read each of them until its time comes.
+  const db = openDatabase(':memory:');
+  fillArchive(db, { feeds: 200, itemsPerFeed: 100, snapshotsPerItem: 1 });
+  const now = new Date('2026-11-22T12:00:00Z');
+  const later = new Date(now.getTime() + 600_000).toISOString();
+  const earlier = new Date(now.getTime() - 1000).toISOString();
+  db.prepare("UPDATE items SET page_state = 'pending', page_attempts = 1, page_due_at = ? WHERE id % 100 = 7").run(later);
+  db.prepare("UPDATE items SET page_state = 'pending', page_attempts = 1, page_due_at = ? WHERE id % 100 = 8").run(earlier);
+  const { db: watched, statements } = recording(db);
+  const captures = dueCaptures(watched, now, 1000);
+  const ids = new Set(captures.map((ref) => ref.id));
+  assert.ok([...ids].some((id) => id % 100 === 8), 'a retry that is due is work');
+  assert.ok(![...ids].some((id) => id % 100 === 7), 'a retry that is not due is not');
+  // The order is the items' (newest first), retries and new pages alike.
+  const appeared = captures.map((ref) => db.prepare('SELECT min(coalesce(published, first_seen), first_seen) FROM items WHERE id = ?').pluck().get(ref.id) as string);
+  assert.deepEqual(appeared, [...appeared].sort().reverse());
+  for (const { sql, args } of statements) {
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as Array<{ detail: string }>).map((row) => row.detail);
+    for (const line of plan) {
+      const walked = /^SCAN items USING (?:COVERING )?INDEX (\w+)/.exec(line)?.[1];
+      if (!walked) continue;
+      const definition = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?").pluck().get(walked) as string;
+      const where = / WHERE (.*)$/s.exec(definition)?.[1] ?? '1';
+      const waiting = db.prepare(`SELECT COUNT(*) FROM items WHERE (${where}) AND page_due_at > ?`).pluck().get(now.toISOString()) as number;
+      assert.equal(waiting, 0, `the walk of ${walked} reads pages that are not due: ${sql}`);
+    }
+  }
+  db.close();
+});
