@@ -120,7 +120,8 @@ export function backlog(db: Db, now: Date): Backlog {
   const at = now.toISOString();
   const counted = (sql: string, ...params: unknown[]) => checkedRow(count, db.prepare(sql).pluck().get(...params), 'backlog') ?? 0;
   return {
-    duePolls: counted('SELECT COUNT(*) FROM feeds INDEXED BY feeds_due WHERE enabled = 1 AND subscribed = 1 AND (next_poll_at IS NULL OR next_poll_at <= ?)', at),
+    duePolls: counted('SELECT COUNT(*) FROM feeds INDEXED BY feeds_due WHERE enabled = 1 AND subscribed = 1 AND next_poll_at IS NULL')
+      + counted('SELECT COUNT(*) FROM feeds INDEXED BY feeds_due WHERE enabled = 1 AND subscribed = 1 AND next_poll_at <= ?', at),
     pendingCaptures: counted("SELECT COUNT(*) FROM items INDEXED BY items_capture WHERE page_state = 'pending' AND feed_enabled = 1 AND page_attempts = 0")
       + counted("SELECT COUNT(*) FROM items INDEXED BY items_retry WHERE page_state = 'pending' AND feed_enabled = 1 AND page_attempts > 0"),
     dueRevisits: counted('SELECT COUNT(*) FROM articles INDEXED BY articles_due WHERE next_check_at IS NOT NULL AND feed_enabled = 1 AND next_check_at <= ?', at),
