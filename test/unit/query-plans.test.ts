@@ -7,7 +7,7 @@ import { openDatabase, type Db } from '../../src/archive/database.js';
 import { itemExtractedBefore, recentSnapshotsOfTemplate, snapshotById, templateChoicesOf } from '../../src/archive/extractions.js';
 import { feedById } from '../../src/archive/feeds.js';
 import { itemById, knownGuids } from '../../src/archive/items.js';
-import { dueCaptures, duePolls, dueRevisits, nextWorkAt, queuedExtractions } from '../../src/archive/queues.js';
+import { backlog, dueCaptures, duePolls, dueRevisits, nextWorkAt, queuedExtractions } from '../../src/archive/queues.js';
 import { latestPayloadDigest } from '../../src/archive/snapshots.js';
 import { fillArchive } from '../helpers/big-archive.js';
 
@@ -201,5 +201,23 @@ test('pages waiting out a retry delay are searched by when they are due, not rea
       assert.equal(waiting, 0, `the walk of ${walked} reads pages that are not due: ${sql}`);
     }
   }
+  db.close();
+});
+
+test("the status backlog counts what the queues hold: never-polled and overdue feeds, new and due retried pages, no disabled feed's work", () => {
+  const db = openDatabase(':memory:');
+  fillArchive(db, { feeds: 200, itemsPerFeed: 100, snapshotsPerItem: 1 });
+  const now = new Date('2026-11-22T12:00:00Z');
+  db.prepare('UPDATE feeds SET next_poll_at = NULL WHERE id % 10 = 3').run();
+  db.prepare("UPDATE items SET page_state = 'pending', page_attempts = 1, page_due_at = ? WHERE id % 100 = 8").run(new Date(now.getTime() - 1000).toISOString());
+  db.prepare('UPDATE feeds SET enabled = 0 WHERE id % 10 = 5').run();
+  const all = 1_000_000;
+  assert.deepEqual(backlog(db, now), {
+    duePolls: duePolls(db, now, all).length,
+    pendingCaptures: dueCaptures(db, now, all).length,
+    dueRevisits: dueRevisits(db, now, all).length,
+    queuedExtractions: db.prepare('SELECT COUNT(*) FROM extraction_queue').pluck().get(),
+  });
+  assert.ok(duePolls(db, now, all).filter((ref) => ref.id % 10 === 3).length === 20, 'never-polled feeds count');
   db.close();
 });
