@@ -11,11 +11,11 @@ UPDATE articles SET feed_enabled = 0 WHERE feed_id IN (SELECT id FROM feeds WHER
 -- A page waiting out a retry delay (capture.retryDelay) is not in the walk of new pages either,
 -- which every pass would otherwise read past until its time came: retries are searched by when
 -- they fall due. A page never tried is due from when it was first seen.
+UPDATE items SET page_due_at = first_seen WHERE page_state = 'pending' AND page_due_at IS NULL;
 DROP INDEX items_capture;
 CREATE INDEX items_capture ON items(min(coalesce(published, first_seen), first_seen) DESC, id DESC) WHERE page_state = 'pending' AND feed_enabled = 1 AND page_attempts = 0;
 CREATE INDEX items_retry ON items(page_due_at) WHERE page_state = 'pending' AND feed_enabled = 1 AND page_attempts > 0;
 DROP INDEX items_pending;
-UPDATE items SET page_due_at = first_seen WHERE page_state = 'pending' AND page_due_at IS NULL;
 DROP INDEX articles_due;
 CREATE INDEX articles_due ON articles(next_check_at) WHERE next_check_at IS NOT NULL AND feed_enabled = 1;
 
