@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import { capturesOfUrl, recentChanges } from '../../src/archive/access.js';
 import { articleById, articlesAfter, articleOfItem, checksOf, comparisonKeyOf, versionOf } from '../../src/archive/articles.js';
 import { storedBlob } from '../../src/archive/blobs.js';
-import { openDatabase, type Db } from '../../src/archive/database.js';
+import Database from 'better-sqlite3';
+import { migrate, openDatabase, readMigrations, type Db } from '../../src/archive/database.js';
 import { itemExtractedBefore, recentSnapshotsOfTemplate, snapshotById, templateChoicesOf } from '../../src/archive/extractions.js';
 import { feedById } from '../../src/archive/feeds.js';
 import { itemById, knownGuids } from '../../src/archive/items.js';
@@ -219,5 +220,26 @@ test("the status backlog counts what the queues hold: never-polled and overdue f
     queuedExtractions: db.prepare('SELECT COUNT(*) FROM extraction_queue').pluck().get(),
   });
   assert.ok(duePolls(db, now, all).filter((ref) => ref.id % 10 === 3).length === 20, 'never-polled feeds count');
+  db.close();
+});
+
+test('migration 0014 takes an existing archive\'s disabled feeds out of the queues and gives legacy pending pages a due time', () => {
+  const db = new Database(':memory:');
+  db.pragma('foreign_keys = ON');
+  const migrations = readMigrations();
+  migrate(db, migrations.filter((migration) => migration.version < 14));
+  const stamp = '2026-11-22T12:00:00.000Z';
+  const feed = db.prepare('INSERT INTO feeds (subscribed_url, url, enabled, subscribed, created_at, updated_at) VALUES (?, ?, ?, 1, ?, ?)');
+  feed.run('http://a/feed', 'http://a/feed', 1, stamp, stamp);
+  feed.run('http://b/feed', 'http://b/feed', 0, stamp, stamp);
+  const item = db.prepare("INSERT INTO items (feed_id, guid, link, first_seen, last_seen, page_state, page_attempts, page_due_at) VALUES (?, ?, 'http://x/', ?, ?, 'pending', 0, NULL)");
+  item.run(1, 'a1', stamp, stamp);
+  item.run(2, 'b1', stamp, stamp);
+  assert.deepEqual(migrate(db, migrations), [...migrations.map((migration) => migration.version).filter((version) => version >= 14)]);
+  assert.deepEqual(db.prepare('SELECT guid, feed_enabled AS enabled, page_due_at AS due FROM items ORDER BY guid').all(), [
+    { guid: 'a1', enabled: 1, due: stamp },
+    { guid: 'b1', enabled: 0, due: stamp },
+  ]);
+  assert.deepEqual(dueCaptures(db, new Date('2026-11-22T12:01:00Z'), 10).map((ref) => ref.id), [1]);
   db.close();
 });
