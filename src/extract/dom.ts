@@ -207,14 +207,14 @@ function indexOfFold(html: string, lowerNeedle: string, from: number): number {
   return -1;
 }
 
+/** Whitespace to the tokenizer but for LF, which every run stops at (a CR never reaches it: the input stream makes it an LF). */
+const SPACES = [0x20, 0x09, 0x0c];
 /**
  * What ends a run the tokenizer may read at once, by the state it is read in: a code unit whose
  * bit is set here is one the state treats otherwise than "append it" (WHATWG HTML §13.2.5.1 data,
  * §13.2.5.36–37 quoted attribute values, §13.2.5.45 comment), or one the input stream
  * preprocesses (a CR or LF: newline normalisation and line counting; a surrogate: pairing).
  */
-/** Whitespace to the tokenizer but for LF, which every run stops at (a CR never reaches it: the input stream makes it an LF). */
-const SPACES = [0x20, 0x09, 0x0c];
 const STOP = { always: 0x80, text: 0x01, whitespace: 0x02, doubleQuoted: 0x04, singleQuoted: 0x08, comment: 0x10, tagName: 0x20, attributeName: 0x40, bodyText: 0x100 } as const;
 const STOPS = (() => {
   const stops = new Uint16Array(0x10000);
@@ -260,7 +260,6 @@ class SkimmingTokenizer extends Tokenizer {
 
   protected override _stateData(cp: number): void {
     super._stateData(cp);
-    if (cp === 0x3c || cp === 0x26) return;
     // A whitespace token becomes a character token only through _emitCodePoint.
     const type = this.currentCharacterToken?.type;
     this.skim(cp, type === Token.TokenType.WHITESPACE_CHARACTER ? STOP.whitespace : this.joinsText() ? STOP.bodyText : STOP.text);
@@ -290,17 +289,17 @@ class SkimmingTokenizer extends Tokenizer {
 
   protected override _stateAttributeValueDoubleQuoted(cp: number): void {
     super._stateAttributeValueDoubleQuoted(cp);
-    if (cp !== 0x22 && cp !== 0x26) this.skim(cp, STOP.doubleQuoted);
+    this.skim(cp, STOP.doubleQuoted);
   }
 
   protected override _stateAttributeValueSingleQuoted(cp: number): void {
     super._stateAttributeValueSingleQuoted(cp);
-    if (cp !== 0x27 && cp !== 0x26) this.skim(cp, STOP.singleQuoted);
+    this.skim(cp, STOP.singleQuoted);
   }
 
   protected override _stateComment(cp: number): void {
     super._stateComment(cp);
-    if (cp !== 0x2d && cp !== 0x3c) this.skim(cp, STOP.comment);
+    this.skim(cp, STOP.comment);
   }
 
   protected override _stateTagName(cp: number): void {
@@ -324,7 +323,6 @@ class SkimmingTokenizer extends Tokenizer {
 
   /** A name's code units after `cp`, which the state appended, up to the first of `stop`, read. */
   private skimmedName(cp: number, stop: number): string {
-    if (cp >= 0 && cp <= 0xffff && (STOPS[cp]! & stop) !== 0) return '';
     const end = this.skimmed(cp, stop);
     if (end < 0) return '';
     const name = this.preprocessor.html.slice(this.preprocessor.pos + 1, end);
@@ -335,8 +333,9 @@ class SkimmingTokenizer extends Tokenizer {
 
   /** Where a skim after `cp` ends (exclusive), or -1 when there is nothing to skim. */
   private skimmed(cp: number, stop: number): number {
-    // Not from the end of input, a NUL (replaced), a newline or a surrogate.
-    if (cp < 0 || cp > 0xffff || (STOPS[cp]! & STOP.always) !== 0) return -1;
+    // Not from the end of input, a NUL (replaced), a newline or a surrogate, nor from a code unit
+    // the state did not append (it left the state, or started a reference).
+    if (cp < 0 || cp > 0xffff || (STOPS[cp]! & (STOP.always | stop)) !== 0) return -1;
     const { html, pos } = this.preprocessor;
     let at = pos + 1;
     while (at < html.length && (STOPS[html.charCodeAt(at)]! & stop) === 0) at++;
