@@ -15,9 +15,10 @@ const ALLOWED = ['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'blo
  * The article's region before sanitizing (what its sanitized HTML, and so its normalized object,
  * is made from): `root` as HTML without the skipped elements, nor those never content, and the
  * page left as it was: each children list that loses an element is swapped for a filtered one
- * while rendering, then put back. (A deep copy of the region, pruned, cost more than rendering it: bench:scale's
- * worker profile, 8 s a worker in an 8-minute run.) The serializer reads only children lists and
- * parents, which are the page's own, so the HTML is the copy's, character for character.
+ * while rendering, then put back. (A deep copy of the region, pruned, cost more than rendering
+ * it: bench:scale's worker profile, 8 s a worker in an 8-minute run.) The serializer reads only
+ * children lists and parents, which are the page's own, so the HTML is the copy's, character for
+ * character.
  */
 export function regionHtml(root: Element, skipped: ReadonlySet<Element>): string {
   const swapped: Array<{ element: Element; children: ChildNode[] }> = [];
