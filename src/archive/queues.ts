@@ -49,13 +49,16 @@ export function duePolls(db: Db, now: Date, limit: number): WorkRef[] {
  * tried are walked in that order; pages waiting out a retry delay are searched by when they are
  * due (migrations/0014), and both lists are merged in the same order.
  */
+const APPEARED = 'min(coalesce(published, first_seen), first_seen)';
+const CAPTURE_COLUMNS = `id, COALESCE(orig_link, link) AS url, first_seen AS due, ${APPEARED} AS appeared`;
+
 export function dueCaptures(db: Db, now: Date, limit: number): WorkRef[] {
   const at = now.toISOString();
-  const fresh = db.prepare(`SELECT id, COALESCE(orig_link, link) AS url, first_seen AS due, min(coalesce(published, first_seen), first_seen) AS appeared
-    FROM items INDEXED BY items_capture WHERE page_state = 'pending' AND feed_enabled = 1 AND page_attempts = 0 AND page_due_at <= ?
-    ORDER BY min(coalesce(published, first_seen), first_seen) DESC, id DESC LIMIT ?`).all(at, limit);
-  const retries = db.prepare(`SELECT id, COALESCE(orig_link, link) AS url, first_seen AS due, min(coalesce(published, first_seen), first_seen) AS appeared
-    FROM items INDEXED BY items_retry WHERE page_state = 'pending' AND feed_enabled = 1 AND page_attempts > 0 AND page_due_at <= ?
+  const fresh = db.prepare(`SELECT ${CAPTURE_COLUMNS} FROM items INDEXED BY items_capture
+    WHERE page_state = 'pending' AND feed_enabled = 1 AND page_attempts = 0 AND page_due_at <= ?
+    ORDER BY ${APPEARED} DESC, id DESC LIMIT ?`).all(at, limit);
+  const retries = db.prepare(`SELECT ${CAPTURE_COLUMNS} FROM items INDEXED BY items_retry
+    WHERE page_state = 'pending' AND feed_enabled = 1 AND page_attempts > 0 AND page_due_at <= ?
     ORDER BY page_due_at LIMIT ?`).all(at, limit);
   const rows = checkedRows(captureRow, [...fresh, ...retries], 'dueCaptures');
   rows.sort((a, b) => (a.appeared === b.appeared ? b.id - a.id : a.appeared < b.appeared ? 1 : -1));

@@ -12,6 +12,14 @@ import { backlog, dueCaptures, duePolls, dueRevisits, nextWorkAt, queuedExtracti
 import { latestPayloadDigest } from '../../src/archive/snapshots.js';
 import { fillArchive } from '../helpers/big-archive.js';
 
+/** SQLite's plan for a statement, a line per step. */
+const planOf = (db: Db, sql: string, args: unknown[]): string[] =>
+  (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as Array<{ detail: string }>).map((row) => row.detail);
+
+/** The WHERE clause of a partial index ('1' for a full one): the rows it holds. */
+const indexedRows = (db: Db, index: string): string =>
+  / WHERE (.*)$/s.exec(db.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?").pluck().get(index) as string)?.[1] ?? '1';
+
 /** Records every statement prepared through `db`, with the arguments it ran with. */
 function recording(db: Db): { db: Db; statements: Array<{ sql: string; args: unknown[] }> } {
   const statements: Array<{ sql: string; args: unknown[] }> = [];
@@ -81,7 +89,7 @@ test('every query a scheduler pass runs is an index lookup on an archive of 1,00
 /** No statement scans a table (other than the extraction queue, walked in key order) or sorts its whole result. */
 function assertIndexLookups(db: Db, statements: Array<{ sql: string; args: unknown[] }>, options: { sortsOwnResult?: boolean } = {}): void {
   for (const { sql, args } of statements) {
-    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as Array<{ detail: string }>).map((row) => row.detail);
+    const plan = planOf(db, sql, args);
     // A walk of a queue table in key order is bounded by its LIMIT (every row is work); a walk of
     // any other table is a scan of history. json_each walks one row's JSON (a feed's tags).
     const scans = plan.filter((line) => (/^SCAN \w+$/.test(line) || /^SCAN \w+ (?!USING)/.test(line)) && line !== 'SCAN extraction_queue' && !line.startsWith('SCAN json_each VIRTUAL TABLE'));
@@ -121,7 +129,7 @@ test('the poll and revisit queues are searched by due time: a pass reads the due
   assert.ok(dueRevisits(watched, now, 64).length > 0);
   assert.ok(statements.length >= 2);
   for (const { sql, args } of statements) {
-    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as Array<{ detail: string }>).map((row) => row.detail);
+    const plan = planOf(db, sql, args);
     const due = plan.filter((line) => /USING INDEX (feeds_due|articles_due)/.test(line));
     assert.ok(due.length > 0, `uses its due index: ${sql}\n${plan.join('\n')}`);
     for (const line of due) assert.match(line, /^SEARCH \w+ USING INDEX \w+ \((next_poll_at|next_check_at)[=<>]/, `${sql}\n${plan.join('\n')}`);
@@ -133,13 +141,11 @@ test('the poll and revisit queues are searched by due time: a pass reads the due
 function disabledRowsInSearchedIndexes(db: Db, statements: Array<{ sql: string; args: unknown[] }>, table: 'items' | 'articles'): number {
   let rows = 0;
   for (const { sql, args } of statements) {
-    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as Array<{ detail: string }>).map((row) => row.detail);
+    const plan = planOf(db, sql, args);
     for (const line of plan) {
       const index = new RegExp(`^(?:SCAN|SEARCH) ${table} USING (?:COVERING )?INDEX (\\w+)`).exec(line)?.[1];
       if (!index) continue;
-      const definition = db.prepare('SELECT sql FROM sqlite_master WHERE type = ? AND name = ?').pluck().get('index', index) as string;
-      const where = / WHERE (.*)$/s.exec(definition)?.[1] ?? '1';
-      rows += db.prepare(`SELECT COUNT(*) FROM ${table} JOIN feeds ON feeds.id = ${table}.feed_id WHERE (${where}) AND feeds.enabled = 0`).pluck().get() as number;
+      rows += db.prepare(`SELECT COUNT(*) FROM ${table} JOIN feeds ON feeds.id = ${table}.feed_id WHERE (${indexedRows(db, index)}) AND feeds.enabled = 0`).pluck().get() as number;
     }
   }
   return rows;
@@ -192,13 +198,11 @@ test('pages waiting out a retry delay are searched by when they are due, not rea
   const appeared = captures.map((ref) => db.prepare('SELECT min(coalesce(published, first_seen), first_seen) FROM items WHERE id = ?').pluck().get(ref.id) as string);
   assert.deepEqual(appeared, [...appeared].sort().reverse());
   for (const { sql, args } of statements) {
-    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as Array<{ detail: string }>).map((row) => row.detail);
+    const plan = planOf(db, sql, args);
     for (const line of plan) {
       const walked = /^SCAN items USING (?:COVERING )?INDEX (\w+)/.exec(line)?.[1];
       if (!walked) continue;
-      const definition = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?").pluck().get(walked) as string;
-      const where = / WHERE (.*)$/s.exec(definition)?.[1] ?? '1';
-      const waiting = db.prepare(`SELECT COUNT(*) FROM items WHERE (${where}) AND page_due_at > ?`).pluck().get(now.toISOString()) as number;
+      const waiting = db.prepare(`SELECT COUNT(*) FROM items WHERE (${indexedRows(db, walked)}) AND page_due_at > ?`).pluck().get(now.toISOString()) as number;
       assert.equal(waiting, 0, `the walk of ${walked} reads pages that are not due: ${sql}`);
     }
   }
