@@ -50,15 +50,18 @@ export function duePolls(db: Db, now: Date, limit: number): WorkRef[] {
  * due (migrations/0014), and both lists are merged in the same order.
  */
 const APPEARED = 'min(coalesce(published, first_seen), first_seen)';
+/** The rows of items_capture (pages never tried) and of items_retry (migrations/0014): a query must say so to use them. */
+const NEVER_TRIED = "page_state = 'pending' AND feed_enabled = 1 AND page_attempts = 0";
+const RETRIED = "page_state = 'pending' AND feed_enabled = 1 AND page_attempts > 0";
 const CAPTURE_COLUMNS = `id, COALESCE(orig_link, link) AS url, first_seen AS due, ${APPEARED} AS appeared`;
 
 export function dueCaptures(db: Db, now: Date, limit: number): WorkRef[] {
   const at = now.toISOString();
   const fresh = db.prepare(`SELECT ${CAPTURE_COLUMNS} FROM items INDEXED BY items_capture
-    WHERE page_state = 'pending' AND feed_enabled = 1 AND page_attempts = 0 AND page_due_at <= ?
+    WHERE ${NEVER_TRIED} AND page_due_at <= ?
     ORDER BY ${APPEARED} DESC, id DESC LIMIT ?`).all(at, limit);
   const retries = db.prepare(`SELECT ${CAPTURE_COLUMNS} FROM items INDEXED BY items_retry
-    WHERE page_state = 'pending' AND feed_enabled = 1 AND page_attempts > 0 AND page_due_at <= ?
+    WHERE ${RETRIED} AND page_due_at <= ?
     ORDER BY page_due_at LIMIT ?`).all(at, limit);
   const rows = checkedRows(captureRow, [...fresh, ...retries], 'dueCaptures');
   rows.sort((a, b) => (a.appeared === b.appeared ? b.id - a.id : a.appeared < b.appeared ? 1 : -1));
@@ -78,7 +81,7 @@ export function dueRevisits(db: Db, now: Date, limit: number): WorkRef[] {
 export function nextWorkAt(db: Db, kinds: { capture: boolean; revisit: boolean }): number | null {
   const times = [
     db.prepare('SELECT MIN(next_poll_at) FROM feeds INDEXED BY feeds_due WHERE enabled = 1 AND subscribed = 1').pluck().get(),
-    kinds.capture ? db.prepare("SELECT MIN(page_due_at) FROM items INDEXED BY items_retry WHERE page_state = 'pending' AND feed_enabled = 1 AND page_attempts > 0").pluck().get() : null,
+    kinds.capture ? db.prepare(`SELECT MIN(page_due_at) FROM items INDEXED BY items_retry WHERE ${RETRIED}`).pluck().get() : null,
     kinds.revisit ? db.prepare('SELECT MIN(next_check_at) FROM articles INDEXED BY articles_due WHERE next_check_at IS NOT NULL AND feed_enabled = 1').pluck().get() : null,
   ].filter((at): at is string => typeof at === 'string').map(Date.parse);
   return times.length ? Math.min(...times) : null;
@@ -125,8 +128,8 @@ export function backlog(db: Db, now: Date): Backlog {
   return {
     duePolls: counted('SELECT COUNT(*) FROM feeds INDEXED BY feeds_due WHERE enabled = 1 AND subscribed = 1 AND next_poll_at IS NULL')
       + counted('SELECT COUNT(*) FROM feeds INDEXED BY feeds_due WHERE enabled = 1 AND subscribed = 1 AND next_poll_at <= ?', at),
-    pendingCaptures: counted("SELECT COUNT(*) FROM items INDEXED BY items_capture WHERE page_state = 'pending' AND feed_enabled = 1 AND page_attempts = 0")
-      + counted("SELECT COUNT(*) FROM items INDEXED BY items_retry WHERE page_state = 'pending' AND feed_enabled = 1 AND page_attempts > 0"),
+    pendingCaptures: counted(`SELECT COUNT(*) FROM items INDEXED BY items_capture WHERE ${NEVER_TRIED}`)
+      + counted(`SELECT COUNT(*) FROM items INDEXED BY items_retry WHERE ${RETRIED}`),
     dueRevisits: counted('SELECT COUNT(*) FROM articles INDEXED BY articles_due WHERE next_check_at IS NOT NULL AND feed_enabled = 1 AND next_check_at <= ?', at),
     queuedExtractions: counted('SELECT COUNT(*) FROM extraction_queue'),
   };
