@@ -42,6 +42,12 @@ export function duePolls(db: Db, now: Date, limit: number): WorkRef[] {
   return refs('poll', checkedRows(dueRow, [...fresh, ...overdue], 'duePolls'), now);
 }
 
+const APPEARED = 'min(coalesce(published, first_seen), first_seen)';
+/** The rows of items_capture (pages never tried) and of items_retry (migrations/0014): a query must say so to use them. */
+const NEVER_TRIED = "page_state = 'pending' AND feed_enabled = 1 AND page_attempts = 0";
+const RETRIED = "page_state = 'pending' AND feed_enabled = 1 AND page_attempts > 0";
+const CAPTURE_COLUMNS = `id, COALESCE(orig_link, link) AS url, first_seen AS due, ${APPEARED} AS appeared`;
+
 /**
  * Items whose page waits for its first capture, newest item first — by the time it appeared (its
  * feed's date, never later than first seen; migrations/0012): a busy feed's new item goes before
@@ -49,12 +55,6 @@ export function duePolls(db: Db, now: Date, limit: number): WorkRef[] {
  * tried are walked in that order; pages waiting out a retry delay are searched by when they are
  * due (migrations/0014), and both lists are merged in the same order.
  */
-const APPEARED = 'min(coalesce(published, first_seen), first_seen)';
-/** The rows of items_capture (pages never tried) and of items_retry (migrations/0014): a query must say so to use them. */
-const NEVER_TRIED = "page_state = 'pending' AND feed_enabled = 1 AND page_attempts = 0";
-const RETRIED = "page_state = 'pending' AND feed_enabled = 1 AND page_attempts > 0";
-const CAPTURE_COLUMNS = `id, COALESCE(orig_link, link) AS url, first_seen AS due, ${APPEARED} AS appeared`;
-
 export function dueCaptures(db: Db, now: Date, limit: number): WorkRef[] {
   const at = now.toISOString();
   const fresh = db.prepare(`SELECT ${CAPTURE_COLUMNS} FROM items INDEXED BY items_capture
