@@ -29,17 +29,24 @@ const refs = (kind: WorkKind, rows: DueRow[], now: Date): WorkRef[] =>
   rows.map((row) => ({ kind, id: row.id, url: row.url, dueAt: row.due === null ? now.getTime() : Date.parse(row.due) }));
 
 /**
- * Enabled feeds due for a poll: never polled first, then the longest overdue. Two searches of the
- * due index, not one walk: `IS NULL OR <= ?` cannot bound a search, and with fewer feeds due than
- * `limit` (the usual case) the walk read every feed on every pass — about 1 ms a pass at 10,000
- * feeds, against 0.02 for the searches (test/unit/query-plans.test.ts checks the plans).
+ * Enabled feeds due for a poll: the longest overdue first, then those never polled, in the order
+ * they came. A planned poll is late against a plan: its feed's interval was chosen so that the
+ * overflow risk stays within bounds (schedule/policy.ts), and each second past it raises that
+ * risk and delays items the feed is known to be publishing. A first poll has no plan to keep:
+ * it archives the items the feed shows whenever it runs, and knows no rate that waiting puts at
+ * risk. Never-polled first, the first round of a 10,000-feed list held busy feeds' polls until it
+ * was done (bench:scale: 35 of the hot feeds' 387 polls started 4–43 s late; after, at most 1 s).
+ * Two searches of the due index, not one walk: `IS NULL OR <= ?` cannot bound a search, and with
+ * fewer feeds due than `limit` (the usual case) the walk read every feed on every pass — about
+ * 1 ms a pass at 10,000 feeds, against 0.02 for the searches (test/unit/query-plans.test.ts
+ * checks the plans).
  */
 export function duePolls(db: Db, now: Date, limit: number): WorkRef[] {
-  const fresh = db.prepare(`SELECT id, url, next_poll_at AS due FROM feeds INDEXED BY feeds_due
-    WHERE enabled = 1 AND subscribed = 1 AND next_poll_at IS NULL ORDER BY id LIMIT ?`).all(limit);
-  const overdue = fresh.length >= limit ? [] : db.prepare(`SELECT id, url, next_poll_at AS due FROM feeds INDEXED BY feeds_due
-    WHERE enabled = 1 AND subscribed = 1 AND next_poll_at <= ? ORDER BY next_poll_at LIMIT ?`).all(now.toISOString(), limit - fresh.length);
-  return refs('poll', checkedRows(dueRow, [...fresh, ...overdue], 'duePolls'), now);
+  const overdue = db.prepare(`SELECT id, url, next_poll_at AS due FROM feeds INDEXED BY feeds_due
+    WHERE enabled = 1 AND subscribed = 1 AND next_poll_at <= ? ORDER BY next_poll_at LIMIT ?`).all(now.toISOString(), limit);
+  const fresh = overdue.length >= limit ? [] : db.prepare(`SELECT id, url, next_poll_at AS due FROM feeds INDEXED BY feeds_due
+    WHERE enabled = 1 AND subscribed = 1 AND next_poll_at IS NULL ORDER BY id LIMIT ?`).all(limit - overdue.length);
+  return refs('poll', checkedRows(dueRow, [...overdue, ...fresh], 'duePolls'), now);
 }
 
 const APPEARED = 'min(coalesce(published, first_seen), first_seen)';

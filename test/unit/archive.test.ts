@@ -56,6 +56,20 @@ test('syncing the list adds, updates and unsubscribes feeds (keeping their rows)
   db.close();
 });
 
+test('due polls: a feed whose planned poll is overdue goes before feeds never polled', () => {
+  const db = openDatabase(':memory:');
+  syncSubscriptions(db, Array.from({ length: 30 }, (_, i) => ({ url: `https://f${i}.example/`, tags: [], enabled: true })));
+  const now = new Date('2026-11-02T00:00:00Z');
+  // Feed 30 was polled and its next poll is 40 s overdue; feed 29's is not due yet.
+  db.prepare('UPDATE feeds SET next_poll_at = ? WHERE id = 30').run(new Date(now.getTime() - 40_000).toISOString());
+  db.prepare('UPDATE feeds SET next_poll_at = ? WHERE id = 29').run(new Date(now.getTime() + 40_000).toISOString());
+  const due = duePolls(db, now, 8);
+  assert.deepEqual(due.map((ref) => ref.id), [30, 1, 2, 3, 4, 5, 6, 7], 'the overdue plan first, then never-polled feeds in the order they came');
+  assert.equal(due[0]!.dueAt, now.getTime() - 40_000);
+  assert.equal(duePolls(db, now, 64).length, 29, 'every due feed, none not yet due');
+  db.close();
+});
+
 test('items: new ones are inserted pending capture; changed title, summary or updated date mark them changed', () => {
   const db = openDatabase(':memory:');
   syncSubscriptions(db, [{ url: 'https://a.example/', tags: [], enabled: true }]);
