@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { loadCodec, type EncodedBody } from '../archive/codec.js';
 import {
-  encodeTask, extractTask, learnTask, parseFeedTask, rebaseTask, revisitTask, type EncodeTask, type ExtractOutcome, type ExtractTask, type LearnOutcome, type LearnTask, type ParseFeedOutcome,
+  WORKER_LOADED, encodeTask, extractTask, learnTask, parseFeedTask, rebaseTask, revisitTask, type EncodeTask, type ExtractOutcome, type ExtractTask, type LearnOutcome, type LearnTask, type ParseFeedOutcome,
   type ParseFeedTask, type RebaseOutcome, type RebaseTask, type RevisitOutcome, type RevisitTask,
 } from './tasks.js';
 
@@ -57,6 +57,14 @@ function workerFile(): string {
   return here.endsWith('.ts') ? here.replace(/pool\.ts$/, 'worker-tsx.mjs') : here.replace(/pool\.js$/, 'worker.js');
 }
 
+/**
+ * How long closing the pool waits for workers still loading their module. Built, a pool's
+ * workers have loaded about 1.4 s after it was made (thread start, parse5, franc, zstd's
+ * WebAssembly); from source under tsx, 3.3 s. Past this, something else is wrong and the
+ * shutdown deadline matters more.
+ */
+const LOAD_WAIT_MS = 5000;
+
 export function createPool(threads: number): CpuPool {
   if (threads === 0) return inlinePool();
   const piscina = new Piscina({
@@ -65,6 +73,18 @@ export function createPool(threads: number): CpuPool {
     // what a large task (learning from ten pages) once needed. A task that really needs more
     // fails alone (recorded as an extraction error) and the pool starts a new worker.
     resourceLimits: WORKER_LIMITS,
+  });
+  // Workers that have loaded their module. Terminating a worker while it loads aborts the whole
+  // process: Node 20's require(esm), which piscina tries first, reaches a fatal error when the
+  // instantiation it was in is cut short ("v8::Module::IsGraphAsync must be used on an
+  // instantiated module"). A daemon stopped within its first second hit it (CI, serve.test.ts:
+  // `forest run --serve` stopped at once exited by abort instead of 0);
+  // test/integration/service.test.ts closes pools across the loading time.
+  let loaded = 0;
+  let allLoaded: () => void = () => {};
+  const loading = new Promise<void>((resolve) => (allLoaded = resolve));
+  piscina.on('message', (message: unknown) => {
+    if (message === WORKER_LOADED && ++loaded >= threads) allLoaded();
   });
   let closed = false;
   return {
@@ -78,6 +98,9 @@ export function createPool(threads: number): CpuPool {
     async close() {
       if (closed) return;
       closed = true;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([loading, new Promise((resolve) => (timer = setTimeout(resolve, LOAD_WAIT_MS)))]);
+      clearTimeout(timer);
       await piscina.destroy();
     },
   };

@@ -20,6 +20,9 @@ import { parseFeed } from '../feeds/parse.js';
  * and diff all come from that one parse.
  */
 
+/** What a worker posts once its module has loaded (worker.ts); the pool counts them (pool.ts). */
+export const WORKER_LOADED = 'forest:worker-loaded';
+
 /** A stored page, still compressed. */
 export interface PageInput {
   body: StoredBody;

@@ -1,7 +1,11 @@
+import { parentPort } from 'node:worker_threads';
 import { loadCodec } from '../archive/codec.js';
+import { WORKER_LOADED } from './tasks.js';
 
 /** The worker pool's entry: each export is a task the pool runs by name (see pool.ts). */
 export { encodeTask as encode, extractTask as extract, learnTask as learn, parseFeedTask as parseFeed, rebaseTask as rebase, revisitTask as revisit } from './tasks.js';
 
 // zstd (WebAssembly) is loaded before the worker takes its first task.
 await loadCodec();
+// The pool waits for this before it terminates the worker (pool.ts, close).
+parentPort?.postMessage(WORKER_LOADED);
