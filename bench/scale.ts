@@ -73,13 +73,16 @@ function sample(pid: number, t: number): Sample | null {
   }
 }
 
-async function startWeb(): Promise<{ child: ChildProcess; info: { feeds: string[]; started: number } }> {
+/** The web's first line: its feeds' URLs (feed n at index n, the hot ones first) and when it started. */
+const webInfo = z.object({ feeds: z.array(z.string()), started: z.number() });
+
+async function startWeb(): Promise<{ child: ChildProcess; info: z.infer<typeof webInfo> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'scale', 'web.ts'), `--feeds=${FEEDS}`, `--hosts=${HOSTS}`, `--hot=${HOT}`], { stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`bench web exited with ${code}`)));
   });
-  return { child, info: JSON.parse(line) as { feeds: string[]; started: number } };
+  return { child, info: webInfo.parse(JSON.parse(line)) };
 }
 
 /**
