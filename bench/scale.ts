@@ -124,9 +124,9 @@ const logLine = z.object({ msg: z.string(), time: z.string(), url: z.string().op
  * wrapper extracts its page again, so its time says when the page was last extracted — the
  * earliest such time over an item's captures put backlog pages archived at 60 s at 240–400 s.
  */
-function firstExtractions(logFile: string): Map<string, string> {
+function firstExtractions(log: readonly string[]): Map<string, string> {
   const first = new Map<string, string>();
-  for (const text of readFileSync(logFile, 'utf8').split('\n')) {
+  for (const text of log) {
     if (!text.includes('"msg":"extracted"')) continue;
     const line = logLine.parse(JSON.parse(text));
     if (line.msg !== 'extracted' || !line.url) continue;
@@ -144,10 +144,10 @@ const pollLine = z.object({ msg: z.string(), time: z.string(), feed: z.string(),
  * parse and the decision; the write after it is a few ms). A hot item's delay is its feed's
  * interval plus this plus the capture's part.
  */
-function pollLateness(logFile: string, feeds: ReadonlySet<string>): number[] {
+function pollLateness(log: readonly string[], feeds: ReadonlySet<string>): number[] {
   const planned = new Map<string, number>();
   const late: number[] = [];
-  for (const text of readFileSync(logFile, 'utf8').split('\n')) {
+  for (const text of log) {
     if (!text.includes('"msg":"poll')) continue;
     const parsed = pollLine.safeParse(JSON.parse(text));
     if (!parsed.success || !feeds.has(parsed.data.feed)) continue;
@@ -204,7 +204,9 @@ async function runOnce(root: string) {
 
   const db = new Database(database, { readonly: true });
   const at = (iso: string) => Date.parse(iso) - started;
-  const extracted = firstExtractions(join(work, 'forest.log'));
+  // The daemon's log, one JSON line each (read once for the two measures taken from it).
+  const logLines = readFileSync(join(work, 'forest.log'), 'utf8').split('\n');
+  const extracted = firstExtractions(logLines);
   const backlog = z.array(z.string()).parse(db.prepare("SELECT link FROM items WHERE guid LIKE 'b-%'").pluck().all());
   const archived = backlog.flatMap((link) => extracted.get(link) ?? []).map(at).sort((a, b) => a - b);
   const backlogAt = (share: number) => (archived.length >= Math.ceil(share * FEEDS) ? archived[Math.ceil(share * FEEDS) - 1]! / 1000 : NaN);
@@ -215,7 +217,7 @@ async function runOnce(root: string) {
   const hotDelays = captured.map((row) => (Date.parse(row.fetched) - Date.parse(row.published)) / 1000);
   // The service's part: from the poll that saw the item to its capture.
   const hotServiceDelays = captured.map((row) => (Date.parse(row.fetched) - Date.parse(row.seen)) / 1000);
-  const hotPollsLate = pollLateness(join(work, 'forest.log'), new Set(web.info.feeds.slice(0, HOT)));
+  const hotPollsLate = pollLateness(logLines, new Set(web.info.feeds.slice(0, HOT)));
   const count = (sql: string) => db.prepare(sql).pluck().get() as number;
   const polls = count('SELECT COUNT(*) FROM polls');
   const pages = count('SELECT COUNT(DISTINCT item_id) FROM extractions');

@@ -28,6 +28,9 @@ const captureRow = dueRow.extend({ appeared: text });
 const refs = (kind: WorkKind, rows: DueRow[], now: Date): WorkRef[] =>
   rows.map((row) => ({ kind, id: row.id, url: row.url, dueAt: row.due === null ? now.getTime() : Date.parse(row.due) }));
 
+/** The rows of feeds_due (migrations/0005), feeds the daemon polls: a query must say so to use the index. */
+const POLLED = 'enabled = 1 AND subscribed = 1';
+
 /**
  * Enabled feeds due for a poll: the longest overdue first, then those never polled, in the order
  * they came. A planned poll is late against a plan: its feed's interval was chosen so that the
@@ -43,9 +46,9 @@ const refs = (kind: WorkKind, rows: DueRow[], now: Date): WorkRef[] =>
  */
 export function duePolls(db: Db, now: Date, limit: number): WorkRef[] {
   const overdue = db.prepare(`SELECT id, url, next_poll_at AS due FROM feeds INDEXED BY feeds_due
-    WHERE enabled = 1 AND subscribed = 1 AND next_poll_at <= ? ORDER BY next_poll_at LIMIT ?`).all(now.toISOString(), limit);
+    WHERE ${POLLED} AND next_poll_at <= ? ORDER BY next_poll_at LIMIT ?`).all(now.toISOString(), limit);
   const fresh = overdue.length >= limit ? [] : db.prepare(`SELECT id, url, next_poll_at AS due FROM feeds INDEXED BY feeds_due
-    WHERE enabled = 1 AND subscribed = 1 AND next_poll_at IS NULL ORDER BY id LIMIT ?`).all(limit - overdue.length);
+    WHERE ${POLLED} AND next_poll_at IS NULL ORDER BY id LIMIT ?`).all(limit - overdue.length);
   return refs('poll', checkedRows(dueRow, [...overdue, ...fresh], 'duePolls'), now);
 }
 
@@ -87,7 +90,7 @@ export function dueRevisits(db: Db, now: Date, limit: number): WorkRef[] {
 /** The earliest time any queued work falls due (ms), or null when nothing is scheduled. */
 export function nextWorkAt(db: Db, kinds: { capture: boolean; revisit: boolean }): number | null {
   const times = [
-    db.prepare('SELECT MIN(next_poll_at) FROM feeds INDEXED BY feeds_due WHERE enabled = 1 AND subscribed = 1').pluck().get(),
+    db.prepare(`SELECT MIN(next_poll_at) FROM feeds INDEXED BY feeds_due WHERE ${POLLED}`).pluck().get(),
     kinds.capture ? db.prepare(`SELECT MIN(page_due_at) FROM items INDEXED BY items_retry WHERE ${RETRIED}`).pluck().get() : null,
     kinds.revisit ? db.prepare('SELECT MIN(next_check_at) FROM articles INDEXED BY articles_due WHERE next_check_at IS NOT NULL AND feed_enabled = 1').pluck().get() : null,
   ].filter((at): at is string => typeof at === 'string').map(Date.parse);
@@ -133,8 +136,8 @@ export function backlog(db: Db, now: Date): Backlog {
   const at = now.toISOString();
   const counted = (sql: string, ...params: unknown[]) => checkedRow(count, db.prepare(sql).pluck().get(...params), 'backlog') ?? 0;
   return {
-    duePolls: counted('SELECT COUNT(*) FROM feeds INDEXED BY feeds_due WHERE enabled = 1 AND subscribed = 1 AND next_poll_at IS NULL')
-      + counted('SELECT COUNT(*) FROM feeds INDEXED BY feeds_due WHERE enabled = 1 AND subscribed = 1 AND next_poll_at <= ?', at),
+    duePolls: counted(`SELECT COUNT(*) FROM feeds INDEXED BY feeds_due WHERE ${POLLED} AND next_poll_at IS NULL`)
+      + counted(`SELECT COUNT(*) FROM feeds INDEXED BY feeds_due WHERE ${POLLED} AND next_poll_at <= ?`, at),
     pendingCaptures: counted(`SELECT COUNT(*) FROM items INDEXED BY items_capture WHERE ${NEVER_TRIED}`)
       + counted(`SELECT COUNT(*) FROM items INDEXED BY items_retry WHERE ${RETRIED}`),
     dueRevisits: counted('SELECT COUNT(*) FROM articles INDEXED BY articles_due WHERE next_check_at IS NOT NULL AND feed_enabled = 1 AND next_check_at <= ?', at),
