@@ -5,6 +5,7 @@ import { ExtractedAhead } from './extracted-ahead.js';
 import { Extractor } from './extraction.js';
 import type { PipelineContext } from './pipeline.js';
 import { capturePage, pollFeed, revisitPage } from './pipeline.js';
+import { settlesWithin } from '../util/deadline.js';
 
 /** Pages waiting for extraction beyond which no revisit is fetched. */
 const EXTRACTION_BACKLOG_FOR_REVISITS = 100;
@@ -100,11 +101,7 @@ export class Daemon {
     this.poke();
     await this.loopDone;
     const pending = [...this.inFlight.values()];
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), deadlineMs)));
-    const outcome = await Promise.race([Promise.allSettled(pending).then(() => 'done' as const), deadline]);
-    clearTimeout(timer);
-    const abandoned = outcome === 'timeout' ? this.inFlight.size : 0;
+    const abandoned = (await settlesWithin(Promise.allSettled(pending), deadlineMs)) ? 0 : this.inFlight.size;
     if (abandoned > 0) {
       this.controller.abort(new Error('shutdown'));
       await Promise.allSettled([...this.inFlight.values()]);

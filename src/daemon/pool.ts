@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { loadCodec, type EncodedBody } from '../archive/codec.js';
+import { settlesWithin } from '../util/deadline.js';
 import {
   WORKER_LOADED, encodeTask, extractTask, learnTask, parseFeedTask, rebaseTask, revisitTask, type EncodeTask, type ExtractOutcome, type ExtractTask, type LearnOutcome, type LearnTask, type ParseFeedOutcome,
   type ParseFeedTask, type RebaseOutcome, type RebaseTask, type RevisitOutcome, type RevisitTask,
@@ -98,9 +99,7 @@ export function createPool(threads: number): CpuPool {
     async close() {
       if (closed) return;
       closed = true;
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([loading, new Promise((resolve) => (timer = setTimeout(resolve, LOAD_WAIT_MS)))]);
-      clearTimeout(timer);
+      await settlesWithin(loading, LOAD_WAIT_MS);
       await piscina.destroy();
     },
   };
