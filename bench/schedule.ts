@@ -14,7 +14,10 @@
  * `--bounds` adds, per seed, the fewest polls that bring the p95 delay to CommaFeed's for a
  * policy that polls each feed (or each feed in each hour of the day) at a steady interval,
  * knowing the true rates (bench/schedule/bounds.ts): whether the p95 target and the poll
- * targets can hold together for such a policy.
+ * targets can hold together for such a policy; and, from the poll budget those targets leave
+ * (fewer than Miniflux's, at most half CommaFeed's), the range of p95 delay targets T and of
+ * polls per item that meet both on each seed, and whether one T or one budget meets them on
+ * every seed — what a policy steered by a fixed setting would need.
  *
  * `--fleet-bound D` (a duration, or `commafeed` for each seed's CommaFeed p95) adds Forest with a
  * fleet-wide delay bound, as an oracle: the feeds that carry 95% of the items, chosen knowing
@@ -27,7 +30,7 @@ import { parseDuration } from '../src/util/units.js';
 import { forestPolicy, simulate, type FeedResult, type SimPolicy, type Trace } from '../src/schedule/simulate.js';
 import { quantile } from './quantile.js';
 import { commafeedPolicy, fixedPolicy, minifluxPolicy } from './schedule/baselines.js';
-import { fewestPolls, fleetBoundPolicy } from './schedule/bounds.js';
+import { fewestPolls, fleetBoundPolicy, tightestDelay } from './schedule/bounds.js';
 import { lossesOf, type Loss } from './schedule/losses.js';
 import { generateTraces, kindOf } from './schedule/traces.js';
 
@@ -130,6 +133,13 @@ interface Bounds {
   /** Fewest polls to bring the p95 delay to CommaFeed's, steady per feed and per feed-hour. */
   byFeed: number;
   byHour: number;
+  /** The poll targets' budget: fewer than Miniflux's polls and at most half of CommaFeed's. */
+  budget: number;
+  /** The tightest p95 that budget buys, ms, steady per feed-hour (tightestDelay). */
+  tightestMs: number;
+  /** Polls per item: needed for CommaFeed's p95 (steady per feed-hour), and allowed by the budget. */
+  neededPerItem: number;
+  allowedPerItem: number;
 }
 /** Forest with the fleet-wide bound (an oracle), and the bound it was given. */
 interface FleetBound {
@@ -143,7 +153,13 @@ for (const seed of seeds) {
   if (values['trace-out'] && seeds.length === 1) writeFileSync(values['trace-out'], JSON.stringify(trace));
   const rows = policies().map((policy) => run(trace, policy));
   const targets = targetsOf(rows);
-  const bounds = values.bounds ? { byFeed: fewestPolls(trace, targets.commafeedP95 * 1000, 'feed'), byHour: fewestPolls(trace, targets.commafeedP95 * 1000, 'hour') } : null;
+  const pollsOf = (prefix: string) => rows.find((row) => row.name.startsWith(prefix))!.polls;
+  const budget = Math.min(pollsOf('Miniflux'), 0.5 * pollsOf('CommaFeed'));
+  const byHour = values.bounds ? fewestPolls(trace, targets.commafeedP95 * 1000, 'hour') : 0;
+  const items = rows.at(-1)!.items;
+  const bounds = values.bounds
+    ? { byFeed: fewestPolls(trace, targets.commafeedP95 * 1000, 'feed'), byHour, budget, tightestMs: tightestDelay(trace, budget, 'hour'), neededPerItem: byHour / items, allowedPerItem: budget / items }
+    : null;
   let fleet: FleetBound | null = null;
   if (fleetBound !== undefined) {
     const boundMs = fleetBoundMs ?? targets.commafeedP95 * 1000;
@@ -236,6 +252,34 @@ if (values.bounds) {
       return [String(result.seed), result.generator, `${minutes(result.targets.commafeedP95)} min`, String(commafeed), share(result.rows.at(-1)!.polls), share(result.bounds!.byFeed), share(result.bounds!.byHour)];
     }),
   ]);
+  // A policy steered by one delay target T for every subscription list meets both the p95 and
+  // the poll targets on a seed only with T between the tightest p95 its budget buys and
+  // CommaFeed's p95 there; on every seed, only if those ranges overlap (tightestDelay).
+  console.log('\nthe p95 delay target T a fixed setting would need: at most CommaFeed\'s p95, and no tighter than the poll budget buys (steady per feed and hour, knowing the rates):');
+  print([
+    ['seed', 'generator', 'poll budget', 'tightest T it buys', 'CommaFeed p95', 'T that meets both', 'polls per item: needed–allowed'],
+    ...results.map((result) => {
+      const { budget: polls, tightestMs, neededPerItem, allowedPerItem } = result.bounds!;
+      const cap = result.targets.commafeedP95 * 1000;
+      return [String(result.seed), result.generator, String(Math.round(polls)), `${minutes(tightestMs / 1000)} min`, `${minutes(cap / 1000)} min`, tightestMs <= cap ? `${minutes(tightestMs / 1000)}–${minutes(cap / 1000)} min` : 'none', `${neededPerItem.toFixed(3)}–${allowedPerItem.toFixed(3)}`];
+    }),
+  ]);
+  type Result = (typeof results)[number];
+  const most = (of: (result: Result) => number) => results.reduce((a, b) => (of(a) >= of(b) ? a : b));
+  const least = (of: (result: Result) => number) => most((result) => -of(result));
+  const loosest = most((result) => result.bounds!.tightestMs);
+  const tightest = least((result) => result.targets.commafeedP95);
+  const [from, to] = [loosest.bounds!.tightestMs / 1000, tightest.targets.commafeedP95];
+  console.log(from <= to
+    ? `  one T meets both on every seed: ${minutes(from)}–${minutes(to)} min`
+    : `  no single T meets both on every seed: seed ${loosest.seed}'s budget buys no p95 under ${minutes(from)} min, seed ${tightest.seed}'s CommaFeed p95 is ${minutes(to)} min`);
+  // The same for a fleet-wide budget of polls per item (another setting a policy could have).
+  const hungriest = most((result) => result.bounds!.neededPerItem);
+  const leanest = least((result) => result.bounds!.allowedPerItem);
+  const [need, allow] = [hungriest.bounds!.neededPerItem, leanest.bounds!.allowedPerItem];
+  console.log(need <= allow
+    ? `  one budget of polls per item meets both on every seed: ${need.toFixed(3)}–${allow.toFixed(3)}`
+    : `  no single budget of polls per item meets both on every seed: seed ${hungriest.seed} needs ${need.toFixed(3)}, seed ${leanest.seed} allows ${allow.toFixed(3)}`);
 }
 
 if (fleetBound !== undefined) {

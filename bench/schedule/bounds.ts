@@ -65,6 +65,19 @@ export function fewestPolls(trace: Trace, delayMs: number, by: BoundCells, quant
 }
 
 /**
+ * The tightest delay quantile `budget` polls can buy: the T at which fewestPolls meets the
+ * budget. Which cells are polled does not depend on T (they are chosen by density alone), so the
+ * bound is exactly inversely proportional to T, and T = fewestPolls(T₀)·T₀ / budget. A policy
+ * steered by a fixed delay target (a setting, the same for every subscription list) can meet a
+ * p95 cap C within a poll budget only with T in [tightestDelay, C]; across traces, only within
+ * the intersection of those ranges (bench:schedule --bounds prints it).
+ */
+export function tightestDelay(trace: Trace, budget: number, by: BoundCells, quantile = 0.95): number {
+  const reference = 3_600_000;
+  return budget > 0 ? (fewestPolls(trace, reference, by, quantile) * reference) / budget : Infinity;
+}
+
+/**
  * Forest's policy with a fleet-wide delay bound, as an oracle: the feeds that together carry
  * `share` of the trace's items — chosen from their true counts, which no policy knows — never go
  * longer than `delayMs` between polls; every other decision is the policy's own. It answers

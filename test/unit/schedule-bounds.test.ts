@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { fewestPolls, fleetBoundPolicy } from '../../bench/schedule/bounds.js';
+import { fewestPolls, fleetBoundPolicy, tightestDelay } from '../../bench/schedule/bounds.js';
 import { simulate, type SimPolicy, type Trace } from '../../src/schedule/simulate.js';
 
 const HOUR = 3_600_000;
@@ -62,4 +62,15 @@ test('the fleet-wide bound polls only the feeds that carry the share of the item
   // The quiet feed keeps the policy's own day: the start, a day later, and the end.
   assert.equal(feeds[2]!.polls, 3);
   assert.equal(feeds[0]!.polls, (2 * DAY) / bound + 1);
+});
+
+test('the tightest delay a poll budget buys: the bound at that delay is the budget', () => {
+  const trace = traceOf(7, [spread(7, 700), spread(7, 70, 8, 12), spread(7, 7)]);
+  const budget = 500;
+  const T = tightestDelay(trace, budget, 'hour');
+  assert.ok(Math.abs(fewestPolls(trace, T, 'hour') - budget) < 1e-6);
+  // Half the polls, twice the delay; a looser quantile, a tighter delay for the same polls.
+  assert.ok(Math.abs(tightestDelay(trace, budget / 2, 'hour') / T - 2) < 1e-9);
+  assert.ok(tightestDelay(trace, budget, 'hour', 0.9) < T);
+  assert.equal(tightestDelay(traceOf(7, [[]]), budget, 'feed'), 0);
 });
