@@ -251,7 +251,7 @@ const STOPS = (() => {
  * On the 608 pages of ../shared/datasets the trees are the same as parse5's own (and on crafted
  * edge cases, test/unit/extract.test.ts). In one process, alternated with the parser before it
  * (which already read past scripts' code): parsing 4.4–5.1 against 6.2–7.3 ms a page,
- * extraction all in 14.85 against 17.59 ms (README, *At scale*).
+ * extraction all in 14.85 against 17.59 ms (docs/measurements.md, *At scale*).
  */
 class SkimmingTokenizer extends Tokenizer {
   constructor(options: ConstructorParameters<typeof Tokenizer>[0], private readonly parser: Parser<Htmlparser2TreeAdapterMap>) {

@@ -3,7 +3,7 @@
  * decides, where its value came from and on which data it was looked at. One object is passed
  * down from `extractFromPage` and `learnFromSamples` (the `thresholds` of their options), so that a benchmark or a test can vary one without editing code.
  *
- * The data discipline (README, *Extraction*): tune on news-2005 and the first half of sites-2012
+ * The data discipline (README, *How the article is found*): tune on news-2005 and the first half of sites-2012
  * (sites by name), report on news-2009, the article benchmark and the second half of sites-2012.
  * Values chosen before that split was made say so: they were looked at on data that is now a
  * report set, and are kept because nothing on the tuning sets argued for another value.
