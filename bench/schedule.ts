@@ -5,7 +5,7 @@
  * gives the mean and the worst seed. Seeds 1–10 (the default) are the ones the policy's settings
  * were compared on; seeds 11–20 are the held-out check (README).
  *
- *   [FOREST_SCHEDULE_…=…] npm run bench:schedule [-- --seeds 1-10] [--days D] [--per-kind] [--per-feed] [--losses] [--bounds] [--fleet-bound D|commafeed] [--json] [--trace-out FILE]
+ *   [FOREST_SCHEDULE_…=…] npm run bench:schedule [-- --seeds 1-10] [--days D] [--per-kind] [--per-feed] [--losses] [--bounds] [--equal-polls] [--fleet-bound D|commafeed] [--json] [--trace-out FILE]
  *
  * `--losses` lists, for Forest, every poll interval in which a feed lost items (more arrived
  * than its document shows) and how many (bench/schedule/losses.ts): a first event is one
@@ -19,6 +19,10 @@
  * polls per item that meet both on each seed, and whether one T or one budget meets them on
  * every seed — what a policy steered by a fixed setting would need.
  *
+ * `--equal-polls` adds CommaFeed's policy with every interval scaled by one factor per seed, so
+ * that it polls as often as Forest (scaledPolicy): at equal polls, whose allocation leaves fewer
+ * items missed and a shorter p95 delay.
+ *
  * `--fleet-bound D` (a duration, or `commafeed` for each seed's CommaFeed p95) adds Forest with a
  * fleet-wide delay bound, as an oracle: the feeds that carry 95% of the items, chosen knowing
  * the true rates, polled at least every D, everything else the policy's own (fleetBoundPolicy).
@@ -29,7 +33,7 @@ import { loadSettings } from '../src/config/settings.js';
 import { parseDuration } from '../src/util/units.js';
 import { forestPolicy, simulate, type FeedResult, type SimPolicy, type Trace } from '../src/schedule/simulate.js';
 import { quantile } from './quantile.js';
-import { commafeedPolicy, fixedPolicy, minifluxPolicy } from './schedule/baselines.js';
+import { commafeedPolicy, factorForPolls, fixedPolicy, minifluxPolicy, scaledPolicy } from './schedule/baselines.js';
 import { fewestPolls, fleetBoundPolicy, tightestDelay } from './schedule/bounds.js';
 import { lossesOf, type Loss } from './schedule/losses.js';
 import { generateTraces, kindOf } from './schedule/traces.js';
@@ -44,6 +48,7 @@ const { values } = parseArgs({
     losses: { type: 'boolean', default: false },
     bounds: { type: 'boolean', default: false },
     'fleet-bound': { type: 'string' },
+    'equal-polls': { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
     'trace-out': { type: 'string' },
   },
@@ -147,7 +152,12 @@ interface FleetBound {
   row: Row;
   targets: Targets;
 }
-const results: Array<{ seed: number; generator: string; feeds: number; rows: Row[]; targets: Targets; bounds: Bounds | null; fleet: FleetBound | null; losses: Array<{ feed: string; losses: Loss[] }> }> = [];
+/** CommaFeed with its intervals scaled to Forest's number of polls, and the factor. */
+interface EqualPolls {
+  factor: number;
+  row: Row;
+}
+const results: Array<{ seed: number; generator: string; feeds: number; rows: Row[]; targets: Targets; bounds: Bounds | null; fleet: FleetBound | null; equal: EqualPolls | null; losses: Array<{ feed: string; losses: Loss[] }> }> = [];
 for (const seed of seeds) {
   const trace = generateTraces(seed, days);
   if (values['trace-out'] && seeds.length === 1) writeFileSync(values['trace-out'], JSON.stringify(trace));
@@ -160,6 +170,12 @@ for (const seed of seeds) {
   const bounds = values.bounds
     ? { byFeed: fewestPolls(trace, targets.commafeedP95 * 1000, 'feed'), byHour, budget, tightestMs: tightestDelay(trace, budget, 'hour'), neededPerItem: byHour / items, allowedPerItem: budget / items }
     : null;
+  let equal: EqualPolls | null = null;
+  if (values['equal-polls']) {
+    // 14 halvings of [1/64, 64]: the factor to within 0.05 %.
+    const factor = factorForPolls((k) => run(trace, scaledPolicy(commafeedPolicy(), k)).polls, rows.at(-1)!.polls, 14);
+    equal = { factor, row: run(trace, scaledPolicy(commafeedPolicy(), factor)) };
+  }
   let fleet: FleetBound | null = null;
   if (fleetBound !== undefined) {
     const boundMs = fleetBoundMs ?? targets.commafeedP95 * 1000;
@@ -173,7 +189,7 @@ for (const seed of seeds) {
       losses: lossesOf(feed.items.map((item) => Date.parse(item.at)).sort((a, b) => a - b), rows.at(-1)!.feeds[i]!.times.map(Date.parse), feed.window),
     })).filter((entry) => entry.losses.length > 0)
     : [];
-  results.push({ seed, generator: trace.generator, feeds: trace.feeds.length, rows, targets, bounds, fleet, losses });
+  results.push({ seed, generator: trace.generator, feeds: trace.feeds.length, rows, targets, bounds, fleet, equal, losses });
   for (const row of rows) {
     const totals = perKind.get(row.name) ?? { polls: new Map(), missed: new Map(), items: new Map() };
     perKind.set(row.name, totals);
@@ -192,6 +208,7 @@ if (values.json) {
     seeds: results.map((result) => ({
       seed: result.seed, generator: result.generator, feeds: result.feeds, targets: result.targets, ...(result.bounds ? { bounds: result.bounds } : {}),
       ...(result.fleet ? { fleetBound: { boundMs: result.fleet.boundMs, targets: result.fleet.targets } } : {}),
+      ...(result.equal ? { equalPolls: { factor: result.equal.factor, commafeed: (({ feeds: _feeds, ...row }) => row)(result.equal.row) } } : {}),
       ...(values.losses ? { losses: result.losses.map(({ feed, losses }) => ({ feed, losses: losses.map((loss) => ({ ...loss, from: new Date(loss.from).toISOString(), to: new Date(loss.to).toISOString() })) })) } : {}),
       policies: result.rows.map(({ feeds: _feeds, ...row }) => row),
     })),
@@ -292,6 +309,21 @@ if (fleetBound !== undefined) {
     }),
   ]);
   reportTargets((result) => result.fleet!.targets);
+}
+
+if (values['equal-polls']) {
+  console.log("\nat equal polls: CommaFeed's policy with its intervals scaled by one factor per seed to Forest's number of polls (scaledPolicy):");
+  print([
+    ['seed', 'generator', 'factor', 'polls: CommaFeed / Forest', 'missed %: CommaFeed / Forest', 'median (min)', 'p95 (min)'],
+    ...results.map((result) => {
+      const { factor, row } = result.equal!;
+      const forest = result.rows.at(-1)!;
+      return [String(result.seed), result.generator, `×${factor.toFixed(2)}`, `${row.polls} / ${forest.polls}`, `${percent(row.missed, row.items)} / ${percent(forest.missed, forest.items)}`,
+        `${minutes(row.median)} / ${minutes(forest.median)}`, `${minutes(row.p95)} / ${minutes(forest.p95)}`];
+    }),
+  ]);
+  const count = (better: (commafeed: Row, forest: Row) => boolean) => results.filter((result) => better(result.equal!.row, result.rows.at(-1)!)).length;
+  console.log(`  Forest's p95 no worse on ${count((c, f) => f.p95 <= c.p95)} of ${results.length} seeds, its share of items missed no larger on ${count((c, f) => f.missed / f.items <= c.missed / c.items)}, its median no worse on ${count((c, f) => f.median <= c.median)}`);
 }
 
 if (values['per-kind']) {

@@ -72,3 +72,36 @@ export function commafeedPolicy(): SimPolicy<Entries> {
     },
   };
 }
+
+/**
+ * A policy with every interval it chooses stretched (k > 1) or shrunk (k < 1) by k: the same
+ * allocation of polls across feeds and hours, at another total. With it two policies can be
+ * compared at the same number of polls (bench:schedule --equal-polls), which asks which one
+ * spends its polls better rather than which one spends more.
+ */
+export function scaledPolicy<S>(policy: SimPolicy<S>, k: number): SimPolicy<S> {
+  return {
+    name: `${policy.name} ×${k.toPrecision(3)}`,
+    start: (feed) => policy.start(feed),
+    afterPoll: (state, at, shown, feed) => {
+      const decision = policy.afterPoll(state, at, shown, feed);
+      return { state: decision.state, next: at + k * (decision.next - at) };
+    },
+  };
+}
+
+/**
+ * About the smallest factor k (within [1/64, 64]) at which `polls(k)` is at most `target`, by
+ * bisection on log k: polls fall as intervals stretch — not strictly, as each poll's outcome
+ * steers the next interval, so the answer is as good as its halvings make it, not exact.
+ */
+export function factorForPolls(polls: (k: number) => number, target: number, halvings = 24): number {
+  let low = Math.log(1 / 64);
+  let high = Math.log(64);
+  for (let i = 0; i < halvings; i++) {
+    const mid = (low + high) / 2;
+    if (polls(Math.exp(mid)) > target) low = mid;
+    else high = mid;
+  }
+  return Math.exp(high);
+}

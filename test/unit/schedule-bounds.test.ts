@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fewestPolls, fleetBoundPolicy, tightestDelay } from '../../bench/schedule/bounds.js';
+import { factorForPolls, fixedPolicy, scaledPolicy } from '../../bench/schedule/baselines.js';
 import { simulate, type SimPolicy, type Trace } from '../../src/schedule/simulate.js';
 
 const HOUR = 3_600_000;
@@ -73,4 +74,16 @@ test('the tightest delay a poll budget buys: the bound at that delay is the budg
   assert.ok(Math.abs(tightestDelay(trace, budget / 2, 'hour') / T - 2) < 1e-9);
   assert.ok(tightestDelay(trace, budget, 'hour', 0.9) < T);
   assert.equal(tightestDelay(traceOf(7, [[]]), budget, 'feed'), 0);
+});
+
+test('a policy scaled to another number of polls keeps its allocation; the factor for a target is found', () => {
+  const trace = traceOf(2, [spread(2, 100), spread(2, 10)]);
+  // Every feed hourly, then every two hours: half the polls, the same feeds.
+  const hourly = fixedPolicy(HOUR);
+  const polls = (k: number) => simulate(trace, scaledPolicy(hourly, k)).feeds.reduce((sum, feed) => sum + feed.polls, 0);
+  assert.equal(polls(1), 2 * (2 * 24 + 1));
+  assert.equal(polls(2), 2 * (24 + 1));
+  const k = factorForPolls(polls, 2 * (12 + 1));
+  assert.ok(Math.abs(k - 4) < 0.05, `k = ${k}`);
+  assert.equal(polls(k), 2 * (12 + 1));
 });
