@@ -19,9 +19,9 @@
  * polls per item that meet both on each seed, and whether one T or one budget meets them on
  * every seed — what a policy steered by a fixed setting would need.
  *
- * `--equal-polls` adds CommaFeed's policy with every interval scaled by one factor per seed, so
- * that it polls as often as Forest (scaledPolicy): at equal polls, whose allocation leaves fewer
- * items missed and a shorter p95 delay.
+ * `--equal-polls` adds CommaFeed's and Miniflux's policies with every interval scaled by one
+ * factor per seed, so that each polls as often as Forest (scaledPolicy): at equal polls, whose
+ * allocation leaves fewer items missed and a shorter p95 delay.
  *
  * `--fleet-bound D` (a duration, or `commafeed` for each seed's CommaFeed p95) adds Forest with a
  * fleet-wide delay bound, as an oracle: the feeds that carry 95% of the items, chosen knowing
@@ -152,12 +152,14 @@ interface FleetBound {
   row: Row;
   targets: Targets;
 }
-/** CommaFeed with its intervals scaled to Forest's number of polls, and the factor. */
+/** A baseline with its intervals scaled to Forest's number of polls, and the factor. */
 interface EqualPolls {
+  name: string;
   factor: number;
   row: Row;
 }
-const results: Array<{ seed: number; generator: string; feeds: number; rows: Row[]; targets: Targets; bounds: Bounds | null; fleet: FleetBound | null; equal: EqualPolls | null; losses: Array<{ feed: string; losses: Loss[] }> }> = [];
+const BASELINES = [{ name: 'CommaFeed', policy: commafeedPolicy }, { name: 'Miniflux', policy: minifluxPolicy }];
+const results: Array<{ seed: number; generator: string; feeds: number; rows: Row[]; targets: Targets; bounds: Bounds | null; fleet: FleetBound | null; equal: EqualPolls[]; losses: Array<{ feed: string; losses: Loss[] }> }> = [];
 for (const seed of seeds) {
   const trace = generateTraces(seed, days);
   if (values['trace-out'] && seeds.length === 1) writeFileSync(values['trace-out'], JSON.stringify(trace));
@@ -170,12 +172,13 @@ for (const seed of seeds) {
   const bounds = values.bounds
     ? { byFeed: fewestPolls(trace, targets.commafeedP95 * 1000, 'feed'), byHour, budget, tightestMs: tightestDelay(trace, budget, 'hour'), neededPerItem: byHour / items, allowedPerItem: budget / items }
     : null;
-  let equal: EqualPolls | null = null;
-  if (values['equal-polls']) {
-    // 14 halvings of [1/64, 64]: the factor to within 0.05 %.
-    const factor = factorForPolls((k) => run(trace, scaledPolicy(commafeedPolicy(), k)).polls, rows.at(-1)!.polls, 14);
-    equal = { factor, row: run(trace, scaledPolicy(commafeedPolicy(), factor)) };
-  }
+  // 14 halvings of [1/64, 64]: each factor to within 0.05 %.
+  const equal: EqualPolls[] = values['equal-polls']
+    ? BASELINES.map(({ name, policy }) => {
+      const factor = factorForPolls((k) => run(trace, scaledPolicy(policy(), k)).polls, rows.at(-1)!.polls, 14);
+      return { name, factor, row: run(trace, scaledPolicy(policy(), factor)) };
+    })
+    : [];
   let fleet: FleetBound | null = null;
   if (fleetBound !== undefined) {
     const boundMs = fleetBoundMs ?? targets.commafeedP95 * 1000;
@@ -208,7 +211,7 @@ if (values.json) {
     seeds: results.map((result) => ({
       seed: result.seed, generator: result.generator, feeds: result.feeds, targets: result.targets, ...(result.bounds ? { bounds: result.bounds } : {}),
       ...(result.fleet ? { fleetBound: { boundMs: result.fleet.boundMs, targets: result.fleet.targets } } : {}),
-      ...(result.equal ? { equalPolls: { factor: result.equal.factor, commafeed: (({ feeds: _feeds, ...row }) => row)(result.equal.row) } } : {}),
+      ...(values['equal-polls'] ? { equalPolls: result.equal.map(({ factor, row: { feeds: _feeds, ...row } }) => ({ ...row, factor })) } : {}),
       ...(values.losses ? { losses: result.losses.map(({ feed, losses }) => ({ feed, losses: losses.map((loss) => ({ ...loss, from: new Date(loss.from).toISOString(), to: new Date(loss.to).toISOString() })) })) } : {}),
       policies: result.rows.map(({ feeds: _feeds, ...row }) => row),
     })),
@@ -312,18 +315,20 @@ if (fleetBound !== undefined) {
 }
 
 if (values['equal-polls']) {
-  console.log("\nat equal polls: CommaFeed's policy with its intervals scaled by one factor per seed to Forest's number of polls (scaledPolicy):");
-  print([
-    ['seed', 'generator', 'factor', 'polls: CommaFeed / Forest', 'missed %: CommaFeed / Forest', 'median (min)', 'p95 (min)'],
-    ...results.map((result) => {
-      const { factor, row } = result.equal!;
-      const forest = result.rows.at(-1)!;
-      return [String(result.seed), result.generator, `×${factor.toFixed(2)}`, `${row.polls} / ${forest.polls}`, `${percent(row.missed, row.items)} / ${percent(forest.missed, forest.items)}`,
-        `${minutes(row.median)} / ${minutes(forest.median)}`, `${minutes(row.p95)} / ${minutes(forest.p95)}`];
-    }),
-  ]);
-  const count = (better: (commafeed: Row, forest: Row) => boolean) => results.filter((result) => better(result.equal!.row, result.rows.at(-1)!)).length;
-  console.log(`  Forest's p95 no worse on ${count((c, f) => f.p95 <= c.p95)} of ${results.length} seeds, its share of items missed no larger on ${count((c, f) => f.missed / f.items <= c.missed / c.items)}, its median no worse on ${count((c, f) => f.median <= c.median)}`);
+  for (const [i, { name }] of BASELINES.entries()) {
+    console.log(`\nat equal polls: ${name}'s policy with its intervals scaled by one factor per seed to Forest's number of polls (scaledPolicy):`);
+    print([
+      ['seed', 'generator', 'factor', `polls: ${name} / Forest`, `missed %: ${name} / Forest`, 'median (min)', 'p95 (min)'],
+      ...results.map((result) => {
+        const { factor, row } = result.equal[i]!;
+        const forest = result.rows.at(-1)!;
+        return [String(result.seed), result.generator, `×${factor.toFixed(2)}`, `${row.polls} / ${forest.polls}`, `${percent(row.missed, row.items)} / ${percent(forest.missed, forest.items)}`,
+          `${minutes(row.median)} / ${minutes(forest.median)}`, `${minutes(row.p95)} / ${minutes(forest.p95)}`];
+      }),
+    ]);
+    const count = (better: (baseline: Row, forest: Row) => boolean) => results.filter((result) => better(result.equal[i]!.row, result.rows.at(-1)!)).length;
+    console.log(`  Forest's p95 no worse on ${count((b, f) => f.p95 <= b.p95)} of ${results.length} seeds, its share of items missed no larger on ${count((b, f) => f.missed / f.items <= b.missed / b.items)}, its median no worse on ${count((b, f) => f.median <= b.median)}`);
+  }
 }
 
 if (values['per-kind']) {

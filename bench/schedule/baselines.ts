@@ -31,13 +31,27 @@ export function minifluxPolicy(): SimPolicy<Entries> {
     start: () => [],
     afterPoll: (entries, at, shown, feed) => {
       remember(entries, at, shown);
-      // Only the last week counts: older entries are dropped so the state stays small.
-      const week = entries.filter((date) => date > at - 7 * DAY && date <= at).sort((a, b) => a - b);
-      entries.splice(0, entries.length, ...entries.filter((date) => date > at - 7 * DAY));
+      // Only the last week counts: older entries are dropped so the state stays small. The mean
+      // gap needs only the week's count, first and last date (one pass; sorting the week at every
+      // poll made this the slowest policy of the benchmark).
+      const since = at - 7 * DAY;
+      let count = 0;
+      let first = Infinity;
+      let last = -Infinity;
+      let kept = 0;
+      for (const date of entries) {
+        if (date <= since) continue;
+        entries[kept++] = date;
+        if (date > at) continue;
+        count += 1;
+        first = Math.min(first, date);
+        last = Math.max(last, date);
+      }
+      entries.length = kept;
       let weekly = 0;
-      if (week.length >= 2) {
-        const meanGap = (week[week.length - 1]! - week[0]!) / (week.length - 1);
-        weekly = meanGap > 0 ? Math.ceil((7 * DAY) / meanGap) : week.length;
+      if (count >= 2) {
+        const meanGap = (last - first) / (count - 1);
+        weekly = meanGap > 0 ? Math.ceil((7 * DAY) / meanGap) : count;
       }
       let interval = weekly === 0 ? DAY : clamp((7 * DAY) / weekly, 5 * MINUTE, DAY);
       interval = Math.max(interval, floors(feed));
