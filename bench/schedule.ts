@@ -89,10 +89,12 @@ interface Row {
   feeds: FeedResult[];
 }
 
+const pollsOf = (feeds: FeedResult[]) => feeds.reduce((sum, feed) => sum + feed.polls, 0);
+
 function run(trace: Trace, policy: SimPolicy<unknown>): Row {
   const { feeds } = simulate(trace, policy);
   const delays = feeds.flatMap((feed) => feed.delays);
-  const polls = feeds.reduce((sum, feed) => sum + feed.polls, 0);
+  const polls = pollsOf(feeds);
   const missed = feeds.reduce((sum, feed) => sum + feed.missed, 0);
   const captured = feeds.reduce((sum, feed) => sum + feed.captured, 0);
   return { name: policy.name, polls, items: captured + missed, missed, median: quantile(delays, 0.5), p95: quantile(delays, 0.95), feeds };
@@ -107,10 +109,13 @@ interface Targets {
   median: number;
 }
 
+/** A baseline's row, by the start of its name. */
+const rowOf = (rows: Row[], name: 'Miniflux' | 'CommaFeed') => rows.find((row) => row.name.startsWith(name))!;
+
 function targetsOf(rows: Row[]): Targets {
   const forest = rows.at(-1)!;
-  const miniflux = rows.find((row) => row.name.startsWith('Miniflux'))!;
-  const commafeed = rows.find((row) => row.name.startsWith('CommaFeed'))!;
+  const miniflux = rowOf(rows, 'Miniflux');
+  const commafeed = rowOf(rows, 'CommaFeed');
   return { missedShare: forest.missed / forest.items, vsMiniflux: forest.polls / miniflux.polls, vsCommafeed: forest.polls / commafeed.polls, p95: forest.p95, commafeedP95: commafeed.p95, median: forest.median };
 }
 
@@ -152,9 +157,15 @@ interface FleetBound {
   row: Row;
   targets: Targets;
 }
+/** The bounds of a seed (module comment, `--bounds`). */
+function boundsOf(trace: Trace, rows: Row[], targets: Targets): Bounds {
+  const budget = Math.min(rowOf(rows, 'Miniflux').polls, 0.5 * rowOf(rows, 'CommaFeed').polls);
+  const byHour = fewestPolls(trace, targets.commafeedP95 * 1000, 'hour');
+  const items = rows.at(-1)!.items;
+  return { byFeed: fewestPolls(trace, targets.commafeedP95 * 1000, 'feed'), byHour, budget, tightestMs: tightestDelay(trace, budget, 'hour'), neededPerItem: byHour / items, allowedPerItem: budget / items };
+}
 /** A baseline with its intervals scaled to Forest's number of polls, and the factor. */
 interface EqualPolls {
-  name: string;
   factor: number;
   row: Row;
 }
@@ -165,18 +176,12 @@ for (const seed of seeds) {
   if (values['trace-out'] && seeds.length === 1) writeFileSync(values['trace-out'], JSON.stringify(trace));
   const rows = policies().map((policy) => run(trace, policy));
   const targets = targetsOf(rows);
-  const pollsOf = (prefix: string) => rows.find((row) => row.name.startsWith(prefix))!.polls;
-  const budget = Math.min(pollsOf('Miniflux'), 0.5 * pollsOf('CommaFeed'));
-  const byHour = values.bounds ? fewestPolls(trace, targets.commafeedP95 * 1000, 'hour') : 0;
-  const items = rows.at(-1)!.items;
-  const bounds = values.bounds
-    ? { byFeed: fewestPolls(trace, targets.commafeedP95 * 1000, 'feed'), byHour, budget, tightestMs: tightestDelay(trace, budget, 'hour'), neededPerItem: byHour / items, allowedPerItem: budget / items }
-    : null;
+  const bounds = values.bounds ? boundsOf(trace, rows, targets) : null;
   // 14 halvings of [1/64, 64]: each factor to within 0.05 %.
   const equal: EqualPolls[] = values['equal-polls']
-    ? BASELINES.map(({ name, policy }) => {
-      const factor = factorForPolls((k) => run(trace, scaledPolicy(policy(), k)).polls, rows.at(-1)!.polls, 14);
-      return { name, factor, row: run(trace, scaledPolicy(policy(), factor)) };
+    ? BASELINES.map(({ policy }) => {
+      const factor = factorForPolls((k) => pollsOf(simulate(trace, scaledPolicy(policy(), k)).feeds), rows.at(-1)!.polls, 14);
+      return { factor, row: run(trace, scaledPolicy(policy(), factor)) };
     })
     : [];
   let fleet: FleetBound | null = null;
@@ -267,7 +272,7 @@ if (values.bounds) {
   print([
     ['seed', 'generator', 'CommaFeed p95', 'CommaFeed polls', 'Forest', 'steady per feed', 'steady per feed and hour'],
     ...results.map((result) => {
-      const commafeed = result.rows.find((row) => row.name.startsWith('CommaFeed'))!.polls;
+      const commafeed = rowOf(result.rows, 'CommaFeed').polls;
       const share = (polls: number) => `${Math.round(polls)} (${(polls / commafeed).toFixed(2)}×)`;
       return [String(result.seed), result.generator, `${minutes(result.targets.commafeedP95)} min`, String(commafeed), share(result.rows.at(-1)!.polls), share(result.bounds!.byFeed), share(result.bounds!.byHour)];
     }),
