@@ -7,6 +7,8 @@
  * A hot item's capture delay is mostly its feed's poll interval, which the schedule chooses
  * (one to three minutes for three items a minute to one: what the overflow risk allows a window
  * of ten): the table shows the service's part apart, from the poll that saw the item to its capture.
+ * Only items published three minutes or more before the end count (SETTLE_S): the last ones
+ * would be counted only when their poll came early.
  * The web runs in its own process (bench/scale/web.ts, real pages from ../shared/datasets); Forest
  * is the built daemon (`forest run`, with the node flags of the checkout's ecosystem.config.js, as
  * pm2 starts it), sampled once a second for resident memory and CPU time.
@@ -36,6 +38,7 @@ import { stringify } from 'yaml';
 import { z } from 'zod';
 import { storedBlob } from '../src/archive/blobs.js';
 import { quantile } from './quantile.js';
+import { settledDelays } from './scale/delays.js';
 import { decodeStoredBody, loadCodec } from '../src/archive/codec.js';
 import { openDatabase } from '../src/archive/database.js';
 import { dueCaptures, duePolls, dueRevisits, nextWorkAt, queuedExtractions } from '../src/archive/queues.js';
@@ -53,6 +56,13 @@ const MINUTES = Number(args.get('minutes') ?? 8);
 const HOT = Number(args.get('hot') ?? 100);
 const ROOT = join(import.meta.dirname, '..');
 const TICKS_PER_SECOND = 100;
+/**
+ * Hot items count towards the delay quantiles only when published this long before the run
+ * stops (bench/scale/delays.ts): the hot feeds publish every 20–60 s and are polled every three
+ * items or so (the overflow risk's interval at a window of ten: up to ~175 s), so an item of the
+ * last three minutes may still be waiting for its poll.
+ */
+const SETTLE_S = 180;
 
 /** `cpuMs`: every thread of the daemon; `mainCpuMs`: its main thread alone (the rest is the pool and V8's helper threads). */
 interface Sample { t: number; rssMb: number; cpuMs: number; mainCpuMs: number }
@@ -197,6 +207,7 @@ async function runOnce(root: string) {
     throw new Error(`forest died during the run: ${stderr}`);
   }
   const last = samples.at(-1)!;
+  const stopped = Date.now();
   forest.kill('SIGTERM');
   const code = await exited;
   web.child.kill('SIGTERM');
@@ -214,7 +225,9 @@ async function runOnce(root: string) {
   const hot = db.prepare(`SELECT items.published, items.first_seen AS seen, MIN(snapshots.fetched_at) AS fetched FROM items LEFT JOIN snapshots ON snapshots.item_id = items.id
     WHERE items.guid LIKE 'h-%' AND items.published > ? GROUP BY items.id`).all(new Date(web.info.started).toISOString()) as Array<{ published: string; seen: string; fetched: string | null }>;
   const captured = hot.filter((row): row is typeof row & { fetched: string } => row.fetched !== null);
-  const hotDelays = captured.map((row) => (Date.parse(row.fetched) - Date.parse(row.published)) / 1000);
+  const hotDelays = settledDelays(hot.map((row) => ({ published: Date.parse(row.published), fetched: row.fetched === null ? null : Date.parse(row.fetched) })), stopped, SETTLE_S);
+  // As reported before 2026-11-27: every captured item, however close to the end (optimistic).
+  const everyCaptured = captured.map((row) => (Date.parse(row.fetched) - Date.parse(row.published)) / 1000);
   // The service's part: from the poll that saw the item to its capture.
   const hotServiceDelays = captured.map((row) => (Date.parse(row.fetched) - Date.parse(row.seen)) / 1000);
   const hotPollsLate = pollLateness(logLines, new Set(web.info.feeds.slice(0, HOT)));
@@ -237,7 +250,8 @@ async function runOnce(root: string) {
     feeds: FEEDS, hosts: HOSTS, minutes: MINUTES, hot: HOT,
     pollsPerSecond: polls / seconds, polls, pagesPerSecond: pages / seconds, pages, revisits: checks,
     backlog50s: backlogAt(0.5), backlog99s: backlogAt(0.99), backlog100s: backlogAt(1), backlogArchived: archived.length,
-    hotItems: hot.length, hotCaptured: hotDelays.length, hotP50s: quantile(hotDelays, 0.5), hotP95s: quantile(hotDelays, 0.95), hotSeenToCapturedP95s: quantile(hotServiceDelays, 0.95),
+    hotItems: hot.length, hotSettled: hotDelays.length, hotSettledCaptured: hotDelays.filter(Number.isFinite).length,
+    hotP50s: quantile(hotDelays, 0.5), hotP95s: quantile(hotDelays, 0.95), hotP95EveryCapturedS: quantile(everyCaptured, 0.95), hotSeenToCapturedP95s: quantile(hotServiceDelays, 0.95),
     hotPollsLateP95s: quantile(hotPollsLate, 0.95), hotPollsLateMaxs: quantile(hotPollsLate, 1),
     rssMaxMb: peak.rssMb, rssMaxAtS: peak.t / 1000, rssGrowthSecondHalf: growth,
     coresUsed: last.cpuMs / last.t, cpuMsPerPage: last.cpuMs / Math.max(1, pages),
@@ -265,7 +279,8 @@ function rows(results: Result[], pass: { snapshots: number; passMs: number; quie
     ['pages archived/s (pages)', each((r) => `${f(r.pagesPerSecond)} (${r.pages})`), ''],
     ['revisits', each((r) => `${r.revisits}`), ''],
     ['backlog archived: 50% / 99% / 100%', each((r) => `${f(r.backlog50s, 0)} s / ${f(r.backlog99s, 0)} s / ${f(r.backlog100s, 0)} s (${r.backlogArchived}/${r.feeds})`), '99% ≤ 300 s, 100% in the run'],
-    ['hot items: p50 / p95 capture delay', each((r) => `${f(r.hotP50s, 0)} s / ${f(r.hotP95s, 0)} s (${r.hotCaptured}/${r.hotItems} captured)`), 'p95 ≤ 120 s'],
+    [`hot items published ${SETTLE_S / 60} min or more before the end: p50 / p95 capture delay`, each((r) => `${f(r.hotP50s, 0)} s / ${f(r.hotP95s, 0)} s (${r.hotSettledCaptured}/${r.hotSettled} captured)`), 'p95 ≤ 120 s'],
+    ['hot items: p95 over every captured one (the last minutes\' too)', each((r) => `${f(r.hotP95EveryCapturedS, 0)} s`), ''],
     ['hot items: p95 from the poll that saw them to capture', each((r) => `${f(r.hotSeenToCapturedP95s, 1)} s`), ''],
     ['hot feeds\' polls: start past their planned time, p95 / max', each((r) => `${f(r.hotPollsLateP95s, 1)} s / ${f(r.hotPollsLateMaxs, 1)} s`), ''],
     ['resident memory: max / growth over 2nd half', each((r) => `${f(r.rssMaxMb, 0)} MB (at ${f(r.rssMaxAtS, 0)} s) / ${f(100 * r.rssGrowthSecondHalf)}%`), '≤ 600 MB / ≤ 5%'],
