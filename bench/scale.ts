@@ -15,7 +15,7 @@
  * Then the pass cost on a synthetic archive of 1,000,000 snapshots.
  *
  *   npm run bench:scale -- [--feeds=10000] [--hosts=500] [--minutes=8] [--hot=100] [--workers=auto] [--json] [--keep] [--profile=DIR]
- *                          [--against=DIR [--rounds=1]] [--node-flags="--flag …"]
+ *                          [--against=DIR [--rounds=1]] [--node-flags="--flag …"] [--schedule=name=value,…]
  *
  * `--against=DIR` runs another checkout's daemon (built first) and this one's alternately —
  * this, DIR; then DIR, this; … for `--rounds` rounds — and prints them side by side: the
@@ -54,6 +54,15 @@ const FEEDS = Number(args.get('feeds') ?? 10000);
 const HOSTS = Number(args.get('hosts') ?? 500);
 const MINUTES = Number(args.get('minutes') ?? 8);
 const HOT = Number(args.get('hot') ?? 100);
+/**
+ * `--schedule=name=value,…`: schedule settings on top of the issue's (`--schedule=delayCost=32`),
+ * to see what the schedule's trade of polls against delay does to the hot items. The daemon
+ * validates them (a wrong name or value stops the run with its message).
+ */
+const SCHEDULE = Object.fromEntries((args.get('schedule') ?? '').split(',').filter(Boolean).map((pair): [string, string | number] => {
+  const [name, value = ''] = pair.split('=');
+  return [name!, value !== '' && Number.isFinite(Number(value)) ? Number(value) : value];
+}));
 const ROOT = join(import.meta.dirname, '..');
 const TICKS_PER_SECOND = 100;
 /**
@@ -177,7 +186,7 @@ async function runOnce(root: string) {
   writeFileSync(join(work, 'feeds.yaml'), stringify(web.info.feeds.map((url) => ({ url }))));
   writeFileSync(join(work, 'settings.yaml'), stringify({
     subscriptions: join(work, 'feeds.yaml'), database: { path: database },
-    http: { perHostDelay: '1s', allowPrivateNetworks: ['127.0.0.0/8'] }, schedule: { defaultInterval: '10m', minInterval: '1m' }, revisit: { after: ['3m', '6m'] },
+    http: { perHostDelay: '1s', allowPrivateNetworks: ['127.0.0.0/8'] }, schedule: { defaultInterval: '10m', minInterval: '1m', ...SCHEDULE }, revisit: { after: ['3m', '6m'] },
     log: { level: 'info', pretty: false },
     // The pool's size (`workers`, default auto: one thread per core), to see what each thread buys.
     ...(args.has('workers') ? { workers: args.get('workers') === 'auto' ? 'auto' : Number(args.get('workers')) } : {}),
@@ -233,6 +242,8 @@ async function runOnce(root: string) {
   const hotPollsLate = pollLateness(logLines, new Set(web.info.feeds.slice(0, HOT)));
   const count = (sql: string) => db.prepare(sql).pluck().get() as number;
   const polls = count('SELECT COUNT(*) FROM polls');
+  const hotFeeds = web.info.feeds.slice(0, HOT);
+  const hotPolls = z.number().parse(db.prepare(`SELECT COUNT(*) FROM polls JOIN feeds ON feeds.id = polls.feed_id WHERE feeds.url IN (${hotFeeds.map(() => '?').join(', ')})`).pluck().get(...hotFeeds));
   const pages = count('SELECT COUNT(DISTINCT item_id) FROM extractions');
   const articles = count('SELECT COUNT(*) FROM articles');
   const checks = count("SELECT COUNT(*) FROM checks WHERE reason IS NOT 'first capture'");
@@ -247,7 +258,7 @@ async function runOnce(root: string) {
   // When the peak came: the daemon's log says what it was doing then.
   const peak = samples.reduce((max, s) => (s.rssMb > max.rssMb ? s : max), samples[0]!);
   const result = {
-    feeds: FEEDS, hosts: HOSTS, minutes: MINUTES, hot: HOT,
+    feeds: FEEDS, hosts: HOSTS, minutes: MINUTES, hot: HOT, schedule: SCHEDULE, hotPolls,
     pollsPerSecond: polls / seconds, polls, pagesPerSecond: pages / seconds, pages, revisits: checks,
     backlog50s: backlogAt(0.5), backlog99s: backlogAt(0.99), backlog100s: backlogAt(1), backlogArchived: archived.length,
     hotItems: hot.length, hotSettled: hotDelays.length, hotSettledCaptured: hotDelays.filter(Number.isFinite).length,
@@ -269,13 +280,15 @@ async function runOnce(root: string) {
   return result;
 }
 
-const f = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+const f = (value: number, digits = 1) => (value === Number.POSITIVE_INFINITY ? '∞' : Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
 
 /** The table's rows: a name, the value of each run, the target. */
 function rows(results: Result[], pass: { snapshots: number; passMs: number; quietPassMs: number }): Array<[string, string[], string]> {
   const each = (value: (r: Result) => string) => results.map(value);
   return [
     ['polls/s (polls)', each((r) => `${f(r.pollsPerSecond)} (${r.polls})`), ''],
+    ...(Object.keys(SCHEDULE).length > 0 ? [['schedule settings over the issue\'s', each(() => JSON.stringify(SCHEDULE)), ''] as [string, string[], string]] : []),
+    ['polls of the hot feeds', each((r) => `${r.hotPolls}`), ''],
     ['pages archived/s (pages)', each((r) => `${f(r.pagesPerSecond)} (${r.pages})`), ''],
     ['revisits', each((r) => `${r.revisits}`), ''],
     ['backlog archived: 50% / 99% / 100%', each((r) => `${f(r.backlog50s, 0)} s / ${f(r.backlog99s, 0)} s / ${f(r.backlog100s, 0)} s (${r.backlogArchived}/${r.feeds})`), '99% ≤ 300 s, 100% in the run'],
