@@ -239,11 +239,11 @@ async function runOnce(root: string) {
   const everyCaptured = captured.map((row) => (Date.parse(row.fetched) - Date.parse(row.published)) / 1000);
   // The service's part: from the poll that saw the item to its capture.
   const hotServiceDelays = captured.map((row) => (Date.parse(row.fetched) - Date.parse(row.seen)) / 1000);
-  const hotPollsLate = pollLateness(logLines, new Set(web.info.feeds.slice(0, HOT)));
-  const count = (sql: string) => db.prepare(sql).pluck().get() as number;
-  const polls = count('SELECT COUNT(*) FROM polls');
   const hotFeeds = web.info.feeds.slice(0, HOT);
-  const hotPolls = z.number().parse(db.prepare(`SELECT COUNT(*) FROM polls JOIN feeds ON feeds.id = polls.feed_id WHERE feeds.url IN (${hotFeeds.map(() => '?').join(', ')})`).pluck().get(...hotFeeds));
+  const hotPollsLate = pollLateness(logLines, new Set(hotFeeds));
+  const count = (sql: string, ...params: string[]) => z.number().parse(db.prepare(sql).pluck().get(...params));
+  const polls = count('SELECT COUNT(*) FROM polls');
+  const hotPolls = count(`SELECT COUNT(*) FROM polls JOIN feeds ON feeds.id = polls.feed_id WHERE feeds.url IN (${hotFeeds.map(() => '?').join(', ')})`, ...hotFeeds);
   const pages = count('SELECT COUNT(DISTINCT item_id) FROM extractions');
   const articles = count('SELECT COUNT(*) FROM articles');
   const checks = count("SELECT COUNT(*) FROM checks WHERE reason IS NOT 'first capture'");
