@@ -48,7 +48,7 @@ interface Page {
 }
 
 function articleBenchmark(): Page[] {
-  const truth = JSON.parse(readFileSync(join(root, 'article-benchmark', 'ground-truth.json'), 'utf8')) as Record<string, { url: string; articleBody: string }>;
+  const truth = z.record(z.string(), z.object({ url: z.string(), articleBody: z.string() })).parse(JSON.parse(readFileSync(join(root, 'article-benchmark', 'ground-truth.json'), 'utf8')));
   return Object.entries(truth).map(([id, entry]) => ({
     id, site: id, bytes: gunzipSync(readFileSync(join(root, 'article-benchmark', 'html', `${id}.html.gz`))), url: entry.url, gold: entry.articleBody, withTitle: false,
   }));
@@ -56,7 +56,7 @@ function articleBenchmark(): Page[] {
 
 function sameTemplate(year: string): Page[] {
   const dir = join(root, 'same-template', year);
-  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Array<{ site: string; page: string }>;
+  const manifest = z.array(z.object({ site: z.string(), page: z.string() })).parse(JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')));
   return manifest.map((entry) => ({
     id: entry.page, site: entry.site, bytes: readFileSync(join(dir, `${entry.page}.html`)), url: null, gold: readFileSync(join(dir, `${entry.page}.txt`), 'utf8'), withTitle: true,
   }));

@@ -231,8 +231,9 @@ async function runOnce(root: string) {
   const archived = backlog.flatMap((link) => extracted.get(link) ?? []).map(at).sort((a, b) => a - b);
   const backlogAt = (share: number) => (archived.length >= Math.ceil(share * FEEDS) ? archived[Math.ceil(share * FEEDS) - 1]! / 1000 : NaN);
   // Hot items published after the start (the ones before are the hot feeds' backlog).
-  const hot = db.prepare(`SELECT items.published, items.first_seen AS seen, MIN(snapshots.fetched_at) AS fetched FROM items LEFT JOIN snapshots ON snapshots.item_id = items.id
-    WHERE items.guid LIKE 'h-%' AND items.published > ? GROUP BY items.id`).all(new Date(web.info.started).toISOString()) as Array<{ published: string; seen: string; fetched: string | null }>;
+  const hotRows = db.prepare(`SELECT items.published, items.first_seen AS seen, MIN(snapshots.fetched_at) AS fetched FROM items LEFT JOIN snapshots ON snapshots.item_id = items.id
+    WHERE items.guid LIKE 'h-%' AND items.published > ? GROUP BY items.id`).all(new Date(web.info.started).toISOString());
+  const hot = z.array(z.object({ published: z.string(), seen: z.string(), fetched: z.string().nullable() })).parse(hotRows);
   const captured = hot.filter((row): row is typeof row & { fetched: string } => row.fetched !== null);
   const hotDelays = settledDelays(hot.map((row) => ({ published: Date.parse(row.published), fetched: row.fetched === null ? null : Date.parse(row.fetched) })), stopped, SETTLE_S);
   // As reported before 2026-11-27: every captured item, however close to the end (optimistic).
@@ -247,7 +248,8 @@ async function runOnce(root: string) {
   const pages = count('SELECT COUNT(DISTINCT item_id) FROM extractions');
   const articles = count('SELECT COUNT(*) FROM articles');
   const checks = count("SELECT COUNT(*) FROM checks WHERE reason IS NOT 'first capture'");
-  const blobs = db.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(length(data)), 0) AS stored, COALESCE(SUM(size), 0) AS raw FROM blobs').get() as { n: number; stored: number; raw: number };
+  const blobs = z.object({ n: z.number(), stored: z.number(), raw: z.number() })
+    .parse(db.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(length(data)), 0) AS stored, COALESCE(SUM(size), 0) AS raw FROM blobs').get());
   const againstReference = count("SELECT COUNT(*) FROM blobs WHERE encoding = 'zstd-dict'");
   const gzipped = gzipComparison(db);
   db.close();
@@ -339,7 +341,7 @@ async function main(): Promise<void> {
 
 /** What plain gzip (one stream per page, as Forest stored captures before) would take for a sample of the stored captures. */
 function gzipComparison(db: Database.Database): { captures: number; gzipBytes: number; storedBytes: number } {
-  const hashes = db.prepare('SELECT sha256 FROM blobs ORDER BY rowid LIMIT 2000').pluck().all() as string[];
+  const hashes = z.array(z.string()).parse(db.prepare('SELECT sha256 FROM blobs ORDER BY rowid LIMIT 2000').pluck().all());
   let gzipBytes = 0;
   let storedBytes = 0;
   for (const hash of hashes) {
