@@ -27,11 +27,10 @@
  * `--profile=DIR` writes V8 CPU profiles of the daemon (its main thread and each worker) to DIR
  * (open them in Chrome DevTools or speedscope) — to see where the CPU per page goes.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { stringify } from 'yaml';
@@ -39,6 +38,7 @@ import { z } from 'zod';
 import { storedBlob } from '../src/archive/blobs.js';
 import { quantile } from './quantile.js';
 import { settledDelays } from './scale/delays.js';
+import { buildCheckout, sample, startWeb, type Sample } from './scale/process.js';
 import { decodeStoredBody, loadCodec } from '../src/archive/codec.js';
 import { openDatabase } from '../src/archive/database.js';
 import { dueCaptures, duePolls, dueRevisits, nextWorkAt, queuedExtractions } from '../src/archive/queues.js';
@@ -64,7 +64,6 @@ const SCHEDULE = Object.fromEntries((args.get('schedule') ?? '').split(',').filt
   return [name!, value !== '' && Number.isFinite(Number(value)) ? Number(value) : value];
 }));
 const ROOT = join(import.meta.dirname, '..');
-const TICKS_PER_SECOND = 100;
 /**
  * Hot items count towards the delay quantiles only when published this long before the run
  * stops (bench/scale/delays.ts): the hot feeds publish every 20–60 s and are polled every three
@@ -72,37 +71,6 @@ const TICKS_PER_SECOND = 100;
  * last three minutes may still be waiting for its poll.
  */
 const SETTLE_S = 180;
-
-/** `cpuMs`: every thread of the daemon; `mainCpuMs`: its main thread alone (the rest is the pool and V8's helper threads). */
-interface Sample { t: number; rssMb: number; cpuMs: number; mainCpuMs: number }
-
-/** User + system CPU (ms) of a /proc stat file: the whole process, or one thread under task/. */
-function cpuOf(path: string): number {
-  const stat = readFileSync(path, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
-}
-
-function sample(pid: number, t: number): Sample | null {
-  try {
-    const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return { t, rssMb: Number(rss?.[1] ?? 0) / 1024, cpuMs: cpuOf(`/proc/${pid}/stat`), mainCpuMs: cpuOf(`/proc/${pid}/task/${pid}/stat`) };
-  } catch {
-    return null;
-  }
-}
-
-/** The web's first line: its feeds' URLs (feed n at index n, the hot ones first) and when it started. */
-const webInfo = z.object({ feeds: z.array(z.string()), started: z.number() });
-
-async function startWeb(): Promise<{ child: ChildProcess; info: z.infer<typeof webInfo> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'scale', 'web.ts'), `--feeds=${FEEDS}`, `--hosts=${HOSTS}`, `--hot=${HOT}`], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`bench web exited with ${code}`)));
-  });
-  return { child, info: webInfo.parse(JSON.parse(line)) };
-}
 
 /**
  * A scheduler pass's queries on a synthetic archive of a million snapshots (test/helpers/
@@ -181,7 +149,7 @@ function pollLateness(log: readonly string[], feeds: ReadonlySet<string>): numbe
 /** One run of the daemon of the checkout at `root` (built) against a fresh web and archive. */
 async function runOnce(root: string) {
   const work = mkdtempSync(join(tmpdir(), 'forest-scale-'));
-  const web = await startWeb();
+  const web = await startWeb({ feeds: FEEDS, hosts: HOSTS, hot: HOT });
   const database = join(work, 'forest.db');
   writeFileSync(join(work, 'feeds.yaml'), stringify(web.info.feeds.map((url) => ({ url }))));
   writeFileSync(join(work, 'settings.yaml'), stringify({
@@ -319,12 +287,7 @@ function rows(results: Result[], pass: { snapshots: number; passMs: number; quie
 
 async function main(): Promise<void> {
   const against = args.get('against');
-  if (against !== undefined) {
-    // The other checkout's daemon, as built from its own source.
-    if (!existsSync(join(against, 'bin', 'forest.js'))) throw new Error(`--against: no Forest checkout at ${against} (bin/forest.js missing)`);
-    const built = spawnSync('npm', ['run', 'build'], { cwd: against, stdio: ['ignore', 'ignore', 'inherit'] });
-    if (built.status !== 0) throw new Error(`--against: \`npm run build\` failed in ${against}`);
-  }
+  if (against !== undefined) buildCheckout(against);
   const rounds = against === undefined ? 1 : Math.max(1, Number(args.get('rounds') ?? 1));
   const runs: Array<{ label: string; result: Result }> = [];
   for (let round = 1; round <= rounds; round++) {
