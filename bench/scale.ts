@@ -218,9 +218,8 @@ async function runOnce(root: string) {
   const checks = count("SELECT COUNT(*) FROM checks WHERE reason IS NOT 'first capture'");
   // Checks that fell due and were not done by the end: when there are many, the machine was
   // saturated and the CPU per page is the machine's capacity over the pages, not their cost.
-  const stoppedAt = new Date(stopped).toISOString();
-  const checksLeft = count('SELECT COUNT(*) FROM articles WHERE next_check_at IS NOT NULL AND feed_enabled = 1 AND next_check_at <= ?', stoppedAt);
-  const oldestLeft = z.string().nullable().parse(db.prepare('SELECT MIN(next_check_at) FROM articles WHERE next_check_at IS NOT NULL AND feed_enabled = 1 AND next_check_at <= ?').pluck().get(stoppedAt));
+  const left = z.object({ n: z.number(), oldest: z.string().nullable() }).parse(db.prepare(`SELECT COUNT(*) AS n, MIN(next_check_at) AS oldest FROM articles
+    WHERE next_check_at IS NOT NULL AND feed_enabled = 1 AND next_check_at <= ?`).get(new Date(stopped).toISOString()));
   const blobs = z.object({ n: z.number(), stored: z.number(), raw: z.number() })
     .parse(db.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(length(data)), 0) AS stored, COALESCE(SUM(size), 0) AS raw FROM blobs').get());
   const againstReference = count("SELECT COUNT(*) FROM blobs WHERE encoding = 'zstd-dict'");
@@ -235,7 +234,7 @@ async function runOnce(root: string) {
   const result = {
     feeds: FEEDS, hosts: HOSTS, minutes: MINUTES, hot: HOT, schedule: SCHEDULE, hotPolls,
     pollsPerSecond: polls / seconds, polls, pagesPerSecond: pages / seconds, pages, revisits: checks,
-    checksLeft, checksLeftOldestS: oldestLeft === null ? 0 : (stopped - Date.parse(oldestLeft)) / 1000,
+    checksLeft: left.n, checksLeftOldestS: left.oldest === null ? 0 : (stopped - Date.parse(left.oldest)) / 1000,
     backlog50s: backlogAt(0.5), backlog99s: backlogAt(0.99), backlog100s: backlogAt(1), backlogArchived: archived.length,
     hotItems: hot.length, hotSettled: hotDelays.length, hotSettledCaptured: hotDelays.filter(Number.isFinite).length,
     hotP50s: quantile(hotDelays, 0.5), hotP95s: quantile(hotDelays, 0.95), hotP95EveryCapturedS: quantile(everyCaptured, 0.95), hotSeenToCapturedP95s: quantile(hotServiceDelays, 0.95),
