@@ -56,10 +56,8 @@ async function runOnce(root: string): Promise<Trial> {
   const exited = new Promise<number | null>((done) => forest.once('exit', done));
   const started = Date.now();
   let rssMaxMb = 0;
-  let last = sample(forest.pid!, 0);
   const timer = setInterval(() => {
-    last = sample(forest.pid!, Date.now() - started) ?? last;
-    rssMaxMb = Math.max(rssMaxMb, last?.rssMb ?? 0);
+    rssMaxMb = Math.max(rssMaxMb, sample(forest.pid!, Date.now() - started)?.rssMb ?? 0);
   }, 1000);
   await Promise.race([new Promise((done) => setTimeout(done, MINUTES * 60_000)), exited]);
   clearInterval(timer);
