@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { after, before, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { readMigrations } from '../../src/archive/database.js';
@@ -126,4 +128,40 @@ test('SIGKILL while the daemon starts (node, migrations, the lease, the pool): t
   }
   // Kills after start-up are the test above's; this one is for the ones before.
   assert.ok(beforeRunning >= 4, `most kills came during start-up (${beforeRunning} of 8)`);
+});
+
+/**
+ * A writer killed in the middle of a transaction in rollback-journal mode (a new database's first
+ * transaction, before WAL mode is on; or any tool of the user's) leaves a hot journal: the file
+ * holds half of the transaction, the journal what it overwrote. A connection that may not write
+ * cannot roll it back (SQLITE_READONLY_ROLLBACK). Forest's reading commands open the archive as
+ * the daemon does, so the first of them rolls the transaction back and answers.
+ */
+test('a read command on an archive a kill left mid-transaction rolls the half-written transaction back and answers', async () => {
+  const ws = workspace([{ url: web.site(SITES[0]!).feedUrl }]);
+  const made = await forest([...ws.args, 'feeds', 'list']);
+  assert.equal(made.code, 0, made.stderr);
+  // A child that writes with a one-page cache (so that its changes spill into the file before
+  // the commit) and is killed before it commits.
+  const writer = `const Database = require(${JSON.stringify(createRequire(import.meta.url).resolve('better-sqlite3'))});
+    const db = new Database(${JSON.stringify(ws.db)});
+    db.pragma('journal_mode = DELETE');
+    db.pragma('cache_size = 1');
+    db.exec('BEGIN');
+    db.exec("UPDATE feeds SET title = 'half-written'");
+    for (let i = 0; i < 2000; i++) db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(1000 + i, 'x'.repeat(200), 'y');
+    process.kill(process.pid, 'SIGKILL');`;
+  const killed = spawnSync(process.execPath, ['-e', writer]);
+  assert.equal(killed.signal, 'SIGKILL', killed.stderr.toString());
+  assert.ok(existsSync(`${ws.db}-journal`), 'the kill left a journal');
+  assert.ok(readFileSync(ws.db).includes('half-written'), 'the file holds the half-written transaction');
+
+  const status = await forest([...ws.args, 'status']);
+  assert.equal(status.code, 0, status.stderr);
+  assert.ok(status.stdout.includes(web.site(SITES[0]!).feedUrl), status.stdout);
+  assert.doesNotMatch(status.stdout, /half-written/);
+  assert.ok(!existsSync(`${ws.db}-journal`), 'the journal is rolled back and gone');
+  assert.equal(scalar<string | null>(ws.db, 'SELECT title FROM feeds'), null);
+  assert.equal(count(ws.db, 'SELECT COUNT(*) FROM schema_migrations'), readMigrations().length);
+  assert.equal(scalar<string>(ws.db, 'PRAGMA quick_check'), 'ok');
 });
