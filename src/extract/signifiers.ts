@@ -1,4 +1,4 @@
-import { isTag, type Element } from 'domhandler';
+import type { Element } from 'domhandler';
 import { textContent } from 'domutils';
 import type { PreparedPage } from './dom.js';
 import { withoutSiteName } from './metadata.js';
