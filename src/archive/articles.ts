@@ -3,6 +3,7 @@ import type { NextCheck } from '../schedule/revisit.js';
 import type { Db } from './database.js';
 import type { ObjectDiff } from './diff.js';
 import { checkedRow, checkedRows, count, integer, nullableInteger, nullableText, text } from './rows.js';
+import { unpackContent } from './packed-content.js';
 import { insertSnapshot, type FetchedPage } from './snapshots.js';
 import type { ArticleFilter, ArticleState, ArticleSummary, CheckedPage, CheckResult, RevisitRecord, StoredComparisonKey, VersionContent, VersionDecision } from './store.js';
 
@@ -42,7 +43,7 @@ export const articleRow = z.object({
 });
 export type ArticleRow = z.infer<typeof articleRow>;
 
-export const versionRow = z.object({
+const storedVersionRow = z.object({
   id: integer,
   article_id: integer,
   n: integer,
@@ -62,7 +63,11 @@ export const versionRow = z.object({
   blocks: text,
   /** Why the version's extraction set a wrapper aside (or found nothing), if it did. */
   extraction_reason: nullableText,
+  /** The HTML and the object, compressed (migration 0015); `html` and `blocks` are then ''. */
+  packed: z.instanceof(Uint8Array).nullable(),
 });
+/** A version with its HTML and object as text, however they are stored. */
+const versionRow = storedVersionRow.transform(({ packed, ...row }) => (packed === null ? row : { ...row, ...unpackContent(packed) }));
 export type VersionRow = z.infer<typeof versionRow>;
 
 const checkResult = z.enum(['unchanged', 'changed', 'failed', 'gone', 'unavailable']) satisfies z.ZodType<CheckResult>;
@@ -84,7 +89,7 @@ const articleSummary = z.object({
   firstCaptured: text, lastChecked: nullableText, nextCheck: nullableText,
 }) satisfies z.ZodType<ArticleSummary>;
 
-const VERSION_COLUMNS = `versions.*, contents.title, contents.byline, contents.published, contents.text, contents.html, contents.blocks,
+const VERSION_COLUMNS = `versions.*, contents.title, contents.byline, contents.published, contents.text, contents.html, contents.blocks, contents.packed,
   (SELECT extractions.reason FROM extractions WHERE extractions.snapshot_id = versions.snapshot_id) AS extraction_reason`;
 
 export function articleOfItem(db: Db, itemId: number): ArticleRow | undefined {
@@ -115,15 +120,19 @@ export function sameArticleElsewhere(db: Db, article: ArticleRow): ArticleRow[] 
   return checkedRows(articleRow, db.prepare('SELECT * FROM articles WHERE canonical_url = ? AND id != ? ORDER BY id').all(article.canonical_url, article.id), 'sameArticleElsewhere');
 }
 
+/** The HTML and the object stay packed as the pool packed them (packed-content.ts); the text is kept as text, for the search index. */
 function storeContent(db: Db, content: VersionContent): void {
-  db.prepare(`INSERT INTO contents (hash, title, byline, published, text, html, blocks) VALUES (?, ?, ?, ?, ?, ?, ?)
-    ON CONFLICT (hash) DO NOTHING`).run(content.hash, content.title, content.byline, content.published, content.text, content.html, JSON.stringify(content.object));
+  db.prepare(`INSERT INTO contents (hash, title, byline, published, text, html, blocks, packed) VALUES (?, ?, ?, ?, ?, '', '', ?)
+    ON CONFLICT (hash) DO NOTHING`).run(content.hash, content.title, content.byline, content.published, content.text, content.packed);
 }
+
+const storedObject = z.object({ blocks: text, packed: z.instanceof(Uint8Array).nullable() });
 
 /** The article's comparison key, with its object. */
 export function comparisonKeyOf(db: Db, article: ArticleRow): StoredComparisonKey | null {
   if (article.compare_hash === null || article.compare_method === null || article.compare_snapshot_id === null) return null;
-  const object = article.compare_object ?? checkedRow(text, db.prepare('SELECT blocks FROM contents WHERE hash = ?').pluck().get(article.compare_hash), 'comparisonKeyOf');
+  const stored = article.compare_object === null ? checkedRow(storedObject, db.prepare('SELECT blocks, packed FROM contents WHERE hash = ?').get(article.compare_hash), 'comparisonKeyOf') : undefined;
+  const object = article.compare_object ?? (stored && (stored.packed === null ? stored.blocks : unpackContent(stored.packed).blocks));
   if (object === undefined) return null;
   return {
     hash: article.compare_hash, method: article.compare_method, wrapperId: article.compare_wrapper_id, snapshotId: article.compare_snapshot_id, object,

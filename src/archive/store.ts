@@ -389,6 +389,8 @@ export type VersionContent = Pick<Version, 'capturedAt' | 'method' | 'wrapperId'
   extractor: number;
   /** What the object was made from (extract.ts, objectSource), null when unknown: the key's source from now on. */
   source: string | null;
+  /** `html` and `object` packed for storage (packed-content.ts), by the pool. */
+  packed: Uint8Array;
 };
 
 /** The page a check looked at. */

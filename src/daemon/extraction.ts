@@ -178,7 +178,7 @@ export class Extractor {
     const recordNothing = async (reason: string) => {
       const article = emptyArticle(reason);
       const { decision } = await store.recordExtraction(capture, { template: null, canonicalUrl: null, wrapperId: null, article, hash: null }, { rebasedKey: null, countsForTemplate: false },
-        decider(this.context, { article, object: null, hash: null, wrapperId: null, canonicalUrl: null }, { kind: 'first' }, null));
+        decider(this.context, { article, object: null, hash: null, packed: null, wrapperId: null, canonicalUrl: null }, { kind: 'first' }, null));
       return { article, outcome: outcomeOf(decision) };
     };
     try {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { decodeStoredBody, encodeBody, sha256, type EncodedBody, type ReferenceBody, type StoredBody } from '../archive/codec.js';
 import { diffObjects, type ObjectDiff } from '../archive/diff.js';
 import { normalizeArticle, normalizedObjectSchema, objectHash, type NormalizedObject } from '../archive/normalize.js';
+import { packContent } from '../archive/packed-content.js';
 import { json } from '../archive/rows.js';
 import type { ExtractedFields, FeedFields, StoredComparisonKey, TemplateChoice } from '../archive/store.js';
 import { preparePage, type PreparedPage } from '../extract/dom.js';
@@ -57,6 +58,12 @@ export interface ExtractOutcome {
   article: ArticleObject;
   object: NormalizedObject | null;
   hash: string | null;
+  /**
+   * The HTML and the object packed for storage (packed-content.ts), here in the pool rather than
+   * in the write transaction; null when no version can come of the extraction (no object, or
+   * the comparison key's own).
+   */
+  packed: Uint8Array | null;
   comparison: Comparison;
 }
 
@@ -95,7 +102,7 @@ export function extractTask(task: ExtractTask): ExtractOutcome {
 function extractBytes(bytes: Buffer, input: Omit<PageInput, 'body'>, task: Omit<ExtractTask, 'page'>): ExtractOutcome {
   const ready = prepareBytes(bytes, input, task.maxBytes);
   if ('reason' in ready) {
-    return { canonicalUrl: null, template: null, wrapperId: null, article: emptyArticle(ready.reason), object: null, hash: null, comparison: { kind: 'first' } };
+    return { canonicalUrl: null, template: null, wrapperId: null, article: emptyArticle(ready.reason), object: null, hash: null, packed: null, comparison: { kind: 'first' } };
   }
   const page = ready.prepared;
   const signature = structureSignature(page);
@@ -105,12 +112,13 @@ function extractBytes(bytes: Buffer, input: Omit<PageInput, 'body'>, task: Omit<
   const article = extractFromPage(page, { ...extractOptions(input, wrapper), knownSource: key?.source ?? null });
   const wrapperId = article.method === 'forest' ? template?.wrapperId ?? null : null;
   const base = { canonicalUrl: canonicalLink(page), template: template ? { id: template.id } : { signature }, wrapperId, article };
-  if (article.method === 'none') return { ...base, object: null, hash: null, comparison: { kind: 'first' } };
+  if (article.method === 'none') return { ...base, object: null, hash: null, packed: null, comparison: { kind: 'first' } };
   // Made from what the key was made from: the key's object (extractFromPage left the HTML unmade).
-  if (key?.source && article.source === key.source) return { ...base, object: json(normalizedObjectSchema, key.object, 'the comparison key'), hash: key.hash, comparison: { kind: 'same' } };
+  if (key?.source && article.source === key.source) return { ...base, object: json(normalizedObjectSchema, key.object, 'the comparison key'), hash: key.hash, packed: null, comparison: { kind: 'same' } };
   const object = normalizeArticle(article);
   const hash = objectHash(object);
-  return { ...base, object, hash, comparison: compare(key, object, hash, article.method, wrapperId) };
+  const comparison = compare(key, object, hash, article.method, wrapperId);
+  return { ...base, object, hash, packed: comparison.kind === 'same' ? null : packContent(article.html, JSON.stringify(object)), comparison };
 }
 
 /** A revisited page as fetched, not yet stored. */

@@ -1,4 +1,5 @@
 import type { NormalizedObject } from '../archive/normalize.js';
+import { packContent } from '../archive/packed-content.js';
 import type { ArticleState, CheckedPage, StoredCapture, VersionContent, VersionDecision } from '../archive/store.js';
 import { EXTRACTOR_VERSION, type ArticleObject } from '../extract/extract.js';
 import { nextCheck } from '../schedule/revisit.js';
@@ -22,6 +23,8 @@ export interface Extracted {
   article: ArticleObject;
   object: NormalizedObject | null;
   hash: string | null;
+  /** The HTML and the object packed for storage (packed-content.ts); null when no version may come of it (no object, or the key's). */
+  packed: Uint8Array | null;
   wrapperId: number | null;
   canonicalUrl: string | null;
 }
@@ -38,6 +41,9 @@ function contentOf(capture: StoredCapture, extracted: Extracted & { object: Norm
     snapshotId: capture.snapshotId, capturedAt: capture.fetchedAt, method: article.method, wrapperId: extracted.wrapperId,
     title: article.title, byline: article.byline, published: article.published, text: article.text, html: article.html,
     object: extracted.object, hash: extracted.hash, extractor: EXTRACTOR_VERSION, source: article.source,
+    // The pool packs whatever may become a version; only an extraction that found the key's
+    // object comes without, and it becomes one only if the article is not what it was made for.
+    packed: extracted.packed ?? packContent(article.html, JSON.stringify(extracted.object)),
   };
 }
 
@@ -50,10 +56,9 @@ export function decideVersion(existing: ArticleState | null, capture: StoredCapt
     if (!existing) return { kind: 'none' };
     return { kind: 'check', result: 'failed', page, next: nextCheck(revisit, existing.revisitStep, false, page.at), reason: extracted.article.reason ?? 'nothing extracted' };
   }
-  const content = contentOf(capture, extracted);
   if (!existing) {
     return {
-      kind: 'first', content, page, next: nextCheck(revisit, 0, false, page.at),
+      kind: 'first', content: contentOf(capture, extracted), page, next: nextCheck(revisit, 0, false, page.at),
       article: { itemId: capture.itemId, feedId: capture.feedId, url: capture.url, finalUrl: capture.finalUrl, canonicalUrl: extracted.canonicalUrl },
     };
   }
@@ -68,7 +73,7 @@ export function decideVersion(existing: ArticleState | null, capture: StoredCapt
     const sameObject = comparison.kind === 'same' && source !== null ? { sameObject: { hash: extracted.hash, source } } : {};
     return { kind: 'check', result: 'unchanged', page, next: unchanged, reason: note, ...sameObject };
   }
-  return { kind: 'edit', content, diff: comparison.diff, page, next: nextCheck(revisit, existing.revisitStep, true, page.at), reason: note };
+  return { kind: 'edit', content: contentOf(capture, extracted), diff: comparison.diff, page, next: nextCheck(revisit, existing.revisitStep, true, page.at), reason: note };
 }
 
 /** The decision as the daemon's log says it. */

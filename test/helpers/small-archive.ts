@@ -4,6 +4,7 @@ import { diffObjects } from '../../src/archive/diff.js';
 import { syncSubscriptions } from '../../src/archive/feeds.js';
 import { upsertItems } from '../../src/archive/items.js';
 import { normalizeArticle, objectHash } from '../../src/archive/normalize.js';
+import { packContent } from '../../src/archive/packed-content.js';
 import { recordCapture } from '../../src/archive/snapshots.js';
 import { openStore, type SqliteStore } from '../../src/archive/sqlite-store.js';
 import { EXTRACTOR_VERSION } from '../../src/extract/extract.js';
@@ -36,7 +37,7 @@ export function smallArchive(path: string, titles: string[] = ['One'], options: 
   };
   const content = (snapshotId: number, when: Date, title: string, html: string) => {
     const object = normalizeArticle({ title, byline: 'Ann Lee', published: null, html });
-    return { snapshotId, capturedAt: when.toISOString(), method: 'sigfeed', wrapperId: null, title, byline: 'Ann Lee', published: null, text: html.replace(/<[^>]+>/g, ' ').trim(), html, object, hash: objectHash(object), extractor: EXTRACTOR_VERSION, source: null };
+    return { snapshotId, capturedAt: when.toISOString(), method: 'sigfeed', wrapperId: null, title, byline: 'Ann Lee', published: null, text: html.replace(/<[^>]+>/g, ' ').trim(), html, object, hash: objectHash(object), extractor: EXTRACTOR_VERSION, source: null, packed: packContent(html, JSON.stringify(object)) };
   };
   const first = '<p>First paragraph of the story.</p><p>The mayor said no.</p>';
   titles.forEach((title, i) => {

@@ -44,7 +44,7 @@ test('a slow learning holds its feed, not the extraction slots: the other feeds\
     threads: 1,
     extract: async (task): Promise<ExtractOutcome> => ({
       canonicalUrl: null, template: task.templates[0] ? { id: task.templates[0].id } : { signature: ['html', 'body', 'p'] }, wrapperId: null,
-      article: emptyArticle('stood in for'), object: null, hash: null, comparison: { kind: 'first' },
+      article: emptyArticle('stood in for'), object: null, hash: null, packed: null, comparison: { kind: 'first' },
     }),
     learn: async (): Promise<LearnOutcome> => {
       learnings++;
