@@ -27,7 +27,7 @@ import { gunzipSync } from 'node:zlib';
  * dictionary as well as on the page: on the 427
  * pages above, level 6 took 0.93 ms a page and stored 6.04 KB, level 3 0.26 ms and 6.61 KB (+9%).
  * A capture is compressed once, in the pool, while the archive's size is dominated by the text
- * and versions around it (bench:scale: ~3.2 KB of ~28 KB per article).
+ * and versions around it (bench:scale: ~4 KB of ~21 KB per article).
  */
 const LEVEL = 3;
 /**
