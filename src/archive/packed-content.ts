@@ -1,4 +1,5 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
+import type { NormalizedObject } from './normalize.js';
 
 /**
  * A version's sanitized HTML and its normalized object (JSON) in one compressed value, the way
@@ -16,11 +17,11 @@ export interface UnpackedContent {
   blocks: string;
 }
 
-export function packContent(html: string, blocks: string): Buffer {
+export function packContent(html: string, object: NormalizedObject): Buffer {
   const markup = Buffer.from(html, 'utf8');
   const length = Buffer.alloc(4);
   length.writeUInt32LE(markup.byteLength);
-  return gzipSync(Buffer.concat([length, markup, Buffer.from(blocks, 'utf8')]));
+  return gzipSync(Buffer.concat([length, markup, Buffer.from(JSON.stringify(object), 'utf8')]));
 }
 
 export function unpackContent(packed: Uint8Array): UnpackedContent {

@@ -118,7 +118,7 @@ function extractBytes(bytes: Buffer, input: Omit<PageInput, 'body'>, task: Omit<
   const object = normalizeArticle(article);
   const hash = objectHash(object);
   const comparison = compare(key, object, hash, article.method, wrapperId);
-  return { ...base, object, hash, packed: comparison.kind === 'same' ? null : packContent(article.html, JSON.stringify(object)), comparison };
+  return { ...base, object, hash, packed: comparison.kind === 'same' ? null : packContent(article.html, object), comparison };
 }
 
 /** A revisited page as fetched, not yet stored. */

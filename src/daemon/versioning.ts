@@ -43,7 +43,7 @@ function contentOf(capture: StoredCapture, extracted: Extracted & { object: Norm
     object: extracted.object, hash: extracted.hash, extractor: EXTRACTOR_VERSION, source: article.source,
     // The pool packs whatever may become a version; only an extraction that found the key's
     // object comes without, and it becomes one only if the article is not what it was made for.
-    packed: extracted.packed ?? packContent(article.html, JSON.stringify(extracted.object)),
+    packed: extracted.packed ?? packContent(article.html, extracted.object),
   };
 }
 

@@ -37,7 +37,7 @@ export function smallArchive(path: string, titles: string[] = ['One'], options: 
   };
   const content = (snapshotId: number, when: Date, title: string, html: string) => {
     const object = normalizeArticle({ title, byline: 'Ann Lee', published: null, html });
-    return { snapshotId, capturedAt: when.toISOString(), method: 'sigfeed', wrapperId: null, title, byline: 'Ann Lee', published: null, text: html.replace(/<[^>]+>/g, ' ').trim(), html, object, hash: objectHash(object), extractor: EXTRACTOR_VERSION, source: null, packed: packContent(html, JSON.stringify(object)) };
+    return { snapshotId, capturedAt: when.toISOString(), method: 'sigfeed', wrapperId: null, title, byline: 'Ann Lee', published: null, text: html.replace(/<[^>]+>/g, ' ').trim(), html, object, hash: objectHash(object), extractor: EXTRACTOR_VERSION, source: null, packed: packContent(html, object) };
   };
   const first = '<p>First paragraph of the story.</p><p>The mayor said no.</p>';
   titles.forEach((title, i) => {

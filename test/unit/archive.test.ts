@@ -128,7 +128,7 @@ test('a poll that finds a feed item changed makes its article due for a revisit 
   for (const itemId of [1, 2]) {
     const snapshotId = recordCapture(db, itemId, fetched, encodeBody(fetched.body));
     createArticle(db, { itemId, feedId: 1, url: fetched.url, finalUrl: fetched.finalUrl, canonicalUrl: null },
-      { snapshotId, capturedAt: now.toISOString(), method: 'sigfeed', wrapperId: null, title: 'T', byline: null, published: null, text: 'page', html: '<p>page</p>', object, hash: objectHash(object), extractor: EXTRACTOR_VERSION, source: null, packed: packContent('<p>page</p>', JSON.stringify(object)) },
+      { snapshotId, capturedAt: now.toISOString(), method: 'sigfeed', wrapperId: null, title: 'T', byline: null, published: null, text: 'page', html: '<p>page</p>', object, hash: objectHash(object), extractor: EXTRACTOR_VERSION, source: null, packed: packContent('<p>page</p>', object) },
       { at: now.toISOString(), status: 200, snapshotId }, { step: 1, at: '2026-11-02T01:00:00.000Z' });
   }
   const later = new Date('2026-11-02T00:30:00Z');
@@ -157,7 +157,7 @@ function archivedPage(html: string, now: Date, headers: Record<string, string> =
   const object = normalizeArticle({ title: 'T', byline: null, published: null, html });
   const first = recordCapture(db, 1, fetched(now), encodeBody(Buffer.from(html)));
   createArticle(db, { itemId: 1, feedId: 1, url: 'https://x.example/1', finalUrl: 'https://x.example/1', canonicalUrl: null },
-    { snapshotId: first, capturedAt: now.toISOString(), method: 'sigfeed', wrapperId: null, title: 'T', byline: null, published: null, text, html, object, hash: objectHash(object), extractor: EXTRACTOR_VERSION, source: null, packed: packContent(html, JSON.stringify(object)) },
+    { snapshotId: first, capturedAt: now.toISOString(), method: 'sigfeed', wrapperId: null, title: 'T', byline: null, published: null, text, html, object, hash: objectHash(object), extractor: EXTRACTOR_VERSION, source: null, packed: packContent(html, object) },
     { at: now.toISOString(), status: 200, snapshotId: first }, { step: 1, at: null });
   return { db, fetched };
 }

@@ -9,16 +9,18 @@ before(() => loadCodec());
 
 test('packed content gives back the HTML and the object exactly, and is smaller than they are', () => {
   const html = '<p>Ça coûte 5 € — “quoted”, 日本語, and an emoji 🌲.</p>'.repeat(40);
-  const blocks = JSON.stringify({ title: 'Titre', blocks: [{ kind: 'paragraph', text: 'Ça coûte 5 € 🌲' }] });
-  const packed = packContent(html, blocks);
+  const object = { title: 'Titre', byline: 'Zoë', published: null, blocks: [{ kind: 'paragraph' as const, text: 'Ça coûte 5 € 🌲' }], media: [] };
+  const blocks = JSON.stringify(object);
+  const packed = packContent(html, object);
   assert.deepEqual(unpackContent(packed), { html, blocks });
   assert.ok(packed.byteLength < Buffer.byteLength(html) + Buffer.byteLength(blocks), `${packed.byteLength} bytes`);
-  assert.deepEqual(unpackContent(packContent('', '')), { html: '', blocks: '' });
+  const empty = { title: '', byline: '', published: null, blocks: [], media: [] };
+  assert.deepEqual(unpackContent(packContent('', empty)), { html: '', blocks: JSON.stringify(empty) });
 });
 
 test('packed content that does not hold what it should is an error, not a wrong version', () => {
   assert.throws(() => unpackContent(Buffer.from('not gzip')));
-  const truncated = packContent('<p>long enough to be cut</p>', '{}');
+  const truncated = packContent('<p>long enough to be cut</p>', { title: 'T', byline: '', published: null, blocks: [], media: [] });
   assert.throws(() => unpackContent(truncated.subarray(0, truncated.byteLength - 6)));
 });
 
