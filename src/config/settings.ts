@@ -85,6 +85,7 @@ const settingsSchema = z.strictObject({
     public: z.boolean(),
     capturePort: z.number().int().min(0).max(65535).nullable(),
     captureOrigin: z.string().regex(/^https?:\/\/[^/]+$/, 'an origin: scheme and host, e.g. https://captures.archive.example.org').nullable(),
+    publicUrl: z.string().regex(/^https?:\/\/[^/?#]+\/?$/, 'the app\'s address as browsers reach it: scheme and host, e.g. https://archive.example.org').nullable(),
   }),
   log: z.strictObject({
     level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']),

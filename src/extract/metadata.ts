@@ -1,6 +1,6 @@
 import { isTag, type Element } from 'domhandler';
 import { textContent } from 'domutils';
-import { absoluteUrl } from '../feeds/sanitize.js';
+import { absoluteUrl, webUrl } from '../feeds/sanitize.js';
 import { normalizeFeedDate } from '../feeds/dates.js';
 import { holdsLink } from './blocks.js';
 import { isHidden, isInside, type PreparedPage } from './dom.js';
@@ -246,10 +246,11 @@ function bylineIn(roots: Element[]): string | null {
 }
 
 /**
- * The page's `<link rel=canonical>`, absolute, or null: read from the same parse as everything
- * else (a capture is parsed once).
+ * The page's `<link rel=canonical>`, as an absolute http(s) URL, or null (also when it does not
+ * parse as one: it enters the archive as an address, and is shown in headers and links): read
+ * from the same parse as everything else (a capture is parsed once).
  */
 export function canonicalLink(page: PreparedPage): string | null {
   const href = page.declarations.find((element) => element.name === 'link' && /(^|\s)canonical(\s|$)/i.test(element.attribs['rel'] ?? '') && element.attribs['href'])?.attribs['href'];
-  return href && page.url ? absoluteUrl(href, page.url) : href ?? null;
+  return webUrl(href, page.url);
 }

@@ -1,6 +1,21 @@
 import { decodeHTML } from 'entities';
 import sanitizeHtml from 'sanitize-html';
 
+/**
+ * `href` resolved against `base` when the result is an absolute http(s) URL; else null. For URLs
+ * that enter the archive as an address (a canonical link): a string that does not parse is
+ * someone's text, never a URL to store.
+ */
+export function webUrl(href: string | null | undefined, base: string | null | undefined): string | null {
+  if (!href) return null;
+  try {
+    const url = new URL(href.trim(), base ?? undefined);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Resolves `href` against `base`; keeps it as it is when it cannot be resolved. */
 export function absoluteUrl(href: string | null | undefined, base: string | null | undefined): string | null {
   if (!href) return null;
@@ -38,9 +53,13 @@ export function sanitizeFeedHtml(html: string | null | undefined, base: string |
     transforms['img'] = (_tagName, attribs) => ({
       tagName: 'a', attribs: { href: absoluteUrl(attribs['src'], base) ?? '', class: 'image' }, text: `[image${attribs['alt'] ? `: ${attribs['alt']}` : ''}]`,
     });
+    // Media would load from their site too: a link instead (a <source> inside keeps no address of its own).
+    for (const tag of ['video', 'audio'] as const) {
+      transforms[tag] = (_tagName, attribs) => ({ tagName: 'a', attribs: { href: absoluteUrl(attribs['src'], base) ?? '', class: 'image' }, text: `[${tag}]` });
+    }
   }
   const clean = sanitizeHtml(html, {
-    allowedTags: [...sanitizeHtml.defaults.allowedTags, 'img', 'figure', 'figcaption', 'picture', 'source', 'video', 'audio'],
+    allowedTags: [...sanitizeHtml.defaults.allowedTags, 'img', 'figure', 'figcaption', 'picture', ...(options.imagesAsLinks ? [] : ['source', 'video', 'audio'])],
     allowedAttributes: {
       a: ['href', 'title', 'rel', ...(options.imagesAsLinks ? ['class'] : [])],
       img: ['src', 'alt', 'title', 'width', 'height'],
@@ -49,7 +68,8 @@ export function sanitizeFeedHtml(html: string | null | undefined, base: string |
       audio: ['src', 'controls'],
       '*': ['lang', 'dir'],
     },
-    allowedSchemes: ['http', 'https', 'mailto', 'data'],
+    // A data: URL is a document of its own (HTML, SVG with script): never a link; an inline image only.
+    allowedSchemes: ['http', 'https', 'mailto'],
     allowedSchemesByTag: { img: ['http', 'https', 'data'] },
     allowProtocolRelative: true,
     transformTags: transforms,

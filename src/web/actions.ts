@@ -4,7 +4,8 @@ import type { Settings } from '../config/settings.js';
 import { idParams } from './api.js';
 import { loginPage } from './pages.js';
 import { Problem } from './problems.js';
-import { cookieValue, csrfToken, newSession, sameSecret, SESSION_COOKIE, SESSION_HOURS, validCsrf, validSession } from './session.js';
+import { LoginLimit } from './login-limit.js';
+import { cookieValue, sameSecret, SESSION_COOKIE, type Sessions } from './session.js';
 import { subscriptionEdits } from './writes.js';
 
 /**
@@ -16,16 +17,17 @@ import { subscriptionEdits } from './writes.js';
 /** Who is looking at a page: a logged-in archivist (with the CSRF token their forms carry), or a reader. */
 export type Viewer = { csrf: string } | null;
 
-const session = (request: FastifyRequest) => cookieValue(request.headers.cookie, SESSION_COOKIE);
+/** The session id a request's cookie names (valid or not). */
+export const sessionOf = (request: FastifyRequest) => cookieValue(request.headers.cookie, SESSION_COOKIE);
 
 /** The viewer of a request, for the pages to show the forms or the login link. */
-export function viewerOf(request: FastifyRequest, token: string | null): Viewer {
-  const value = session(request);
-  return token !== null && value !== undefined && validSession(token, value, new Date()) ? { csrf: csrfToken(token, value) } : null;
+export function viewerOf(request: FastifyRequest, sessions: Sessions | null): Viewer {
+  const id = sessionOf(request);
+  return sessions !== null && id !== undefined && sessions.valid(id, Date.now()) ? { csrf: sessions.csrf(id) } : null;
 }
 
-/** Whether a request carries a valid login (the token's other form, for `serve.public: false`). */
-export const loggedIn = (request: FastifyRequest, token: string) => validSession(token, session(request), new Date());
+/** Whether a request carries a live login (the token's other form, for `serve.public: false`). */
+export const loggedIn = (request: FastifyRequest, sessions: Sessions) => sessions.valid(sessionOf(request), Date.now());
 
 type Form = Record<string, string | undefined>;
 
@@ -40,19 +42,20 @@ const sessionCookie = (request: FastifyRequest, value: string, maxAge: number) =
 
 const back = (reply: FastifyReply, to: string) => reply.code(303).header('location', to).send();
 
-export function actionRoutes(app: FastifyInstance, store: Store, settings: Pick<Settings, 'serve' | 'subscriptions'>): void {
+export function actionRoutes(app: FastifyInstance, store: Store, settings: Pick<Settings, 'serve' | 'subscriptions'>, sessions: Sessions | null): void {
   const { token } = settings.serve;
+  const limit = new LoginLimit();
   const edits = subscriptionEdits(store, settings.subscriptions);
   const page = (reply: FastifyReply, status: number, problem: string | null) => reply.code(status).type('text/html; charset=utf-8').send(loginPage(token !== null, problem).value);
 
   /** An action needs a login and the form's CSRF token. */
   const guarded = {
     onRequest: async (request: FastifyRequest) => {
-      if (token === null) throw new Problem(403, 'Actions are off', 'set serve.token in your settings to log in and change subscriptions here');
-      if (!loggedIn(request, token)) throw new Problem(401, 'Log in first', 'this action needs a login: open /login');
+      if (sessions === null) throw new Problem(403, 'Actions are off', 'set serve.token in your settings to log in and change subscriptions here');
+      if (!loggedIn(request, sessions)) throw new Problem(401, 'Log in first', 'this action needs a login: open /login');
     },
     preHandler: async (request: FastifyRequest) => {
-      if (!validCsrf(token!, session(request)!, formOf(request)['_csrf'])) throw new Problem(403, 'Form expired', 'the form did not come from this session: reload the page and try again');
+      if (!sessions!.validCsrf(sessionOf(request)!, formOf(request)['_csrf'])) throw new Problem(403, 'Form expired', 'the form did not come from this session: reload the page and try again');
     },
   };
   /** A form's fields: strings of a sane length, the CSRF token among them (checked in preHandler). */
@@ -65,13 +68,24 @@ export function actionRoutes(app: FastifyInstance, store: Store, settings: Pick<
   app.get('/login', { schema: { hide: true } }, async (_request, reply) => page(reply, 200, null));
 
   app.post('/login', { schema: { hide: true, body: { type: 'object', required: ['token'], properties: { token: { type: 'string', maxLength: 1000 } } } } }, async (request, reply) => {
-    if (token === null) return page(reply, 403, 'Logging in is off: set serve.token in your settings first.');
+    if (token === null || sessions === null) return page(reply, 403, 'Logging in is off: set serve.token in your settings first.');
+    const now = Date.now();
+    const wait = limit.wait(request.ip, now);
+    if (wait > 0) return page(reply.header('retry-after', String(wait)), 429, `Too many wrong tokens from this address: try again in ${wait} s.`);
     const given = formOf(request)['token'] ?? '';
-    if (!sameSecret(given, token)) return page(reply, 401, 'That is not the token in serve.token.');
-    return back(reply.header('set-cookie', sessionCookie(request, newSession(token, new Date()), SESSION_HOURS * 3600)), '/');
+    if (!sameSecret(given, token)) {
+      limit.failed(request.ip, now);
+      return page(reply, 401, 'That is not the token in serve.token.');
+    }
+    return back(reply.header('set-cookie', sessionCookie(request, sessions.create(now), sessions.lifetimeSeconds)), '/');
   });
 
-  app.post('/logout', { ...guarded, schema: { hide: true, body: formSchema({}) } }, async (request, reply) => back(reply.header('set-cookie', sessionCookie(request, '', 0)), '/'));
+  // Logging out ends the session on the server, for every copy of its cookie. It needs no form
+  // token: the cookie is SameSite=Strict, so another site cannot make a browser log out with it.
+  app.post('/logout', { schema: { hide: true } }, async (request, reply) => {
+    sessions?.end(sessionOf(request));
+    return back(reply.header('set-cookie', sessionCookie(request, '', 0)), '/');
+  });
 
   app.post('/feeds', { ...guarded, schema: { hide: true, body: formSchema({ url: 2000, title: 500, tags: 1000 }, ['url']) } }, async (request, reply) => {
     const form = formOf(request);

@@ -14,7 +14,8 @@ import { Problem } from './problems.js';
 
 const ENTRIES = 50;
 
-export function changeFeedRoutes(app: FastifyInstance, store: Store): void {
+/** `appOrigin`: the app's canonical origin (serve.publicUrl, or its own address), never the request's Host. */
+export function changeFeedRoutes(app: FastifyInstance, store: Store, appOrigin: () => string): void {
   app.get<{ Querystring: { feed?: string; tag?: string } }>('/changes.atom', {
     schema: { hide: true, querystring: { type: 'object', additionalProperties: false, properties: { feed: { type: 'string' }, tag: { type: 'string' } } } },
   }, async (request, reply) => {
@@ -26,8 +27,8 @@ export function changeFeedRoutes(app: FastifyInstance, store: Store): void {
       if (!feed) throw new Problem(404, 'No such feed', `no feed ${id}`);
     }
     const changes = await store.changes({ feed, tag }, ENTRIES);
-    // Links as the reader reached this server (through a proxy too: its Host header).
-    const base = `${request.protocol}://${request.host}`;
+    // A Host header is the client's to say: links built on it could be poisoned in a shared cache.
+    const base = appOrigin();
     const scope = feed ? ` in ${feed}` : tag ? ` tagged ${tag}` : '';
     const updated = changes[0]?.capturedAt ?? new Date(0).toISOString();
     const document = html`<?xml version="1.0" encoding="utf-8"?>

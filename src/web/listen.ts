@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Store } from '../archive/store.js';
 import type { Settings } from '../config/settings.js';
 import type { Logger } from '../util/logger.js';
-import { buildCaptureServer, buildServer } from './server.js';
+import { appOrigins, captureListenHost, httpOrigin, otherLoopbackName } from './origins.js';
+import { buildCaptureServer, buildServer, type Origins } from './server.js';
 
 /** The two origins `forest serve` listens on: the app, and the archived pages (sandboxed, on a port of their own). */
 export interface RunningWeb {
@@ -11,10 +12,9 @@ export interface RunningWeb {
   close(): Promise<void>;
 }
 
-const origin = (host: string, app: FastifyInstance) => {
+const portOf = (app: FastifyInstance) => {
   const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  return typeof address === 'object' && address ? address.port : 0;
 };
 
 /**
@@ -22,21 +22,31 @@ const origin = (host: string, app: FastifyInstance) => {
  * default; with port 0, any free port too). Closing stops both; requests in flight finish.
  */
 export async function startWeb(store: Store, settings: Pick<Settings, 'serve' | 'subscriptions'>, log: Logger): Promise<RunningWeb> {
-  const { host, port } = settings.serve;
-  let captureUrl = '';
-  const app = await buildServer(store, settings, log, () => captureUrl);
-  const captures = await buildCaptureServer(store, log);
+  const { host, port, publicUrl, captureOrigin } = settings.serve;
+  let appPort = 0;
+  let capturePort = 0;
+  const origins: Origins = {
+    app: () => (publicUrl ? new URL(publicUrl).origin : httpOrigin(host, appPort)),
+    apps: () => appOrigins(publicUrl, host, appPort),
+    capture: () => captureOrigin ?? httpOrigin(otherLoopbackName(host) ?? host, capturePort),
+  };
+  const app = await buildServer(store, settings, log, origins);
+  const captures = await buildCaptureServer(store, settings, log, origins);
   await app.listen({ host, port });
+  appPort = portOf(app);
   try {
-    await captures.listen({ host, port: settings.serve.capturePort ?? (port === 0 ? 0 : port + 1) });
+    await captures.listen({ host: captureListenHost(host), port: settings.serve.capturePort ?? (port === 0 ? 0 : port + 1) });
   } catch (error) {
     await app.close();
     throw error;
   }
-  captureUrl = settings.serve.captureOrigin ?? origin(host, captures);
+  capturePort = portOf(captures);
+  if (captureOrigin === null && otherLoopbackName(host) === null && settings.serve.token !== null) {
+    log.warn(`the captures are served on ${host} too, so a browser sends them the app's login cookie (cookies ignore ports): give them a host name of their own with serve.captureOrigin`);
+  }
   return {
-    url: origin(host, app),
-    captureUrl,
+    url: httpOrigin(host, appPort),
+    captureUrl: origins.capture(),
     async close() {
       await Promise.all([app.close(), captures.close()]);
     },

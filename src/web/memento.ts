@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Memento, Store } from '../archive/store.js';
 import { Problem } from './problems.js';
+import { uriReference } from './uri.js';
 
 /**
  * Memento (RFC 7089): "what did this URL say at time T", the way web archives answer it, so that
@@ -35,12 +36,20 @@ async function mementosOf(store: Store, original: string): Promise<Memento[]> {
   return mementos;
 }
 
+/** Link targets are URI-references (RFC 8288 §3): a stored URL is percent-encoded so it cannot close the `<…>`. */
 const links = (original: string) => ({
-  original: `<${original}>; rel="original"`,
-  timegate: `</timegate/${original}>; rel="timegate"`,
-  timemap: `</timemap/link/${original}>; rel="timemap"; type="application/link-format"`,
+  original: `<${uriReference(original)}>; rel="original"`,
+  timegate: `<${uriReference(`/timegate/${original}`)}>; rel="timegate"`,
+  timemap: `<${uriReference(`/timemap/link/${original}`)}>; rel="timemap"; type="application/link-format"`,
 });
-const mementoLink = (original: string, memento: Memento, rel: string) => `</memento/${stamp(memento.datetime)}/${original}>; rel="${rel}"; datetime="${httpDate(memento.datetime)}"`;
+const mementoPath = (original: string, memento: Memento) => uriReference(`/memento/${stamp(memento.datetime)}/${original}`);
+const mementoLink = (original: string, memento: Memento, rel: string) => `<${mementoPath(original, memento)}>; rel="${rel}"; datetime="${httpDate(memento.datetime)}"`;
+
+/** The original URL a capture route's path (without its query-less prefix) addresses, or null for any other path. */
+export function capturePathOriginal(path: string): string | null {
+  const match = /^\/(?:memento\/\d{14}|timegate|timemap\/(?:link|json))\/(https?:\/\/.+)$/i.exec(path);
+  return match ? match[1]! : null;
+}
 
 /**
  * A capture is someone else's page: it is served with a sandbox policy (no script runs, and it
@@ -49,12 +58,16 @@ const mementoLink = (original: string, memento: Memento, rel: string) => `</meme
  */
 const CAPTURE_POLICY = "sandbox; default-src 'none'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; font-src 'self' data:";
 
-export function mementoRoutes(app: FastifyInstance, store: Store): void {
+/**
+ * The Memento routes; `frameAncestors` (on the capture origin: the app's origins) is who may
+ * frame a capture, null where captures are not meant to be framed by another origin.
+ */
+export function mementoRoutes(app: FastifyInstance, store: Store, frameAncestors: () => string[] | null = () => null): void {
   app.get('/timemap/link/*', { schema: { hide: true } }, async (request, reply) => {
     const original = originalOf(request, '/timemap/link/');
     const mementos = await mementosOf(store, original);
     const own = links(original);
-    const lines = [own.original, `</timemap/link/${original}>; rel="self"; type="application/link-format"; from="${httpDate(mementos[0]!.datetime)}"; until="${httpDate(mementos.at(-1)!.datetime)}"`, own.timegate,
+    const lines = [own.original, `<${uriReference(`/timemap/link/${original}`)}>; rel="self"; type="application/link-format"; from="${httpDate(mementos[0]!.datetime)}"; until="${httpDate(mementos.at(-1)!.datetime)}"`, own.timegate,
       ...mementos.map((memento, i) => mementoLink(original, memento, [i === 0 ? 'first' : '', i === mementos.length - 1 ? 'last' : '', 'memento'].filter(Boolean).join(' ')))];
     return reply.type('application/link-format').send(`${lines.join(',\n')}\n`);
   });
@@ -78,7 +91,7 @@ export function mementoRoutes(app: FastifyInstance, store: Store): void {
     if (at !== null && Number.isNaN(at)) throw new Problem(400, 'Bad Accept-Datetime', `not an HTTP date: ${asked} (e.g. Tue, 03 Nov 2026 12:00:00 GMT)`);
     const chosen = at === null ? mementos.at(-1)! : nearest(mementos, at);
     const own = links(original);
-    return reply.code(302).header('vary', 'accept-datetime').header('location', `/memento/${stamp(chosen.datetime)}/${original}`)
+    return reply.code(302).header('vary', 'accept-datetime').header('location', mementoPath(original, chosen))
       .header('link', [own.original, own.timemap, mementoLink(original, chosen, 'memento')].join(', ')).send();
   });
 
@@ -89,12 +102,12 @@ export function mementoRoutes(app: FastifyInstance, store: Store): void {
     const mementos = await mementosOf(store, original);
     const exact = mementos.findIndex((memento) => stamp(memento.datetime) === asked);
     // No capture at that second: the nearest one, at its own URL (as web archives do).
-    if (exact < 0) return reply.code(302).header('location', `/memento/${stamp(nearest(mementos, fromStamp(asked)).datetime)}/${original}`).send();
-    return serveCapture(reply, store, original, mementos, exact);
+    if (exact < 0) return reply.code(302).header('location', mementoPath(original, nearest(mementos, fromStamp(asked)))).send();
+    return serveCapture(reply, store, original, mementos, exact, frameAncestors());
   });
 }
 
-async function serveCapture(reply: FastifyReply, store: Store, original: string, mementos: Memento[], index: number): Promise<FastifyReply> {
+async function serveCapture(reply: FastifyReply, store: Store, original: string, mementos: Memento[], index: number, frameAncestors: string[] | null): Promise<FastifyReply> {
   const memento = mementos[index]!;
   const capture = await store.capture(memento.snapshotId);
   if (!capture) throw new Problem(404, 'Not archived', `the capture of ${original} at ${memento.datetime} is no longer kept`);
@@ -107,7 +120,7 @@ async function serveCapture(reply: FastifyReply, store: Store, original: string,
   return reply.code(200)
     .header('memento-datetime', httpDate(memento.datetime))
     .header('link', [own.original, own.timegate, own.timemap, ...neighbours].join(', '))
-    .header('content-security-policy', CAPTURE_POLICY)
+    .header('content-security-policy', `${CAPTURE_POLICY}; frame-ancestors ${frameAncestors?.join(' ') || "'self'"}`)
     .header('x-content-type-options', 'nosniff')
     .type(capture.contentType ?? 'application/octet-stream')
     .send(capture.body);

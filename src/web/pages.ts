@@ -9,6 +9,7 @@ import { sanitizeFeedHtml } from '../feeds/sanitize.js';
 import { idParams } from './api.js';
 import { stamp } from './memento.js';
 import { Problem } from './problems.js';
+import { webHref } from './uri.js';
 
 /**
  * The web app's pages, rendered on the server (usable without JavaScript, readable on a phone):
@@ -17,19 +18,13 @@ import { Problem } from './problems.js';
  * sanitizer): the archive may hold HTML extracted by an older Forest, or written by another tool.
  */
 
-const STYLE = `body{font:16px/1.5 system-ui,sans-serif;margin:0 auto;max-width:60rem;padding:0 1rem;color:#222}
-header{display:flex;flex-wrap:wrap;gap:0 1rem;align-items:baseline;border-bottom:1px solid #ddd}header a{color:inherit;text-decoration:none}
-table{border-collapse:collapse;width:100%}td,th{padding:.3rem .5rem;border-bottom:1px solid #eee;text-align:left;vertical-align:top}
-.failing{color:#a00}.muted{color:#666;font-size:.9em}.label{display:inline-block;padding:0 .4rem;margin-right:.2rem;border-radius:.3rem;background:#eef;font-size:.85em}
-article img{max-width:100%;height:auto}@media (max-width:40rem){.wide{display:none}}
-del{background:#fdd;text-decoration:line-through}ins{background:#dfd;text-decoration:none}mark{background:#ffa}
-.side{table-layout:fixed}.side td{width:50%}form{margin:1rem 0}form.inline{display:inline;margin:0}input[type=search]{width:60%}`;
+
 
 function page(title: string, body: Safe, viewer: Viewer = null): Safe {
   const account = viewer ? html`<form action="/logout" method="post" class="inline">${csrf(viewer)}<button>log out</button></form>` : html`<a href="/login">log in</a>`;
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} — Forest</title><style>${trusted(STYLE)}</style></head>
+<title>${title} — Forest</title><link rel="stylesheet" href="/forest.css"></head>
 <body><header><h1><a href="/">Forest</a></h1><a href="/search">search</a><a href="/changes.atom">changes (Atom)</a><span class="muted">${title}</span>${account}</header>
 <main>${body}</main></body></html>`;
 }
@@ -45,6 +40,12 @@ ${problem ? html`<p class="failing">${problem}</p>` : null}
 <form action="/login" method="post"><label>Token <input type="password" name="token" autocomplete="current-password" required></label> <button>Log in</button></form>`
     : html`<p class="failing">${problem ?? 'Logging in is off.'}</p><p>Set <code>serve.token</code> in your settings (16+ characters, e.g. <code>openssl rand -hex 32</code>) and restart <code>forest serve</code>.</p>`);
 }
+
+/** A stored URL as a link when it is an http(s) URL, else as text: a `javascript:` URL is never a link. */
+const link = (url: string) => {
+  const href = webHref(url);
+  return href ? html`<a href="${href}">${url}</a>` : html`<span>${url}</span>`;
+};
 
 const when = (iso: string | null) => (iso ? html`<time datetime="${iso}">${iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z')}</time>` : html`—`);
 
@@ -76,7 +77,7 @@ function articlePage(article: Article, versions: Version[], checks: Check[]): Sa
 <article>
 <h2>${latest?.title ?? article.title ?? '(untitled)'}</h2>
 <p class="muted">${[latest?.byline, latest?.published ? `published ${latest.published}` : null].filter(Boolean).join(' · ')}</p>
-<p class="muted"><a href="${article.finalUrl ?? article.url}">${article.finalUrl ?? article.url}</a>
+<p class="muted">${link(article.finalUrl ?? article.url)}
 ${article.goneSince ? html` · <strong class="failing">gone since ${article.goneSince}</strong>` : null}</p>
 ${latest ? html`<p class="muted">version ${latest.n} of ${article.versions}, captured ${when(latest.capturedAt)} (${latest.method})</p>${trusted(sanitizeFeedHtml(latest.html, article.finalUrl ?? article.url, { imagesAsLinks: true }) ?? '')}` : html`<p>No version yet.</p>`}
 </article>
@@ -99,7 +100,7 @@ function feedPage(feed: FeedStatus, articles: ArticleSummary[], wrappers: Wrappe
 <h2>${feed.title ?? feed.url}</h2>
 ${viewer ? html`<p><form action="/feeds/${feed.id}/enabled" method="post" class="inline">${csrf(viewer)}<input type="hidden" name="enabled" value="${feed.enabled ? 'false' : 'true'}"><button>${feed.enabled ? 'Pause polling' : 'Resume polling'}</button></form>
 <form action="/feeds/${feed.id}/unsubscribe" method="post" class="inline">${csrf(viewer)}<button>Unsubscribe</button></form> <span class="muted">(the archive keeps what it archived)</span></p>` : null}
-<p class="muted"><a href="${feed.url}">${feed.url}</a>${feed.fetchUrl !== feed.url ? html` → ${feed.fetchUrl}` : null} · <a href="/changes.atom?feed=${feed.url}">changes (Atom)</a></p>
+<p class="muted">${link(feed.url)}${feed.fetchUrl !== feed.url ? html` → ${feed.fetchUrl}` : null} · <a href="/changes.atom?feed=${feed.url}">changes (Atom)</a></p>
 <table><tbody>
 <tr><th>last poll</th><td>${when(feed.lastPoll)} ${feed.result ?? 'not polled yet'}${feed.httpStatus ? ` (HTTP ${feed.httpStatus})` : ''}${feed.consecutiveErrors ? html` <span class="failing">${feed.consecutiveErrors} failures in a row</span>` : null}</td></tr>
 <tr><th>next poll</th><td>${feed.enabled ? when(feed.nextPoll) : 'disabled'} <span class="muted">${feed.scheduleReason ?? ''}</span></td></tr>
@@ -185,17 +186,20 @@ const sendPage = (reply: FastifyReply, body: Safe) => reply.type('text/html; cha
  * A capture as it was fetched, inside a frame from the capture origin with every sandbox flag
  * off (no script, no form, no navigation of this page), under a banner that says what it is.
  */
-function captureView(original: string, mementos: Memento[], index: number, captureOrigin: string): Safe {
+function captureView(original: string, mementos: Memento[], index: number, captureLink: CaptureLink): Safe {
   const memento = mementos[index]!;
   const at = (i: number) => `/captures/${stamp(mementos[i]!.datetime)}/${original}`;
   return page(`capture of ${original}`, html`
-<p><strong>Archived page</strong>, captured ${when(memento.datetime)} (HTTP ${memento.status}) from <a href="${original}">${original}</a>, as Forest fetched it:
+<p><strong>Archived page</strong>, captured ${when(memento.datetime)} (HTTP ${memento.status}) from ${link(original)}, as Forest fetched it:
 shown sandboxed (no script runs), from its own origin. ${index > 0 ? html`<a href="${at(index - 1)}">← earlier capture</a> ` : null}${index < mementos.length - 1 ? html`<a href="${at(index + 1)}">later capture →</a> ` : null}
 · <a href="/timemap/link/${original}">all ${mementos.length} captures</a></p>
-<iframe sandbox="" src="${captureOrigin}/memento/${stamp(memento.datetime)}/${original}" title="the archived page" style="width:100%;height:75vh;border:1px solid #ccc"></iframe>`);
+<iframe sandbox="" src="${captureLink(`/memento/${stamp(memento.datetime)}/${original}`, original)}" title="the archived page" class="capture-frame"></iframe>`);
 }
 
-export function pageRoutes(app: FastifyInstance, store: Store, captureOrigin: () => string, viewer: (request: FastifyRequest) => Viewer): void {
+/** A capture route's URL on the capture origin (with a ticket for `original` where reads need the token). */
+export type CaptureLink = (path: string, original: string) => string;
+
+export function pageRoutes(app: FastifyInstance, store: Store, captureLink: CaptureLink, viewer: (request: FastifyRequest) => Viewer): void {
   app.get('/', { schema: { hide: true } }, async (request, reply) => {
     const [feeds, latest] = await Promise.all([store.feedStatuses(), store.articlesAfter({}, null, 20)]);
     return sendPage(reply, dashboard(feeds, latest.articles, viewer(request)));
@@ -244,7 +248,7 @@ export function pageRoutes(app: FastifyInstance, store: Store, captureOrigin: ()
     const mementos = await store.mementos(original);
     const index = mementos.findIndex((memento) => stamp(memento.datetime) === asked);
     if (index < 0) throw new Problem(404, 'Not archived', `no capture of ${original} at ${asked}`);
-    return sendPage(reply, captureView(original, mementos, index, captureOrigin()));
+    return sendPage(reply, captureView(original, mementos, index, captureLink));
   });
 
   app.get<{ Params: { id: number } }>('/articles/:id', { schema: { hide: true, params: idParams } }, async (request, reply) => {

@@ -6,14 +6,29 @@ import type { Store } from '../archive/store.js';
 import type { Settings } from '../config/settings.js';
 import type { Logger } from '../util/logger.js';
 import { FOREST_VERSION } from '../util/project-root.js';
-import { actionRoutes, loggedIn, viewerOf } from './actions.js';
+import type { IncomingMessage } from 'node:http';
+import { actionRoutes, loggedIn, sessionOf, viewerOf } from './actions.js';
 import { apiRoutes } from './api.js';
 import { hasToken, writeRoutes } from './writes.js';
 import { changeFeedRoutes } from './changes.js';
 import { exportRoutes } from './exports.js';
-import { mementoRoutes } from './memento.js';
+import { capturePathOriginal, mementoRoutes } from './memento.js';
 import { errorPage, pageRoutes } from './pages.js';
 import { Problem, problemDocument } from './problems.js';
+import { captureTicket, Sessions, validCaptureTicket } from './session.js';
+import { STYLESHEET } from './style.js';
+
+/** Where the server's two origins are, as browsers reach them (known once both listen: listen.ts). */
+export interface Origins {
+  /** The app's canonical origin: serve.publicUrl's, or the address it listens on. */
+  app(): string;
+  /** Every origin the app is reached at (the captures' frame-ancestors). */
+  apps(): string[];
+  /** The captures' origin. */
+  capture(): string;
+}
+
+type ServeSettings = Pick<Settings, 'serve' | 'subscriptions'>;
 
 /**
  * `forest serve`: the archive in a browser and as JSON, read through the Store. Fastify (schema-
@@ -23,7 +38,7 @@ import { Problem, problemDocument } from './problems.js';
  * (RFC 9457); a browser gets an error page; neither ever shows a stack trace.
  */
 
-export async function buildServer(store: Store, settings: Pick<Settings, 'serve' | 'subscriptions'>, log: Logger, captureOrigin: () => string): Promise<FastifyInstance> {
+export async function buildServer(store: Store, settings: ServeSettings, log: Logger, origins: Origins): Promise<FastifyInstance> {
   // Mementos are decoded here, on this thread.
   await loadCodec();
   // Fastify's own request log stays off: Forest's log gets the failures, which a line per request would bury.
@@ -31,11 +46,12 @@ export async function buildServer(store: Store, settings: Pick<Settings, 'serve'
   // Forest serves plain HTTP (TLS belongs to a reverse proxy in front): no HSTS, and no
   // upgrade-insecure-requests, which would send a browser to an https port nobody listens on.
   // Images stay same-origin: an archived article's images would tell their site who reads it.
-  // The capture view frames archived pages from their own origin (startWeb).
+  // The capture view frames archived pages from their own origin (startWeb). Styles and fonts
+  // come from the app alone (helmet's default would take them from any https: source).
   await app.register(helmet, {
     strictTransportSecurity: false,
     // Nobody frames the app (clickjacking); the app frames only the capture origin.
-    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null, frameAncestors: ["'none'"], frameSrc: ["'self'", () => captureOrigin() || "'self'"] } },
+    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null, frameAncestors: ["'none'"], frameSrc: ["'self'", () => origins.capture() || "'self'"], styleSrc: ["'self'"], fontSrc: ["'self'"] } },
   });
   await app.register(swagger, {
     openapi: {
@@ -45,14 +61,22 @@ export async function buildServer(store: Store, settings: Pick<Settings, 'serve'
     },
   });
   handleErrors(app, log);
-  if (!settings.serve.public) requireToken(app, settings.serve.token);
+  decimalIds(app);
+  const { token } = settings.serve;
+  const sessions = token === null ? null : new Sessions(token);
+  if (!settings.serve.public) requireToken(app, token, sessions);
+  privateAnswers(app, settings.serve.public, sessions);
   apiRoutes(app, store);
   writeRoutes(app, store, settings);
   formBodies(app);
-  actionRoutes(app, store, settings);
-  pageRoutes(app, store, captureOrigin, (request) => viewerOf(request, settings.serve.token));
+  actionRoutes(app, store, settings, sessions);
+  // With reads behind the token, the frame the app embeds carries a ticket for its one URL.
+  const ticket = !settings.serve.public && token !== null ? (original: string) => captureTicket(token, original, Date.now()) : null;
+  const captureLink = (path: string, original: string) => `${origins.capture()}${ticket ? `/t/${ticket(original)}` : ''}${path}`;
+  pageRoutes(app, store, captureLink, (request) => viewerOf(request, sessions));
   mementoRoutes(app, store);
-  changeFeedRoutes(app, store);
+  changeFeedRoutes(app, store, origins.app);
+  app.get('/forest.css', { schema: { hide: true } }, async (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLESHEET));
   exportRoutes(app, store, settings, log);
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;
@@ -60,14 +84,51 @@ export async function buildServer(store: Store, settings: Pick<Settings, 'serve'
 
 /**
  * The origin archived pages are shown from: only the Memento routes, each capture sandboxed
- * (memento.ts). On a port of its own, a capture's origin is never the app's, even where a
- * browser ignores the sandbox.
+ * (memento.ts). On a port (and by default a host name: origins.ts) of its own, a capture's
+ * origin is never the app's, even where a browser ignores the sandbox. With `serve.public:
+ * false` it asks for the same credential as the app: the token, or a capture ticket the app
+ * minted for the frame it embeds (`/t/<ticket>/memento/…`) — never the app's cookie.
  */
-export async function buildCaptureServer(store: Store, log: Logger): Promise<FastifyInstance> {
+export async function buildCaptureServer(store: Store, settings: ServeSettings, log: Logger, origins: Origins): Promise<FastifyInstance> {
   await loadCodec();
-  const app = Fastify({ logger: false });
+  const tickets = new WeakMap<IncomingMessage, string>();
+  const app = Fastify({
+    logger: false,
+    // The ticket is a path prefix: a capture's original URL keeps its own query string.
+    rewriteUrl: (request) => {
+      const url = request.url ?? '/';
+      const match = /^\/t\/([^/]+)(\/.*)$/.exec(url);
+      if (!match) return url;
+      tickets.set(request, match[1]!);
+      return match[2]!;
+    },
+  });
+  // Every answer, 404s included, with the security headers; only the app's origins may frame a capture.
+  await app.register(helmet, {
+    strictTransportSecurity: false,
+    xFrameOptions: false,
+    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: origins.apps() } },
+  });
   handleErrors(app, log);
-  mementoRoutes(app, store);
+  const { token } = settings.serve;
+  if (!settings.serve.public) {
+    if (token === null) throw new Error(NO_TOKEN);
+    app.addHook('onRequest', async (request) => {
+      if (hasToken(request, token)) return;
+      const ticket = tickets.get(request.raw);
+      const original = capturePathOriginal(request.url);
+      if (ticket === undefined || original === null || !validCaptureTicket(token, ticket, original, Date.now())) {
+        throw new Problem(401, 'Token required', 'captures need `Authorization: Bearer <serve.token>` (serve.public is false), or to be opened from the app\'s capture view');
+      }
+    });
+    // A redirect to another capture of the same URL keeps the ticket.
+    app.addHook('onSend', async (request, reply) => {
+      const ticket = tickets.get(request.raw);
+      const location = reply.getHeader('location');
+      if (ticket !== undefined && typeof location === 'string' && location.startsWith('/')) reply.header('location', `/t/${ticket}${location}`);
+    });
+  }
+  mementoRoutes(app, store, origins.apps);
   return app;
 }
 
@@ -99,14 +160,43 @@ function formBodies(app: FastifyInstance): void {
   });
 }
 
+const NO_TOKEN = 'serve.public is false but serve.token is not set: set a token (e.g. `openssl rand -hex 32`) or make reads public';
+
 /**
  * With `serve.public: false`, every request needs `Authorization: Bearer <serve.token>`, or (a
- * browser) a login: only the login page is open.
+ * browser) a login: only the login page and its stylesheet are open.
  */
-function requireToken(app: FastifyInstance, token: string | null): void {
-  if (token === null) throw new Error('serve.public is false but serve.token is not set: set a token (e.g. `openssl rand -hex 32`) or make reads public');
+function requireToken(app: FastifyInstance, token: string | null, sessions: Sessions | null): void {
+  if (token === null || sessions === null) throw new Error(NO_TOKEN);
   app.addHook('onRequest', async (request) => {
-    if (request.url === '/login' || loggedIn(request, token)) return;
+    if (request.url === '/login' || request.url === '/forest.css' || loggedIn(request, sessions)) return;
     if (!hasToken(request, token)) throw new Problem(401, 'Token required', 'this server needs `Authorization: Bearer <serve.token>` (serve.public is false), or a login in a browser: open /login');
+  });
+}
+
+/**
+ * What a signed-in reader sees, the API's answers, and everything when reads need the token, is
+ * never kept by a browser's or a proxy's cache (`no-store`): the next person at the machine, or
+ * behind the proxy, must not be shown it.
+ */
+function privateAnswers(app: FastifyInstance, open: boolean, sessions: Sessions | null): void {
+  app.addHook('onSend', async (request, reply) => {
+    if (reply.hasHeader('cache-control')) return;
+    const signedIn = request.headers.authorization !== undefined || (sessions !== null && sessionOf(request) !== undefined);
+    if (!open || signedIn || forMachines(request.url)) reply.header('cache-control', 'no-store');
+  });
+}
+
+/**
+ * A route's numeric path parameters (`:id`, `:n`) are decimal digits: the schema's coercion
+ * would otherwise read `0x10` as 16 or `1e1` as 10, one article under many names.
+ */
+function decimalIds(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    const params = request.params;
+    if (typeof params !== 'object' || params === null) return;
+    for (const [name, value] of Object.entries(params)) {
+      if ((name === 'id' || name === 'n') && !/^\d{1,15}$/.test(String(value))) throw new Problem(400, 'Bad request', `params/${name} must be a whole number in decimal digits, got ${String(value)}`);
+    }
   });
 }

@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Store } from '../archive/store.js';
 import { ConfigError } from '../config/errors.js';
@@ -6,6 +5,7 @@ import type { Settings } from '../config/settings.js';
 import { addSubscription, readSubscriptions, removeSubscription, setSubscriptionEnabled } from '../config/subscriptions.js';
 import { idParams } from './api.js';
 import { Problem } from './problems.js';
+import { sameSecret } from './session.js';
 
 /**
  * Writes through the API: subscribe, pause or resume, unsubscribe — the same edits of the YAML
@@ -14,11 +14,9 @@ import { Problem } from './problems.js';
  * `Authorization: Bearer <serve.token>`; with no token set, writes are refused.
  */
 
-/** Whether `request` carries the token (compared in constant time: a wrong token's timing must not tell how much of it was right). */
+/** Whether `request` carries the token (compared in constant time: a wrong token's timing must not tell how much of it was right, nor how long it is). */
 export function hasToken(request: FastifyRequest, token: string): boolean {
-  const given = Buffer.from(request.headers.authorization ?? '');
-  const expected = Buffer.from(`Bearer ${token}`);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return sameSecret(request.headers.authorization ?? '', `Bearer ${token}`);
 }
 
 /** Refuses a request for `what` (writes, exports) without the token: 403 when none is set, 401 when it is missing or wrong. */

@@ -21,17 +21,19 @@ export const ARCHIVE_START = Date.parse('2026-11-02T00:00:00Z');
  * `firstPageExtra` is added to the first capture of article 1 (its raw page); `latestHtmlExtra`
  * to the HTML of its second version, as if extraction had let it through.
  */
-export function smallArchive(path: string, titles: string[] = ['One'], options: { firstPageExtra?: string; latestHtmlExtra?: string } = {}): SqliteStore {
+/** `links[i]`, where given, is article i + 1's URL (its item's link and the page's) instead of `https://a.example/<i + 1>`. */
+export function smallArchive(path: string, titles: string[] = ['One'], options: { firstPageExtra?: string; latestHtmlExtra?: string; links?: string[] } = {}): SqliteStore {
+  const link = (n: number) => options.links?.[n - 1] ?? `https://a.example/${n}`;
   const store = openStore(path, { create: true });
   const { db } = store;
   syncSubscriptions(db, [{ url: 'https://a.example/feed', title: 'A', tags: ['news'], enabled: true }]);
   const at = (minutes: number) => new Date(ARCHIVE_START + minutes * 60_000);
-  const items = titles.map((title, i) => ({ guid: `g${i + 1}`, link: `https://a.example/${i + 1}`, title, summary: null, published: null, updated: null, author: null, categories: [], enclosures: [], content: null, origLink: null }));
+  const items = titles.map((title, i) => ({ guid: `g${i + 1}`, link: link(i + 1), title, summary: null, published: null, updated: null, author: null, categories: [], enclosures: [], content: null, origLink: null }));
   upsertItems(db, 1, items, at(0), true);
   const capture = (itemId: number, when: Date, html: string, extra = '') => {
     const body = Buffer.from(`<html><head><title>${titles[itemId - 1] ?? ''}</title></head><body>${html}${extra}</body></html>`);
     return recordCapture(db, itemId, {
-      url: `https://a.example/${itemId}`, finalUrl: `https://a.example/${itemId}`, status: 200, headers: {}, contentType: 'text/html',
+      url: link(itemId), finalUrl: link(itemId), status: 200, headers: {}, contentType: 'text/html',
       redirects: [], permanentUrl: null, notModified: false, retryAfterMs: null, fetchedAt: when, durationMs: 5,
     }, encodeBody(body));
   };
@@ -43,7 +45,7 @@ export function smallArchive(path: string, titles: string[] = ['One'], options: 
   titles.forEach((title, i) => {
     const when = at(i + 1);
     const snapshotId = capture(i + 1, when, first, i === 0 ? options.firstPageExtra : '');
-    createArticle(db, { itemId: i + 1, feedId: 1, url: `https://a.example/${i + 1}`, finalUrl: `https://a.example/${i + 1}`, canonicalUrl: null },
+    createArticle(db, { itemId: i + 1, feedId: 1, url: link(i + 1), finalUrl: link(i + 1), canonicalUrl: null },
       content(snapshotId, when, title, first), { at: when.toISOString(), status: 200, snapshotId }, { step: 1, at: at(600).toISOString() });
   });
   const edited = '<p>First paragraph of the story.</p><p>The mayor said yes.</p>';

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { loadCodec } from '../../src/archive/codec.js';
+import { isLoopbackHost, launchChromium } from '../helpers/browser.js';
 import { startForest, waitFor } from '../helpers/cli.js';
 import { smallArchive } from '../helpers/small-archive.js';
 import { tempDir } from '../helpers/temp.js';
@@ -32,11 +33,7 @@ before(async () => {
   server = startForest(['serve', '--db', database, '--port', '0']);
   await waitFor(() => /listening on/.test(server.output.stdout), 15_000, `forest serve (stderr: ${server.output.stderr})`);
   base = /listening on (http:\/\/\S+)/.exec(server.output.stdout)![1]!;
-  browser = await chromium.launch({
-    executablePath: process.env['FOREST_CHROMIUM'] ?? '/usr/bin/chromium',
-    // Headless as root in a closed network: no sandbox of Chromium's own, nothing that phones home.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 });
 
 after(async () => {
@@ -167,10 +164,10 @@ test('nothing of a hostile archived page runs in the capture view: no dialog, no
   // Chromium reports a request the page's policy stopped as one that failed with 'csp': it never
   // left. Anything else to another host (answered, or failed on the closed network) tried to.
   page.on('requestfinished', (request) => {
-    if (new URL(request.url()).hostname !== '127.0.0.1') outside.push(request.url());
+    if (!isLoopbackHost(new URL(request.url()).hostname)) outside.push(request.url());
   });
   page.on('requestfailed', (request) => {
-    if (new URL(request.url()).hostname !== '127.0.0.1' && !/csp|blocked/i.test(request.failure()?.errorText ?? '')) outside.push(`${request.url()} (${request.failure()?.errorText})`);
+    if (!isLoopbackHost(new URL(request.url()).hostname) && !/csp|blocked/i.test(request.failure()?.errorText ?? '')) outside.push(`${request.url()} (${request.failure()?.errorText})`);
   });
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));

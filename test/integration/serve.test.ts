@@ -307,7 +307,7 @@ test('with serve.public false, every request needs the token; with it, feeds are
     await exportsOver(url, auth.authorization);
     await pageActions(url, list);
     const view = await (await fetch(`${url}/captures/20261102000100/https://a.example/1`, { headers: auth })).text();
-    assert.match(view, /<iframe sandbox="" src="https:\/\/captures\.example\.test\/memento\/20261102000100\/https:\/\/a\.example\/1"/, 'behind a proxy, the captures\' public origin');
+    assert.match(view, /<iframe sandbox="" src="https:\/\/captures\.example\.test\/t\/[\w.-]+\/memento\/20261102000100\/https:\/\/a\.example\/1"/, 'behind a proxy, the captures\' public origin, with a ticket for the frame');
     const created = await fetch(`${url}/api/v1/feeds`, { method: 'POST', headers: auth, body: JSON.stringify({ url: 'https://b.example/feed', title: 'B', tags: ['sport'] }) });
     assert.equal(created.status, 201);
     const feed = (await created.json()) as { id: number; subscribedUrl: string; tags: string[]; enabled: boolean };

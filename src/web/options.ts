@@ -1,0 +1,31 @@
+/**
+ * The web server's security tunables, in one place. Each is a trade between an archivist's
+ * convenience and what a stolen or guessed credential could do.
+ */
+export interface WebOptions {
+  sessionLifetime: number;
+  maxSessions: number;
+  captureTicketLifetime: number;
+  loginFailures: number;
+  loginWindow: number;
+  maxLoginClients: number;
+}
+
+export const WEB_OPTIONS: Readonly<WebOptions> = {
+  /** How long a browser login lasts (ms). */
+  sessionLifetime: 12 * 3_600_000,
+  /** Sessions one server holds at most; past it the oldest is ended (a flood of logins cannot fill memory). */
+  maxSessions: 10_000,
+  /**
+   * How long a capture ticket lasts (ms): the app mints one for each frame it embeds, so it only
+   * has to outlive the page load and a reload of the frame; a leaked one opens one URL's
+   * captures for this long.
+   */
+  captureTicketLifetime: 15 * 60_000,
+  /** Wrong logins one client may make within `loginWindow` before every login of it waits (429). */
+  loginFailures: 5,
+  /** The window over which wrong logins are counted (ms); the wait after the limit is the rest of it. */
+  loginWindow: 60_000,
+  /** Clients whose failures are remembered at most (the oldest is forgotten first). */
+  maxLoginClients: 10_000,
+};

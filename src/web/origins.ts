@@ -1,0 +1,35 @@
+/**
+ * Where `forest serve`'s two origins are, as a browser reaches them.
+ *
+ * Cookies ignore ports (RFC 6265 §8.5): a capture origin on the app's host name and another port
+ * would receive the app's session cookie. A host-only cookie is not sent to another host name,
+ * so by default the captures are offered under the loopback's other name (the app on 127.0.0.1,
+ * the captures on localhost, and the other way round). Elsewhere, serve.captureOrigin names a
+ * host of their own (behind a proxy: a second host name).
+ */
+
+/** The loopback's other name, for the default capture origin; null for any other host. */
+export function otherLoopbackName(host: string): string | null {
+  if (host === '127.0.0.1' || host === '::1' || host === '[::1]') return 'localhost';
+  if (host === 'localhost') return '127.0.0.1';
+  return null;
+}
+
+/**
+ * The address the capture server listens on: the app's, except that `localhost` (which may be
+ * bound to ::1 alone) becomes 127.0.0.1, the name its captures are offered under.
+ */
+export const captureListenHost = (host: string) => (host === 'localhost' ? '127.0.0.1' : host);
+
+/** `http://host:port`, brackets around an IPv6 address. */
+export const httpOrigin = (host: string, port: number) => `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`;
+
+/**
+ * The origins the app is reached at, for the captures' frame-ancestors: its public URL's, or its
+ * own address and, on loopback, the same port under the other name.
+ */
+export function appOrigins(publicUrl: string | null, host: string, port: number): string[] {
+  if (publicUrl) return [new URL(publicUrl).origin];
+  const other = otherLoopbackName(host);
+  return [httpOrigin(host, port), ...(other ? [httpOrigin(other, port)] : [])];
+}
