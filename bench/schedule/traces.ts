@@ -15,7 +15,7 @@ import { seededRandom } from '../../src/util/random.js';
  * The kinds: Poisson feeds from 0.1 to 500 a day with windows 10–100; day/night and
  * office-hours rhythms; weekday-only feeds; live-blog bursts; a feed dormant then active; a dead
  * feed; a daily digest; hourly batches; feeds whose dates lie (missing, all the same, late, in
- * the wrong time zone); ttl and max-age hints; rates that change month to month; bursty feeds
+ * the wrong time zone, days stale); a feed that wakes at subscription after a slow history; ttl and max-age hints; rates that change month to month; bursty feeds
  * with long quiet spells; a small window with a high rate at a few hours of the day. Two weeks
  * of history (more for slow feeds) precede the month, so the first poll sees a full document as
  * a real subscription would.
@@ -49,7 +49,7 @@ const logUniform = (random: Random, low: number, high: number) => low * Math.pow
 const pick = <T>(random: Random, options: readonly T[]): T => options[Math.floor(random() * options.length)]!;
 const between = (random: Random, low: number, high: number) => low + (high - low) * random();
 
-type DateStyle = 'true' | 'missing' | 'same' | 'late' | 'future';
+type DateStyle = 'true' | 'missing' | 'same' | 'late' | 'future' | 'stale';
 
 interface Spec {
   kind: string;
@@ -101,6 +101,18 @@ const KINDS: Record<string, (random: Random, start: number) => Spec> = {
     const wakes = start + between(random, 7, 21) * DAY;
     return { kind: 'dormant', window: 10, arrivals: (r, from, to) => poissonArrivals(r, Math.max(from, wakes), to, () => perDay(daily), perDay(daily)).concat(poissonArrivals(r, start - 60 * DAY, start - 20 * DAY, () => perDay(1), perDay(1))) };
   },
+  // Issue #52: a feed whose first document shows a slow history (items days apart) but that
+  // publishes every few minutes from about the moment of subscription — woken up, or a feed
+  // with stale dates (below). Its first document's dates say nothing of its rate now.
+  woken: (random, start) => {
+    const daily = logUniform(random, 40, 400);
+    const wakes = start + between(random, 0, 2) * HOUR;
+    return {
+      kind: 'woken', window: pick(random, [10, 25]),
+      arrivals: (r, from, to) => poissonArrivals(r, Math.max(from, wakes), to, () => perDay(daily), perDay(daily)).concat(poissonArrivals(r, start - 40 * DAY, start, () => perDay(0.5), perDay(0.5))),
+    };
+  },
+  'dates-stale': (random) => ({ kind: 'dates-stale', window: pick(random, [10, 25]), ...steady(random, 30, 300), dates: 'stale' }),
   dead: () => ({ kind: 'dead', window: 10, arrivals: (r, from) => poissonArrivals(r, from - 60 * DAY, from - 30 * DAY, () => perDay(1), perDay(1)) }),
   'daily-digest': (random) => {
     const hour = Math.floor(random() * 24) * HOUR;
@@ -202,7 +214,7 @@ export const GENERATORS = {
   },
   volatile(random: Random, start: number): Spec[] {
     const out: Spec[] = [];
-    for (const [kind, count] of [['changing-rate', 3], ['peak-hours', 3], ['bursty-quiet', 1], ['live-blog', 1], ['poisson', 10]] as const) {
+    for (const [kind, count] of [['changing-rate', 3], ['peak-hours', 3], ['bursty-quiet', 1], ['live-blog', 1], ['woken', 1], ['dates-stale', 1], ['poisson', 10]] as const) {
       for (let i = 0; i < count; i++) out.push(KINDS[kind]!(random, start));
     }
     return out;
@@ -224,6 +236,8 @@ function shownDate(style: DateStyle, at: number): string | null {
     case 'same': return '2020-01-01T00:00:00.000Z';
     case 'late': return new Date(at - 8 * HOUR).toISOString();
     case 'future': return new Date(at + 5 * HOUR).toISOString();
+    // Days old, by an amount that differs from item to item (a CMS stamping the draft's date).
+    case 'stale': return new Date(at - (2 + 3 * ((Math.floor(at / 1000) % 97) / 97)) * DAY).toISOString();
   }
 }
 

@@ -311,6 +311,20 @@ export function nextPoll(state: ScheduleState, hints: PublisherHints, now: numbe
   // costs no polls — but never past what the overflow risk allows: an interval set by cost just
   // short of a feed's peak hours must not be lengthened into them.
   delta = Math.min(delta * (riskBound ? 1 - settings.jitter * random() : 1 + settings.jitter * (2 * random() - 1)), settings.maxInterval, riskCap);
+  // A cautious first day (issue #52): the first document's dates are a claim, not an observation
+  // — stale, missing, all equal, or a slow history of a feed that has just woken up. Until polls
+  // have watched the feed for longer than the interval, the interval is at most what they have
+  // watched (and at least the default): it doubles while the feed confirms its rate, as slow
+  // start does, so a feed polled daily in the end costs a handful of polls more on its first
+  // day, and a feed that publishes every few minutes from the moment of subscription is seen
+  // doing so within the default interval, not after ten hours. A feed that breaks a long
+  // silence is watched afresh (state.ts, brokeSilence).
+  const watched = state.watchedSince === null ? Infinity : now - state.watchedSince;
+  const caution = Math.max(settings.defaultInterval, watched);
+  if (delta > caution) {
+    delta = caution * (1 - settings.jitter * random());
+    reason += `, watched for ${formatDuration(watched)} only → ${formatDuration(delta)}`;
+  }
 
   const floors: Array<[number, string]> = [];
   if (hints.ttlMinutes) floors.push([hints.ttlMinutes * 60_000, `ttl ${hints.ttlMinutes} min`]);

@@ -9,6 +9,12 @@ import { burstRate, dailyMultipliers, decayedRate, hourOfWeek, multiplierWithout
 export interface ScheduleState {
   version: 1;
   firstPollAt: number | null;
+  /**
+   * Since when polls have watched the feed as it is now: its first poll, or the poll that found
+   * it publishing again after a long silence. Until polls have watched it for longer than an
+   * interval, the interval is bounded by how long they have (policy.ts: a cautious first day).
+   */
+  watchedSince: number | null;
   /** Last poll that returned a document (200 or 304). */
   lastSuccessAt: number | null;
   /** Start of the span the arrivals describe. */
@@ -43,7 +49,7 @@ export interface ScheduleState {
 
 export function emptyState(): ScheduleState {
   return {
-    version: 1, firstPollAt: null, lastSuccessAt: null, observedSince: null, arrivals: [], profile: new Array<number>(168).fill(0),
+    version: 1, firstPollAt: null, watchedSince: null, lastSuccessAt: null, observedSince: null, arrivals: [], profile: new Array<number>(168).fill(0),
     profileAt: null, polls: 0, pollsWithNew: 0, intervalSum: 0, window: 0, windowFull: false, lastGuids: [], datesSeen: 0, datesTrusted: 0,
     gapAt: null, gaps: 0, bursts: [], consecutiveErrors: 0,
   };
@@ -61,7 +67,7 @@ const burstEpisode = z.object({ seenAt: z.number(), from: z.number().optional(),
  */
 const storedState = z.object({
   version: z.literal(1), profile: z.array(z.number()).length(168),
-  firstPollAt: time, lastSuccessAt: time, observedSince: time, arrivals: z.array(z.number()), profileAt: time, polls: z.number(), pollsWithNew: z.number(),
+  firstPollAt: time, watchedSince: time, lastSuccessAt: time, observedSince: time, arrivals: z.array(z.number()), profileAt: time, polls: z.number(), pollsWithNew: z.number(),
   intervalSum: z.number(), window: z.number(), windowFull: z.boolean(), lastGuids: z.array(z.string()), datesSeen: z.number(), datesTrusted: z.number(),
   // Burst episodes that are not of this shape are forgotten, not the rest of the state.
   gapAt: time, gaps: z.number(), bursts: z.array(burstEpisode).catch([]), consecutiveErrors: z.number(),
@@ -117,6 +123,13 @@ export const MAX_BURSTS = 16;
 const POLL_HALF_LIFE = 7 * 24 * HOUR;
 /** Arrivals before the shape of the day is used (about two a day in each hour of the day). */
 const DAILY_SHAPE_ARRIVALS = 48;
+/**
+ * A silence is long — the feed that breaks it is watched afresh — when it lasted at least the
+ * rate's half-life (past it the estimate describes the feed's past more than its present) and
+ * at least this many of the feed's mean gaps (a silence that long happens by chance e^-4 ≈ 2 %
+ * of the time: a weekly feed's week without news is no silence).
+ */
+const SILENT_GAPS = 4;
 
 // Enough to recognise the previous document's items; collisions only hide a gap now and then.
 const shortHash = (guid: string) => seedOf(guid).toString(36);
@@ -249,6 +262,19 @@ function firstAfter(times: readonly number[], t: number): number {
   return low;
 }
 
+/**
+ * Whether new items at this poll end a long silence: nothing new since well before the previous
+ * poll, for longer than the feed's rate makes likely (SILENT_GAPS). A dormant feed that wakes
+ * may publish at any rate; its old rate says nothing of it.
+ */
+export function brokeSilence(state: ScheduleState, previousPoll: number): boolean {
+  const newest = state.arrivals[state.arrivals.length - 1];
+  if (newest === undefined) return state.watchedSince !== null && previousPoll - state.watchedSince >= RATE_HALF_LIFE;
+  const silence = previousPoll - newest;
+  const rate = decayedRate(state.arrivals, newest, state.observedSince ?? newest, RATE_HALF_LIFE);
+  return silence >= RATE_HALF_LIFE && silence * rate >= SILENT_GAPS;
+}
+
 /** The state after a poll: a pure function, run by the daemon and by the simulation alike. */
 export function observePoll(previous: ScheduleState, observation: PollObservation): ScheduleState {
   const state: ScheduleState = { ...previous, profile: [...previous.profile] };
@@ -279,6 +305,7 @@ export function observePoll(previous: ScheduleState, observation: PollObservatio
   const items = observation.items;
   if (items) {
     const newItems = items.filter((item) => item.isNew);
+    if (previousPoll === null || (newItems.length > 0 && brokeSilence(state, previousPoll))) state.watchedSince = now;
     const { arrivals, dated, trusted } = arrivalEstimates(newItems, now, previousPoll, items.map((item) => item.date));
     if (previousPoll !== null && newItems.length > 0) state.pollsWithNew++;
     state.datesSeen += dated;
