@@ -1,12 +1,12 @@
-import Database from 'better-sqlite3';
 import { z } from 'zod';
 import type { Db } from './database.js';
 import { checkedRows, count, integer, nullableText, text } from './rows.js';
-import { SearchQueryError } from './store.js';
+import { parseSearchQuery, toFts5 } from './search-query.js';
 
 /**
  * Full-text search over the title and text of every version (SQLite FTS5, porter stemming). Text
- * that a later edit removed is still found, with the versions it stood in.
+ * that a later edit removed is still found, with the versions it stood in. The query is Forest's
+ * own language (search-query.ts), translated to FTS5 here: FTS5 never sees the user's text.
  */
 
 export interface SearchOptions {
@@ -51,10 +51,8 @@ const hitRow = z.object({
 type Row = z.infer<typeof hitRow>;
 
 export function search(db: Db, query: string, options: SearchOptions = {}): SearchHit[] {
-  if (!query.trim()) throw new SearchQueryError('empty query');
-  let rows: Row[];
-  try {
-    rows = checkedRows(hitRow, db.prepare(`SELECT versions.article_id AS article, versions.n, feeds.url AS feed, articles.url, contents.title, articles.versions AS latest,
+  const match = toFts5(parseSearchQuery(query));
+  const rows: Row[] = checkedRows(hitRow, db.prepare(`SELECT versions.article_id AS article, versions.n, feeds.url AS feed, articles.url, contents.title, articles.versions AS latest,
         versions.captured_at AS capturedAt, bm25(version_search, 5.0, 1.0) AS rank,
         snippet(version_search, 1, '[', ']', '…', 16) AS snippet
       FROM version_search JOIN versions ON versions.id = version_search.rowid JOIN contents ON contents.hash = versions.hash
@@ -63,16 +61,9 @@ export function search(db: Db, query: string, options: SearchOptions = {}): Sear
         AND (@feed IS NULL OR feeds.url = @feed OR feeds.subscribed_url = @feed)
         AND (@since IS NULL OR versions.captured_at >= @since) AND (@until IS NULL OR versions.captured_at <= @until)
       ORDER BY rank LIMIT @limit OFFSET @offset`).all({
-      query, feed: options.feed ?? null, since: options.since ?? null, until: options.until ?? null,
+      query: match, feed: options.feed ?? null, since: options.since ?? null, until: options.until ?? null,
       limit: options.allVersions ? options.limit ?? 100 : 10_000, offset: options.allVersions ? options.offset ?? 0 : 0,
     }), 'search');
-  } catch (error) {
-    if (error instanceof Database.SqliteError && /fts5|syntax|unterminated|no such column|unknown special query/i.test(error.message)) {
-      throw new SearchQueryError(`cannot parse the query ${JSON.stringify(query)}: ${error.message.replace(/^fts5: /, '')}. ` +
-        'Use words, "quoted phrases", AND / OR / NOT, prefix*, or title:word; quote terms that contain punctuation.');
-    }
-    throw error;
-  }
   const hit = (row: Row, versions: number[]): SearchHit => ({
     article: row.article, feed: row.feed, url: row.url, title: row.title, versions, latest: row.latest,
     inLatest: versions.includes(row.latest), capturedAt: row.capturedAt, rank: row.rank, snippet: row.snippet,

@@ -7,7 +7,7 @@ const versionList = (versions: number[]) => versions.map((n) => `v${n}`).join(',
 
 export function searchCommand(): Command {
   return new Command('search')
-    .argument('<query>', 'FTS5 query: words, "a phrase", AND / OR / NOT, prefix*, title:word')
+    .argument('<query>', 'words (all of them), "a phrase", a OR b, -word (or NOT word), prefix*, title:word, ( groups ); punctuation inside a word is searched as a phrase (harbour-bridge)')
     .option('--feed <url>', 'only this feed')
     .option('--since <date>', 'only versions captured since (a date, or e.g. 7d)', dateOption)
     .option('--until <date>', 'only versions captured until', dateOption)
