@@ -4,8 +4,8 @@ import type { Db } from './database.js';
 import type { ObjectDiff } from './diff.js';
 import { checkedRow, checkedRows, count, integer, nullableInteger, nullableText, text } from './rows.js';
 import { unpackContent } from './packed-content.js';
-import { insertSnapshot, type FetchedPage } from './snapshots.js';
-import type { ArticleFilter, ArticleState, ArticleSummary, CheckedPage, CheckResult, RevisitRecord, StoredComparisonKey, VersionContent, VersionDecision } from './store.js';
+import { insertSnapshot } from './snapshots.js';
+import type { ArticleFilter, ArticleState, FetchedPage, ArticleSummary, CheckedPage, CheckResult, RevisitRecord, StoredComparisonKey, VersionContent, VersionDecision } from './store.js';
 
 /**
  * Articles, their versions and the checks between them (docs/architecture.md §6). An article is one feed item's

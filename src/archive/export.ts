@@ -11,6 +11,7 @@ import type { Db } from './database.js';
 import { checkedRows, integer, joinedHeaders, json, nullableInteger, nullableText, text } from './rows.js';
 import { cdxjLines } from './cdxj.js';
 import type { ArticleFilter, ArticleSummary, Progress } from './store.js';
+import type { ExportSink, ExportReport, WarcOptions, WarcIndexEntry } from './store.js';
 
 /**
  * Exports of the archive: JSONL (one line per article, every version) and WARC 1.1 (the raw
@@ -19,19 +20,6 @@ import type { ArticleFilter, ArticleSummary, Progress } from './store.js';
  * WARC's captures. They write to a sink: a file (written beside the target and renamed into place,
  * so a failed export never leaves half a file under its name) or a response (forest serve).
  */
-
-/** Where an export writes, and how many bytes it has written so far. */
-export interface ExportSink {
-  write(data: Uint8Array | string): void | Promise<void>;
-  readonly bytes: number;
-}
-
-export interface ExportReport {
-  articles: number;
-  versions: number;
-  records: Record<string, number>;
-  bytes: number;
-}
 
 /**
  * Writes to `path` atomically: everything to a temporary file, then a rename; a failure removes
@@ -161,29 +149,6 @@ function payloadHeaders(stored: Record<string, string>, length: number): Record<
   }
   headers['content-length'] = String(length);
   return headers;
-}
-
-export interface WarcOptions {
-  gzip: boolean;
-  software: string;
-  progress?: Progress;
-  /** Captures fetched after this ISO time are left out (the articles are filtered by `filter`). */
-  capturedUntil?: string;
-  /** Each capture's response or revisit record, where it lies in the output: for a CDXJ index. */
-  onCapture?: (entry: WarcIndexEntry) => void;
-}
-
-/** A capture record of a WARC, as a CDXJ index line describes it. */
-export interface WarcIndexEntry {
-  url: string;
-  /** ISO time of the capture. */
-  date: string;
-  status: number;
-  mime: string | null;
-  /** WARC-Payload-Digest, e.g. sha256:… */
-  digest: string | null;
-  offset: number;
-  length: number;
 }
 
 export async function exportWarc(db: Db, filter: ArticleFilter, path: string, options: WarcOptions): Promise<ExportReport> {

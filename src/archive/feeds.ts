@@ -1,16 +1,7 @@
 import { z } from 'zod';
 import type { Db } from './database.js';
 import { checkedRow, checkedRows, count, integer, nullableInteger, nullableReal, nullableText, text } from './rows.js';
-
-/** A subscription as the list gives it. */
-export interface Subscription {
-  url: string;
-  title?: string | null | undefined;
-  siteUrl?: string | null | undefined;
-  tags: string[];
-  schedule?: string | null | undefined;
-  enabled: boolean;
-}
+import type { Subscription, SyncReport } from './store.js';
 
 export const feedRow = z.object({
   id: integer,
@@ -50,12 +41,6 @@ export const feedRow = z.object({
   updated_at: text,
 });
 export type FeedRow = z.infer<typeof feedRow>;
-
-export interface SyncReport {
-  added: string[];
-  updated: string[];
-  removed: string[];
-}
 
 /**
  * Makes the database's subscriptions match the list, in one transaction. Feeds gone from the

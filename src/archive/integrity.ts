@@ -4,12 +4,7 @@ import { dirname } from 'node:path';
 import { z } from 'zod';
 import type { Db } from './database.js';
 import { checkedRow, checkedRows, count } from './rows.js';
-
-/** One thing `forest check` looks at, and what it found wrong (nothing when `problems` is empty). */
-export interface ArchiveCheck {
-  name: string;
-  problems: string[];
-}
+import type { ArchiveCheck } from './store.js';
 
 /** Rows of a query as plain objects (PRAGMA results are untyped). */
 const rows = (db: Db, sql: string) => checkedRows(z.record(z.string(), z.unknown()), db.prepare(sql).all(), sql);

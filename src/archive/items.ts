@@ -2,6 +2,7 @@ import type { FeedItem } from '../feeds/model.js';
 import { z } from 'zod';
 import type { Db } from './database.js';
 import { checkedRow, integer, nullableText, text } from './rows.js';
+import type { UpsertReport } from './store.js';
 
 export const itemRow = z.object({
   id: integer,
@@ -24,13 +25,6 @@ export const itemRow = z.object({
 export type ItemRow = z.infer<typeof itemRow>;
 
 const knownItem = z.object({ id: integer, title: nullableText, summary: nullableText, updated: nullableText });
-
-export interface UpsertReport {
-  newItems: number;
-  changedItems: number;
-  /** The items whose date, title or summary changed. */
-  changedIds: number[];
-}
 
 /**
  * Records the items of one poll: new ones are inserted (with their page pending capture, or

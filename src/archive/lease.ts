@@ -1,32 +1,13 @@
 import { z } from 'zod';
 import type { Db } from './database.js';
 import { checkedRow, integer, nullableText, text } from './rows.js';
+import type { LeaseHolder, LeaseRequest, LeaseResult } from './store.js';
 
 /**
  * An exclusive lease on the database for the daemon: two daemons on one archive would fetch
  * every page twice and interleave their versions. The holder renews the heartbeat; a lease
  * whose heartbeat is older than `staleAfterMs` belongs to a process that died, and is taken over.
  */
-
-export interface LeaseHolder {
-  owner: string;
-  pid: number;
-  host: string;
-  startedAt: string;
-  heartbeatAt: string;
-  status: string | null;
-}
-
-export interface LeaseRequest {
-  me: { owner: string; pid: number; host: string };
-  now: Date;
-  /** A holder whose heartbeat is older than this (ms) died: its lease is taken over. */
-  staleAfterMs: number;
-  /** Whether the holder's process still runs (what can be told for a process on this host). */
-  isAlive: (holder: LeaseHolder) => boolean;
-}
-
-export type LeaseResult = { acquired: true } | { acquired: false; holder: LeaseHolder };
 
 const leaseRow = z.object({ owner: text, pid: integer, host: text, started_at: text, heartbeat_at: text, status: nullableText });
 type LeaseRow = z.infer<typeof leaseRow>;

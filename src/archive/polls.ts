@@ -1,33 +1,7 @@
-import type { ParsedFeed } from '../feeds/model.js';
-import type { FetchResult } from '../net/fetcher.js';
 import type { Db } from './database.js';
 import { revisitItemAt } from './articles.js';
-import { upsertItems, type UpsertReport } from './items.js';
-
-export interface PollSchedule {
-  nextPollAt: Date;
-  reason: string;
-  /** The scheduler's state after this poll (JSON). */
-  state: string;
-  ratePerHour: number | null;
-  window: number | null;
-  maxAgeSeconds: number | null;
-}
-
-export interface PollRecord {
-  startedAt: Date;
-  durationMs: number;
-  result: 'ok' | 'not-modified' | 'error';
-  fetch: FetchResult | null;
-  parsed: ParsedFeed | null;
-  error: string | null;
-  schedule: PollSchedule;
-  capturePages: boolean;
-  /** When the articles of items this poll found changed are checked next (null: left as scheduled). */
-  revisitChangedItemsAt: Date | null;
-  /** False for a failure that was Forest's own (a timeout while it was behind schedule). */
-  countsAsFailure?: boolean;
-}
+import { upsertItems } from './items.js';
+import type { PollRecord, UpsertReport } from './store.js';
 
 /**
  * Everything one poll changes — the poll row, the items, the feed's validators, hints, URL and
@@ -41,7 +15,7 @@ export function recordPoll(db: Db, feed: { id: number; url: string }, poll: Poll
     if (poll.revisitChangedItemsAt) for (const itemId of report.changedIds) revisitItemAt(db, itemId, poll.revisitChangedItemsAt.toISOString());
     db.prepare(`INSERT INTO polls (feed_id, started_at, duration_ms, url, final_url, status, result, bytes, items_seen, new_items, changed_items, warnings, error)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(feed.id, poll.startedAt.toISOString(), poll.durationMs, feed.url, fetch?.finalUrl ?? null,
-      fetch?.status ?? null, poll.result, fetch ? fetch.body.length : null, parsed?.items.length ?? 0, report.newItems, report.changedItems,
+      fetch?.status ?? null, poll.result, fetch ? fetch.bytes : null, parsed?.items.length ?? 0, report.newItems, report.changedItems,
       JSON.stringify(parsed?.warnings ?? []), poll.error);
 
     const failed = poll.result === 'error' && poll.countsAsFailure !== false;

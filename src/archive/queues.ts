@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Db } from './database.js';
 import { checkedRow, checkedRows, count, integer, nullableText, text } from './rows.js';
+import type { WorkKind, WorkRef, Backlog } from './store.js';
 
 /**
  * The daemon's work queues, as the scheduler pass reads them. Each query walks one partial index
@@ -9,17 +10,6 @@ import { checkedRow, checkedRows, count, integer, nullableText, text } from './r
  * hold enabled feeds' work only (migrations/0014): a disabled feed's pages and revisits wait
  * outside them, not in every pass's way.
  */
-
-export type WorkKind = 'poll' | 'capture' | 'revisit';
-
-/** One unit of work: a feed to poll, an item's page to capture, an article to revisit. */
-export interface WorkRef {
-  kind: WorkKind;
-  id: number;
-  url: string;
-  /** When it became due (ms since the epoch); for a capture, when its item was first seen. */
-  dueAt: number;
-}
 
 const dueRow = z.object({ id: integer, url: text, due: nullableText });
 type DueRow = z.infer<typeof dueRow>;
@@ -122,14 +112,6 @@ export function extractionBacklogOver(db: Db, count: number): boolean {
 
 export function dequeueExtraction(db: Db, snapshotId: number): void {
   db.prepare('DELETE FROM extraction_queue WHERE snapshot_id = ?').run(snapshotId);
-}
-
-/** How much work waits, for status and the overload report. */
-export interface Backlog {
-  duePolls: number;
-  pendingCaptures: number;
-  dueRevisits: number;
-  queuedExtractions: number;
 }
 
 export function backlog(db: Db, now: Date): Backlog {

@@ -1,5 +1,6 @@
 import { checkpoint, type Db } from './database.js';
 import { checkedRows, integer } from './rows.js';
+import type { RetentionReport } from './store.js';
 
 /**
  * Retention of operational logs (migration 0006). Polls older than `pollsOlderThan`, and checks
@@ -8,11 +9,6 @@ import { checkedRows, integer } from './rows.js';
  * long. A check whose snapshot is still referenced by nothing else keeps its snapshot row (the
  * capture stays); only the check row goes.
  */
-
-export interface RetentionReport {
-  polls: number;
-  checks: number;
-}
 
 const BATCH = 5000;
 

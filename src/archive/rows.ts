@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseJson } from '../util/json.js';
 
 /**
  * Rows as SQLite returned them, checked against their schema before the rest of Forest sees them:
@@ -25,17 +26,7 @@ function check<S extends z.ZodType>(schema: S, value: unknown, query: string): z
 }
 
 /** Parses a JSON column with `schema`; a row that fails names itself. */
-export function json<T>(schema: z.ZodType<T>, text: string, where: string): T {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`${where} holds invalid JSON: ${(error as Error).message}`);
-  }
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new Error(`${where} does not hold what it should: ${z.prettifyError(parsed.error)}`);
-  return parsed.data;
-}
+export const json = parseJson;
 
 /** Response headers as stored: a repeated header is a list. */
 export const storedHeaders = z.record(z.string(), z.union([z.string(), z.array(z.string())]));

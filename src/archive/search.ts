@@ -2,40 +2,13 @@ import { z } from 'zod';
 import type { Db } from './database.js';
 import { checkedRows, count, integer, nullableText, text } from './rows.js';
 import { parseSearchQuery, toFts5 } from './search-query.js';
+import type { SearchOptions, SearchHit } from './store.js';
 
 /**
  * Full-text search over the title and text of every version (SQLite FTS5, porter stemming). Text
  * that a later edit removed is still found, with the versions it stood in. The query is Forest's
  * own language (search-query.ts), translated to FTS5 here: FTS5 never sees the user's text.
  */
-
-export interface SearchOptions {
-  feed?: string | undefined;
-  /** ISO bounds on the version's capture time. */
-  since?: string | undefined;
-  until?: string | undefined;
-  /** One hit per matching version instead of one per article. */
-  allVersions?: boolean;
-  limit?: number;
-  /** Results to skip (the next page). */
-  offset?: number;
-}
-
-export interface SearchHit {
-  article: number;
-  feed: string;
-  url: string;
-  title: string | null;
-  /** The versions the query matched, and the article's latest. */
-  versions: number[];
-  latest: number;
-  /** False when the text matched only in versions an edit has since replaced. */
-  inLatest: boolean;
-  capturedAt: string;
-  rank: number;
-  snippet: string;
-}
-
 
 const hitRow = z.object({
   article: integer,

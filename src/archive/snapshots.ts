@@ -1,12 +1,9 @@
-import type { FetchResult } from '../net/fetcher.js';
 import { adoptCaptureReference, deleteUnusedBlob, putEncodedBlob, referenceHost } from './blobs.js';
 import type { EncodedBody } from './codec.js';
 import type { Db } from './database.js';
 import { checkedRow, nullableText } from './rows.js';
 import { queueExtraction, type ExtractionPriority } from './queues.js';
-
-/** A fetched response as stored: everything but the body, which comes hashed and compressed. */
-export type FetchedPage = Omit<FetchResult, 'body'>;
+import type { FetchedPage } from './store.js';
 
 /** A capture whose body is not kept (its article object was the one archived): only its payload's digest. */
 export interface PayloadDigest {

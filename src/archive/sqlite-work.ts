@@ -16,12 +16,12 @@ import {
 } from './extractions.js';
 import { countEnabledFeeds, feedById } from './feeds.js';
 import { itemById, knownGuids } from './items.js';
-import { acquireLease, releaseLease, renewLease, type LeaseRequest } from './lease.js';
-import { recordPoll, type PollRecord } from './polls.js';
+import { acquireLease, releaseLease, renewLease } from './lease.js';
+import { recordPoll } from './polls.js';
 import { backlog, duePolls, dueCaptures, dueRevisits, extractionBacklogOver, nextWorkAt, queuedExtractions } from './queues.js';
-import { dropCaptureBody, insertSnapshot, latestPayloadDigest, recordCapture, recordCaptureFailure, setCanonicalUrl, type FetchedPage } from './snapshots.js';
+import { dropCaptureBody, insertSnapshot, latestPayloadDigest, recordCapture, recordCaptureFailure, setCanonicalUrl } from './snapshots.js';
 import {
-  StorageFullError, type CheckedPage, type Decide, type ExtractionRecord, type RevisitRecord, type StoredCapture, type StoredComparisonKey,
+  StorageFullError, type CheckedPage, type Decide, type FetchedPage, type LeaseRequest, type PollRecord, type ExtractionRecord, type RevisitRecord, type StoredCapture, type StoredComparisonKey,
   type StoredExtraction, type WorkStore,
 } from './store.js';
 

@@ -1,28 +1,11 @@
 import type { ArticleObject } from '../extract/extract.js';
+import type { ParsedFeed } from '../feeds/model.js';
 import type { Wrapper } from '../extract/wrapper.js';
 import type { PublisherHints } from '../schedule/policy.js';
 import type { NextCheck } from '../schedule/revisit.js';
 import type { EncodedBody, ReferenceBody, StoredBody } from './codec.js';
-import type { ArchiveCheck } from './integrity.js';
-import type { Backlog, WorkRef } from './queues.js';
-export type { Backlog, WorkKind, WorkRef } from './queues.js';
-export type { FetchedPage } from './snapshots.js';
-export type { LeaseHolder } from './lease.js';
-export type { Subscription, SyncReport } from './feeds.js';
-export type { CheckCounts } from './summary.js';
-export type { ExportSink } from './export.js';
-export type { SearchHit, SearchOptions } from './search.js';
-import type { PollRecord } from './polls.js';
-import type { UpsertReport } from './items.js';
-import type { FetchedPage } from './snapshots.js';
-import type { CheckCounts } from './summary.js';
 import type { ChangeKind, ObjectDiff } from './diff.js';
-import type { ExportReport, ExportSink, WarcOptions } from './export.js';
-import type { LeaseHolder, LeaseRequest, LeaseResult } from './lease.js';
 import type { NormalizedObject } from './normalize.js';
-import type { RetentionReport } from './retention.js';
-import type { SearchHit, SearchOptions } from './search.js';
-import type { Subscription, SyncReport } from './feeds.js';
 
 /**
  * The archive as the rest of Forest sees it: the daemon, the CLI and the web server reach
@@ -36,6 +19,199 @@ import type { Subscription, SyncReport } from './feeds.js';
  * store runs it inside the transaction on what it read there: the rule stays with its siblings
  * in src/daemon, and a kill leaves all of it or none.
  */
+
+// The contract's records of work and reports (each backend reads and writes them).
+
+export type WorkKind = 'poll' | 'capture' | 'revisit';
+
+/** One unit of work: a feed to poll, an item's page to capture, an article to revisit. */
+export interface WorkRef {
+  kind: WorkKind;
+  id: number;
+  url: string;
+  /** When it became due (ms since the epoch); for a capture, when its item was first seen. */
+  dueAt: number;
+}
+
+/** How much work waits, for status and the overload report. */
+export interface Backlog {
+  duePolls: number;
+  pendingCaptures: number;
+  dueRevisits: number;
+  queuedExtractions: number;
+}
+
+/** A fetched response as stored: everything but the body, which comes hashed and compressed. */
+export interface FetchedPage {
+  url: string;
+  finalUrl: string;
+  status: number;
+  headers: Record<string, string>;
+  contentType: string | null;
+  redirects: Array<{ status: number; from: string; to: string }>;
+  /** The new address when every redirect on the way was permanent (301/308); otherwise null. */
+  permanentUrl: string | null;
+  notModified: boolean;
+  /** From Retry-After on 429/503. */
+  retryAfterMs: number | null;
+  fetchedAt: Date;
+  durationMs: number;
+}
+
+export interface LeaseHolder {
+  owner: string;
+  pid: number;
+  host: string;
+  startedAt: string;
+  heartbeatAt: string;
+  status: string | null;
+}
+
+export interface LeaseRequest {
+  me: { owner: string; pid: number; host: string };
+  now: Date;
+  /** A holder whose heartbeat is older than this (ms) died: its lease is taken over. */
+  staleAfterMs: number;
+  /** Whether the holder's process still runs (what can be told for a process on this host). */
+  isAlive: (holder: LeaseHolder) => boolean;
+}
+
+export type LeaseResult = { acquired: true } | { acquired: false; holder: LeaseHolder };
+
+/** A subscription as the list gives it. */
+export interface Subscription {
+  url: string;
+  title?: string | null | undefined;
+  siteUrl?: string | null | undefined;
+  tags: string[];
+  schedule?: string | null | undefined;
+  enabled: boolean;
+}
+
+export interface SyncReport {
+  added: string[];
+  updated: string[];
+  removed: string[];
+}
+
+export interface CheckCounts {
+  /** Each article's first capture (it made version 1). */
+  firstCaptures: number;
+  /** Every later check: unchanged, changed (it made a new version), gone (404/410), unavailable or failed. */
+  revisits: number;
+  unchanged: number;
+  changed: number;
+  gone: number;
+  unavailable: number;
+  failed: number;
+}
+
+/** Where an export writes, and how many bytes it has written so far. */
+export interface ExportSink {
+  write(data: Uint8Array | string): void | Promise<void>;
+  readonly bytes: number;
+}
+
+export interface ExportReport {
+  articles: number;
+  versions: number;
+  records: Record<string, number>;
+  bytes: number;
+}
+
+export interface WarcOptions {
+  gzip: boolean;
+  software: string;
+  progress?: Progress;
+  /** Captures fetched after this ISO time are left out (the articles are filtered by `filter`). */
+  capturedUntil?: string;
+  /** Each capture's response or revisit record, where it lies in the output: for a CDXJ index. */
+  onCapture?: (entry: WarcIndexEntry) => void;
+}
+
+/** A capture record of a WARC, as a CDXJ index line describes it. */
+export interface WarcIndexEntry {
+  url: string;
+  /** ISO time of the capture. */
+  date: string;
+  status: number;
+  mime: string | null;
+  /** WARC-Payload-Digest, e.g. sha256:… */
+  digest: string | null;
+  offset: number;
+  length: number;
+}
+
+export interface SearchOptions {
+  feed?: string | undefined;
+  /** ISO bounds on the version's capture time. */
+  since?: string | undefined;
+  until?: string | undefined;
+  /** One hit per matching version instead of one per article. */
+  allVersions?: boolean;
+  limit?: number;
+  /** Results to skip (the next page). */
+  offset?: number;
+}
+
+export interface SearchHit {
+  article: number;
+  feed: string;
+  url: string;
+  title: string | null;
+  /** The versions the query matched, and the article's latest. */
+  versions: number[];
+  latest: number;
+  /** False when the text matched only in versions an edit has since replaced. */
+  inLatest: boolean;
+  capturedAt: string;
+  rank: number;
+  snippet: string;
+}
+
+export interface PollSchedule {
+  nextPollAt: Date;
+  reason: string;
+  /** The scheduler's state after this poll (JSON). */
+  state: string;
+  ratePerHour: number | null;
+  window: number | null;
+  maxAgeSeconds: number | null;
+}
+
+export interface PollRecord {
+  startedAt: Date;
+  durationMs: number;
+  result: 'ok' | 'not-modified' | 'error';
+  /** The feed document's response, and its size (decompressed). */
+  fetch: (FetchedPage & { bytes: number }) | null;
+  parsed: ParsedFeed | null;
+  error: string | null;
+  schedule: PollSchedule;
+  capturePages: boolean;
+  /** When the articles of items this poll found changed are checked next (null: left as scheduled). */
+  revisitChangedItemsAt: Date | null;
+  /** False for a failure that was Forest's own (a timeout while it was behind schedule). */
+  countsAsFailure?: boolean;
+}
+
+export interface UpsertReport {
+  newItems: number;
+  changedItems: number;
+  /** The items whose date, title or summary changed. */
+  changedIds: number[];
+}
+
+export interface RetentionReport {
+  polls: number;
+  checks: number;
+}
+
+/** One thing `forest check` looks at, and what it found wrong (nothing when `problems` is empty). */
+export interface ArchiveCheck {
+  name: string;
+  problems: string[];
+}
 
 /** A subscribed feed, with what its subscription and its document say about it. */
 export interface Feed {
@@ -224,9 +400,8 @@ export interface Capture {
 
 export type Progress = (done: number, total: number) => void;
 
-export interface Store extends WorkStore {
-  /** Makes the subscriptions match the list (feeds gone from it are kept, marked unsubscribed). */
-  syncSubscriptions(subscriptions: Subscription[]): Promise<SyncReport>;
+/** What reading the archive needs: the CLI's read commands and the web app. */
+export interface ArchiveReader {
   feeds(): Promise<Feed[]>;
   feedStatuses(): Promise<FeedStatus[]>;
   /** The daemon's lease on this archive, if one was taken. */
@@ -260,6 +435,17 @@ export interface Store extends WorkStore {
   writeJsonl(filter: ArticleFilter, sink: ExportSink): Promise<ExportReport>;
   writeWarc(filter: ArticleFilter, sink: ExportSink, filename: string, options: WarcOptions): Promise<ExportReport>;
   writeCdxj(filter: ArticleFilter, sink: ExportSink, filename: string, options: Omit<WarcOptions, 'onCapture' | 'progress'>): Promise<{ captures: number; bytes: number }>;
+  close(): Promise<void>;
+}
+
+/** The subscription list's one write: `forest feeds`, the web app's forms and API, the daemon's sync. */
+export interface ArchiveSubscriptions {
+  /** Makes the subscriptions match the list (feeds gone from it are kept, marked unsubscribed). */
+  syncSubscriptions(subscriptions: Subscription[]): Promise<SyncReport>;
+}
+
+/** Looking after the archive as a whole: `forest check`, `backup`, `vacuum`, and the daemon's retention. */
+export interface ArchiveAdmin {
   verify(): Promise<ArchiveCheck[]>;
   backup(file: string, options: { overwrite: boolean }): Promise<{ file: string; bytes: number; ms: number }>;
   applyRetention(ages: { polls: number | null; checks: number | null }, now: Date): Promise<RetentionReport>;
@@ -267,8 +453,13 @@ export interface Store extends WorkStore {
   compact(): Promise<void>;
   /** Bytes the archive takes on disk. */
   size(): Promise<number>;
-  close(): Promise<void>;
 }
+
+/** What the web server holds: reads, and the subscription list its forms and API edit — never the daemon's work. */
+export type WebArchive = ArchiveReader & ArchiveSubscriptions;
+
+/** The whole contract, as a backend implements it and the daemon uses it. */
+export interface Store extends ArchiveReader, ArchiveSubscriptions, ArchiveAdmin, WorkStore {}
 
 
 /** A search query the backend cannot parse (the message says how to write one). */
@@ -448,6 +639,7 @@ export type RevisitRecord =
   | { kind: 'gone'; body: EncodedBody | null; next: NextCheck }
   | { kind: 'unavailable'; body: EncodedBody | null; next: NextCheck; reason: string };
 
+/** The daemon's work: due work, captures, extractions, versions, wrappers, and its lease. */
 export interface WorkStore {
   /** Due work, in the order it is taken (each an index walk bounded by `limit`: archive/queues.ts). */
   duePolls(now: Date, limit: number): Promise<WorkRef[]>;

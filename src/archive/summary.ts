@@ -1,23 +1,12 @@
 import { z } from 'zod';
 import type { Db } from './database.js';
 import { checkedRow, checkedRows, count, integer, nullableText, text } from './rows.js';
+import type { CheckCounts } from './store.js';
 
 /**
  * Archive-wide totals: what the demo reports at its end (and what an overview page shows). Each
  * count is one aggregate query; nothing here is per article.
  */
-
-export interface CheckCounts {
-  /** Each article's first capture (it made version 1). */
-  firstCaptures: number;
-  /** Every later check: unchanged, changed (it made a new version), gone (404/410), unavailable or failed. */
-  revisits: number;
-  unchanged: number;
-  changed: number;
-  gone: number;
-  unavailable: number;
-  failed: number;
-}
 
 const checkTotals = z.object({ total: count, firstCaptures: count, unchanged: count, changed: count, gone: count, unavailable: count, failed: count });
 const methodCount = z.object({ method: text, n: count });

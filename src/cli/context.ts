@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { SyncReport } from '../archive/store.js';
-import { openStore } from '../archive/sqlite-store.js';
+import { openArchive } from '../archive/open-archive.js';
 import type { Store } from '../archive/store.js';
 import { loadSettings, type Settings } from '../config/settings.js';
 import { readSubscriptions } from '../config/subscriptions.js';
@@ -18,10 +18,10 @@ export function settingsFor(command: Command): Settings {
 
 /**
  * Runs `work` with the archive open, and closes it whatever happens. Only commands that build
- * the archive (`run`, `demo`, `feeds`) create a missing one (see openStore).
+ * the archive (`run`, `demo`, `feeds`) create a missing one (see openArchive).
  */
 export async function withStore<T>(settings: Settings, work: (store: Store) => Promise<T>, options: { create?: boolean } = {}): Promise<T> {
-  const store = openStore(settings.database.path, options);
+  const store = openArchive(settings.database, options);
   try {
     return await work(store);
   } finally {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { stringify } from 'yaml';
-import { openStore } from '../archive/sqlite-store.js';
+import { openArchive } from '../archive/open-archive.js';
 import type { ArchiveTotals, Store } from '../archive/store.js';
 import type { CheckCounts } from '../archive/store.js';
 import { loadSettings } from '../config/settings.js';
@@ -193,7 +193,7 @@ export function demoCommand(): Command {
         });
         clearInterval(watcher);
         progress.done();
-        const store = openStore(database);
+        const store = openArchive({ path: database, maxSize: 'unlimited' });
         try {
           summary = await summarize(store, web, database, logFile, (performance.now() - started) / 1000);
         } finally {

@@ -3,7 +3,7 @@ import { isStorageFull, type Backlog, type WorkKind, type WorkRef } from '../arc
 import { planDispatch, workKey, type DispatchPlan } from './dispatch.js';
 import { ExtractedAhead } from './extracted-ahead.js';
 import { Extractor } from './extraction.js';
-import type { PipelineContext } from './pipeline.js';
+import type { PipelineContext } from './context.js';
 import { capturePage, pollFeed, revisitPage } from './pipeline.js';
 import { settlesWithin } from '../util/deadline.js';
 

@@ -1,6 +1,6 @@
 import { isStorageFull, type ArticleToRevisit, type Decide, type FetchedPage, type StoredCapture, type StoredComparisonKey, type TemplateChoice } from '../archive/store.js';
 import { emptyArticle, wrapperSetAside } from '../extract/extract.js';
-import type { PipelineContext } from './pipeline.js';
+import type { PipelineContext } from './context.js';
 import type { Comparison, ExtractOutcome, PageInput, RevisitOutcome } from './tasks.js';
 import { decideVersion, outcomeOf, type Extracted, type Outcome } from './versioning.js';
 

@@ -1,30 +1,15 @@
-import { isStorageFull, type ArticleToRevisit, type CheckedPage, type FeedToPoll, type ItemToCapture, type WorkStore } from '../archive/store.js';
+import { isStorageFull, type ArticleToRevisit, type CheckedPage, type FeedToPoll, type ItemToCapture } from '../archive/store.js';
 import { nextCheck } from '../schedule/revisit.js';
-import type { Settings } from '../config/settings.js';
 import type { FeedItem, ParsedFeed } from '../feeds/model.js';
-import { FetchError, type Fetcher, type FetchResult } from '../net/fetcher.js';
+import { FetchError, type FetchResult } from '../net/fetcher.js';
 import { freshnessMs } from '../net/freshness.js';
 import { BEHIND_SCHEDULE_MS, nextPoll, stretchWhenBehind } from '../schedule/policy.js';
 import { observePoll, parseState } from '../schedule/state.js';
-import type { Logger } from '../util/logger.js';
 import { redirectVerdict } from './availability.js';
-import type { ExtractedAhead } from './extracted-ahead.js';
 import { recordUnchangedRevisit } from './extraction.js';
-import type { CpuPool } from './pool.js';
+import type { PipelineContext } from './context.js';
 import type { RevisitTask } from './tasks.js';
 
-export interface PipelineContext {
-  store: WorkStore;
-  fetcher: Fetcher;
-  settings: Settings;
-  log: Logger;
-  pool: CpuPool;
-  now?: () => Date;
-  /** How late polls are starting (ms): the daemon is behind schedule when this is large. */
-  pollLag?: () => number;
-  /** Revisits' extractions, for their queued extraction to take (none: every stored page is extracted when its turn comes). */
-  ahead?: ExtractedAhead;
-}
 
 /** The date a feed shows for an item, as the scheduler reads it. */
 const shownDate = (item: FeedItem): number | null => {
@@ -109,8 +94,9 @@ export async function pollFeed(context: PipelineContext, feed: FeedToPoll, signa
   }, at, settings.schedule);
   const decision = stretchWhenBehind(planned, context.pollLag?.() ?? 0, feed.cron);
   const durationMs = Math.round(performance.now() - started);
+  const document = fetch && (({ body, ...page }) => ({ ...page, bytes: body.length }))(fetch);
   const report = await store.recordPoll(feed, {
-    startedAt, durationMs, result, fetch, parsed, error,
+    startedAt, durationMs, result, fetch: document, parsed, error,
     countsAsFailure: !busyTimeout,
     schedule: {
       nextPollAt: decision.at, reason: decision.reason, state: JSON.stringify(state), ratePerHour: decision.ratePerHour, window: decision.window,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { openStore } from '../archive/sqlite-store.js';
+import { openArchive } from '../archive/open-archive.js';
 import { isStorageFull, type Store } from '../archive/store.js';
 import type { Settings } from '../config/settings.js';
 import { readSubscriptions } from '../config/subscriptions.js';
@@ -66,7 +66,7 @@ function logReport(log: Logger, report: DaemonReport): void {
  */
 export async function runDaemon(options: RunOptions): Promise<void> {
   const { settings, log } = options;
-  const store = openStore(settings.database.path, { create: true, maxSize: settings.database.maxSize });
+  const store = openArchive(settings.database, { create: true });
   const me = { owner: randomUUID(), pid: process.pid, host: hostname() };
   const lease = await store.acquireLease({ me, now: new Date(), staleAfterMs: LEASE_STALE_MS, isAlive: (holder) => holder.host !== me.host || processAlive(holder.pid) });
   if (!lease.acquired) {

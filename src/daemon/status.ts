@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { count } from '../archive/rows.js';
 import type { LeaseHolder } from '../archive/store.js';
 import type { DaemonReport } from './daemon.js';
 import { LEASE_STALE_MS } from './service.js';
+
+const count = z.number();
 
 /** The report a daemon writes into its lease (daemon.ts), as read back: another version's is not trusted to have this shape. */
 const daemonReport = z.object({

@@ -3,7 +3,7 @@ import { decodeStoredBody, encodeBody, sha256, type EncodedBody, type ReferenceB
 import { diffObjects, type ObjectDiff } from '../archive/diff.js';
 import { normalizeArticle, normalizedObjectSchema, objectHash, type NormalizedObject } from '../archive/normalize.js';
 import { packContent } from '../archive/packed-content.js';
-import { json } from '../archive/rows.js';
+import { parseJson as json } from '../util/json.js';
 import type { ExtractedFields, FeedFields, StoredComparisonKey, TemplateChoice } from '../archive/store.js';
 import { preparePage, type PreparedPage } from '../extract/dom.js';
 import { EXTRACTOR_VERSION, emptyArticle, extractFromPage, notHtmlReason, type ArticleObject } from '../extract/extract.js';

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Store } from '../archive/store.js';
+import type { WebArchive } from '../archive/store.js';
 import type { Settings } from '../config/settings.js';
 import { idParams } from './api.js';
 import { loginPage } from './pages.js';
 import { Problem } from './problems.js';
 import { LoginLimit } from './login-limit.js';
-import { cookieValue, sameSecret, SESSION_COOKIE, type Sessions } from './session.js';
+import { cookieValue, sameSecret, SESSION_COOKIE, type Sessions, type Viewer } from './session.js';
 import { subscriptionEdits } from './writes.js';
 
 /**
@@ -14,8 +14,6 @@ import { subscriptionEdits } from './writes.js';
  * session and its CSRF token, and done by the same list edits as the API's writes.
  */
 
-/** Who is looking at a page: a logged-in archivist (with the CSRF token their forms carry), or a reader. */
-export type Viewer = { csrf: string } | null;
 
 /** The session id a request's cookie names (valid or not). */
 export const sessionOf = (request: FastifyRequest) => cookieValue(request.headers.cookie, SESSION_COOKIE);
@@ -42,7 +40,7 @@ const sessionCookie = (request: FastifyRequest, value: string, maxAge: number) =
 
 const back = (reply: FastifyReply, to: string) => reply.code(303).header('location', to).send();
 
-export function actionRoutes(app: FastifyInstance, store: Store, settings: Pick<Settings, 'serve' | 'subscriptions'>, sessions: Sessions | null): void {
+export function actionRoutes(app: FastifyInstance, store: WebArchive, settings: Pick<Settings, 'serve' | 'subscriptions'>, sessions: Sessions | null): void {
   const { token } = settings.serve;
   const limit = new LoginLimit();
   const edits = subscriptionEdits(store, settings.subscriptions);

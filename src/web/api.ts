@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { SearchQueryError } from '../archive/store.js';
-import type { ArticleCursor, Store } from '../archive/store.js';
+import type { ArticleCursor, WebArchive } from '../archive/store.js';
 import { compareVersions, diffView, historyView, versionView } from '../archive/views.js';
 import { daemonStatus } from '../daemon/status.js';
 import { Problem } from './problems.js';
@@ -37,19 +37,19 @@ function decodeCursor(text: string): ArticleCursor {
   }
 }
 
-async function requireArticle(store: Store, articleId: number) {
+async function requireArticle(store: WebArchive, articleId: number) {
   const article = await store.article(articleId);
   if (!article) throw new Problem(404, 'No such article', `no article ${articleId}`);
   return article;
 }
 
-async function requireVersion(store: Store, articleId: number, n: number) {
+async function requireVersion(store: WebArchive, articleId: number, n: number) {
   const version = await store.version(articleId, n);
   if (!version) throw new Problem(404, 'No such version', `article ${articleId} has no version ${n}`);
   return version;
 }
 
-export function apiRoutes(app: FastifyInstance, store: Store): void {
+export function apiRoutes(app: FastifyInstance, store: WebArchive): void {
   app.get('/api/v1/feeds', {
     schema: { summary: 'The subscribed feeds with their health and counts', tags: ['feeds'], response: { 200: { type: 'object', properties: { items: { type: 'array', items: anything } } } } },
   }, async () => ({ items: await feedsWithStatus(store) }));
@@ -137,7 +137,7 @@ export function apiRoutes(app: FastifyInstance, store: Store): void {
 }
 
 /** Each feed as `forest feeds list --json` and `forest status --json` show it, merged. */
-async function feedsWithStatus(store: Store) {
+async function feedsWithStatus(store: WebArchive) {
   const [feeds, statuses] = await Promise.all([store.feeds(), store.feedStatuses()]);
   const statusOf = new Map(statuses.map((status) => [status.id, status]));
   return feeds.map((feed) => ({ ...statusOf.get(feed.id), id: feed.id, url: feed.subscribedUrl, fetchUrl: feed.url, title: feed.title, siteUrl: feed.siteUrl, tags: feed.tags, schedule: feed.schedule, format: feed.format }));

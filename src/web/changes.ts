@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Store } from '../archive/store.js';
+import type { WebArchive } from '../archive/store.js';
 import { html } from './html.js';
 import { changedBlocks } from './pages.js';
 import { Problem } from './problems.js';
@@ -15,7 +15,7 @@ import { Problem } from './problems.js';
 const ENTRIES = 50;
 
 /** `appOrigin`: the app's canonical origin (serve.publicUrl, or its own address), never the request's Host. */
-export function changeFeedRoutes(app: FastifyInstance, store: Store, appOrigin: () => string): void {
+export function changeFeedRoutes(app: FastifyInstance, store: WebArchive, appOrigin: () => string): void {
   app.get<{ Querystring: { feed?: string; tag?: string } }>('/changes.atom', {
     schema: { hide: true, querystring: { type: 'object', additionalProperties: false, properties: { feed: { type: 'string' }, tag: { type: 'string' } } } },
   }, async (request, reply) => {

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ExportSink } from '../archive/store.js';
-import type { ArticleFilter, Store } from '../archive/store.js';
+import type { ArticleFilter, WebArchive } from '../archive/store.js';
 import type { Settings } from '../config/settings.js';
 import type { Logger } from '../util/logger.js';
 import { FOREST_SOFTWARE } from '../util/project-root.js';
@@ -56,7 +56,7 @@ function stream(reply: FastifyReply, log: Logger, route: string, work: (sink: Ex
   return reply.send(body);
 }
 
-export function exportRoutes(app: FastifyInstance, store: Store, settings: Pick<Settings, 'serve'>, log: Logger): void {
+export function exportRoutes(app: FastifyInstance, store: WebArchive, settings: Pick<Settings, 'serve'>, log: Logger): void {
   const protectedExport = { onRequest: async (request: FastifyRequest) => requireBearer(request, settings.serve.token, 'exports') };
   const security = [{ bearer: [] }];
 

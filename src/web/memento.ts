@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Memento, Store } from '../archive/store.js';
+import type { Memento, WebArchive } from '../archive/store.js';
 import { Problem } from './problems.js';
 import { uriReference } from './uri.js';
 
@@ -30,7 +30,7 @@ function nearest(mementos: Memento[], at: number): Memento {
   return mementos.reduce((best, memento) => (Math.abs(Date.parse(memento.datetime) - at) < Math.abs(Date.parse(best.datetime) - at) ? memento : best));
 }
 
-async function mementosOf(store: Store, original: string): Promise<Memento[]> {
+async function mementosOf(store: WebArchive, original: string): Promise<Memento[]> {
   const mementos = await store.mementos(original);
   if (mementos.length === 0) throw new Problem(404, 'Not archived', `Forest has no capture of ${original}`);
   return mementos;
@@ -62,7 +62,7 @@ const CAPTURE_POLICY = "sandbox; default-src 'none'; img-src 'self' data:; style
  * The Memento routes; `frameAncestors` (on the capture origin: the app's origins) is who may
  * frame a capture, null where captures are not meant to be framed by another origin.
  */
-export function mementoRoutes(app: FastifyInstance, store: Store, frameAncestors: () => string[] | null = () => null): void {
+export function mementoRoutes(app: FastifyInstance, store: WebArchive, frameAncestors: () => string[] | null = () => null): void {
   app.get('/timemap/link/*', { schema: { hide: true } }, async (request, reply) => {
     const original = originalOf(request, '/timemap/link/');
     const mementos = await mementosOf(store, original);
@@ -107,7 +107,7 @@ export function mementoRoutes(app: FastifyInstance, store: Store, frameAncestors
   });
 }
 
-async function serveCapture(reply: FastifyReply, store: Store, original: string, mementos: Memento[], index: number, frameAncestors: string[] | null): Promise<FastifyReply> {
+async function serveCapture(reply: FastifyReply, store: WebArchive, original: string, mementos: Memento[], index: number, frameAncestors: string[] | null): Promise<FastifyReply> {
   const memento = mementos[index]!;
   const capture = await store.capture(memento.snapshotId);
   if (!capture) throw new Problem(404, 'Not archived', `the capture of ${original} at ${memento.datetime} is no longer kept`);

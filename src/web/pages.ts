@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Viewer } from './actions.js';
+import type { Viewer } from './session.js';
 import type { BlockChange, ObjectDiff, WordPart } from '../archive/diff.js';
-import type { Article, ArticleSummary, Check, FeedStatus, Memento, Store, Version, WrapperInfo } from '../archive/store.js';
+import type { Article, ArticleSummary, Check, FeedStatus, Memento, WebArchive, Version, WrapperInfo } from '../archive/store.js';
 import { compareVersions, type Comparison } from '../archive/views.js';
 import { html, trusted, type Safe } from './html.js';
 import { SearchQueryError, type SearchHit } from '../archive/store.js';
@@ -199,7 +199,7 @@ shown sandboxed (no script runs), from its own origin. ${index > 0 ? html`<a hre
 /** A capture route's URL on the capture origin (with a ticket for `original` where reads need the token). */
 export type CaptureLink = (path: string, original: string) => string;
 
-export function pageRoutes(app: FastifyInstance, store: Store, captureLink: CaptureLink, viewer: (request: FastifyRequest) => Viewer): void {
+export function pageRoutes(app: FastifyInstance, store: WebArchive, captureLink: CaptureLink, viewer: (request: FastifyRequest) => Viewer): void {
   app.get('/', { schema: { hide: true } }, async (request, reply) => {
     const [feeds, latest] = await Promise.all([store.feedStatuses(), store.articlesAfter({}, null, 20)]);
     return sendPage(reply, dashboard(feeds, latest.articles, viewer(request)));

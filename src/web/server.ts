@@ -2,7 +2,7 @@ import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { loadCodec } from '../archive/codec.js';
-import type { Store } from '../archive/store.js';
+import type { WebArchive } from '../archive/store.js';
 import type { Settings } from '../config/settings.js';
 import type { Logger } from '../util/logger.js';
 import { FOREST_VERSION } from '../util/project-root.js';
@@ -38,7 +38,7 @@ type ServeSettings = Pick<Settings, 'serve' | 'subscriptions'>;
  * (RFC 9457); a browser gets an error page; neither ever shows a stack trace.
  */
 
-export async function buildServer(store: Store, settings: ServeSettings, log: Logger, origins: Origins): Promise<FastifyInstance> {
+export async function buildServer(store: WebArchive, settings: ServeSettings, log: Logger, origins: Origins): Promise<FastifyInstance> {
   // Mementos are decoded here, on this thread.
   await loadCodec();
   // Fastify's own request log stays off: Forest's log gets the failures, which a line per request would bury.
@@ -89,7 +89,7 @@ export async function buildServer(store: Store, settings: ServeSettings, log: Lo
  * false` it asks for the same credential as the app: the token, or a capture ticket the app
  * minted for the frame it embeds (`/t/<ticket>/memento/…`) — never the app's cookie.
  */
-export async function buildCaptureServer(store: Store, settings: ServeSettings, log: Logger, origins: Origins): Promise<FastifyInstance> {
+export async function buildCaptureServer(store: WebArchive, settings: ServeSettings, log: Logger, origins: Origins): Promise<FastifyInstance> {
   await loadCodec();
   const tickets = new WeakMap<IncomingMessage, string>();
   const app = Fastify({

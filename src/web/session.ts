@@ -13,6 +13,9 @@ import { WEB_OPTIONS, type WebOptions } from './options.js';
 
 export const SESSION_COOKIE = 'forest_session';
 
+/** Who is looking at a page: a logged-in archivist (with the CSRF token their forms carry), or a reader. */
+export type Viewer = { csrf: string } | null;
+
 const sign = (token: string, message: string) => createHmac('sha256', token).update(message).digest('base64url');
 
 /** Whether two secrets are equal, in constant time whatever their lengths (the digests are compared, so a wrong length tells nothing either). */

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Store } from '../archive/store.js';
+import type { WebArchive } from '../archive/store.js';
 import { ConfigError } from '../config/errors.js';
 import type { Settings } from '../config/settings.js';
 import { addSubscription, readSubscriptions, removeSubscription, setSubscriptionEnabled } from '../config/subscriptions.js';
@@ -48,7 +48,7 @@ export interface NewSubscription {
  * The list edits behind the API's writes and the pages' forms: an edit of the YAML list, then
  * the sync into the archive. A failure is a Problem (the API answers it as JSON, a page as a page).
  */
-export function subscriptionEdits(store: Store, list: string) {
+export function subscriptionEdits(store: WebArchive, list: string) {
   const sync = () => store.syncSubscriptions(readSubscriptions(list));
   const edit = async (change: () => unknown) => {
     try {
@@ -82,7 +82,7 @@ export function subscriptionEdits(store: Store, list: string) {
   };
 }
 
-export function writeRoutes(app: FastifyInstance, store: Store, settings: Pick<Settings, 'serve' | 'subscriptions'>): void {
+export function writeRoutes(app: FastifyInstance, store: WebArchive, settings: Pick<Settings, 'serve' | 'subscriptions'>): void {
   const edits = subscriptionEdits(store, settings.subscriptions);
   const writer = { onRequest: async (request: FastifyRequest) => requireBearer(request, settings.serve.token, 'writes') };
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { WorkKind, WorkRef } from '../../src/archive/queues.js';
+import type { WorkKind, WorkRef } from '../../src/archive/store.js';
 import { hostOf, planDispatch, workKey } from '../../src/daemon/dispatch.js';
 
 const ref = (kind: WorkKind, id: number, host: string, dueAt = 0): WorkRef => ({ kind, id, url: `http://${host}/${kind}/${id}`, dueAt });

@@ -28,8 +28,8 @@ test('outside src/archive, nothing imports a module that holds the database, and
       const file = join(SRC, folder, name);
       for (const from of importsOf(file)) {
         const module = /^\.\.\/archive\/(.+)\.js$/.exec(from)?.[1];
-        // Opening an archive is the one thing that must name the backend.
-        if (module && module !== 'sqlite-store' && database.has(`${module}.ts`)) offenders.push(`${folder}/${name} imports archive/${module}.ts`);
+        // Opening an archive (open-archive.ts) is the one thing that names the backend, inside src/archive.
+        if (module && (database.has(`${module}.ts`) || module.startsWith('sqlite-') || module === 'rows')) offenders.push(`${folder}/${name} imports archive/${module}.ts`);
         if (from === 'better-sqlite3') offenders.push(`${folder}/${name} imports better-sqlite3`);
       }
       const source = readFileSync(file, 'utf8');
@@ -37,4 +37,12 @@ test('outside src/archive, nothing imports a module that holds the database, and
     }
   }
   assert.deepEqual(offenders, []);
+});
+
+test('the contract imports no backend: store.ts names only pure modules and domain types', () => {
+  const database = databaseModules();
+  const imports = importsOf(join(ARCHIVE, 'store.ts'));
+  assert.ok(imports.length > 0);
+  const backend = imports.filter((from) => from.startsWith('./') && (database.has(from.slice(2).replace(/\.js$/, '.ts')) || /sqlite|rows|queries|lease|polls|snapshots|export|search\.js/.test(from)));
+  assert.deepEqual(backend, []);
 });

@@ -1,0 +1,13 @@
+import type { Settings } from '../config/settings.js';
+import { openStore } from './sqlite-store.js';
+import type { Store } from './store.js';
+
+/**
+ * Opens the archive the settings name — the one place outside a backend that knows which
+ * backends there are. Callers get the Store contract, never a backend's own type or handle.
+ * `create`: make a missing archive (the commands that build one: run, demo, feeds); without it a
+ * missing archive is an error that says so.
+ */
+export function openArchive(database: Settings['database'], options: { create?: boolean } = {}): Store {
+  return openStore(database.path, { create: options.create ?? false, maxSize: database.maxSize });
+}
