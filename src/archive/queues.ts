@@ -51,21 +51,21 @@ const CAPTURE_COLUMNS = `id, COALESCE(orig_link, link) AS url, first_seen AS due
 /**
  * Items whose page waits for its first capture, newest item first — by the time it appeared (its
  * feed's date, never later than first seen; migrations/0012): a busy feed's new item goes before
- * a backlog of old ones, also when both were first seen by the same round of polls. Pages never
- * tried are walked in that order; pages waiting out a retry delay are searched by when they are
- * due (migrations/0014), and both lists are merged in the same order.
+ * a backlog of old ones, also when both were first seen by the same round of polls; among items
+ * of one date, in the feed's own order (migrations/0016). Then the pages that failed and wait to
+ * be tried again (`retry`), those due longest first: a first attempt never waits behind a retry,
+ * which is the least likely to succeed (issue #52). Pages never tried are walked in that order;
+ * retries are searched by when they are due (migrations/0014).
  */
 export function dueCaptures(db: Db, now: Date, limit: number): WorkRef[] {
   const at = now.toISOString();
-  const fresh = db.prepare(`SELECT ${CAPTURE_COLUMNS} FROM items INDEXED BY items_capture
+  const fresh = checkedRows(captureRow, db.prepare(`SELECT ${CAPTURE_COLUMNS} FROM items INDEXED BY items_capture
     WHERE ${NEVER_TRIED} AND page_due_at <= ?
-    ORDER BY ${APPEARED} DESC, id DESC LIMIT ?`).all(at, limit);
-  const retries = db.prepare(`SELECT ${CAPTURE_COLUMNS} FROM items INDEXED BY items_retry
+    ORDER BY ${APPEARED} DESC, id ASC LIMIT ?`).all(at, limit), 'dueCaptures');
+  const retries = fresh.length >= limit ? [] : checkedRows(captureRow, db.prepare(`SELECT ${CAPTURE_COLUMNS} FROM items INDEXED BY items_retry
     WHERE ${RETRIED} AND page_due_at <= ?
-    ORDER BY page_due_at LIMIT ?`).all(at, limit);
-  const rows = checkedRows(captureRow, [...fresh, ...retries], 'dueCaptures');
-  rows.sort((a, b) => (a.appeared === b.appeared ? b.id - a.id : a.appeared < b.appeared ? 1 : -1));
-  return refs('capture', rows.slice(0, limit), now);
+    ORDER BY page_due_at LIMIT ?`).all(at, limit - fresh.length), 'dueCaptures');
+  return [...refs('capture', fresh, now), ...refs('capture', retries, now).map((ref) => ({ ...ref, retry: true }))];
 }
 
 /** Articles due for a revisit, longest overdue first. */

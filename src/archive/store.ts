@@ -31,6 +31,8 @@ export interface WorkRef {
   url: string;
   /** When it became due (ms since the epoch); for a capture, when its item was first seen. */
   dueAt: number;
+  /** A capture whose earlier attempt failed: taken after first attempts and revisits. */
+  retry?: boolean;
 }
 
 /** How much work waits, for status and the overload report. */

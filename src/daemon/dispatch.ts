@@ -6,7 +6,10 @@ import type { WorkKind, WorkRef } from '../archive/store.js';
  * - at most one unit of work per host in flight, and none before the host's politeness delay
  *   has passed (the fetcher's host queue tells when a host is ready);
  * - priorities: polls, then first captures (the queue gives them newest item first, so a busy
- *   feed's new item goes before a backlog of old pages), then revisits;
+ *   feed's new item goes before a backlog of old pages), then revisits, then the captures that
+ *   failed before (`retry`): on a host whose feed lists faulty pages beside good ones, a failed
+ *   page's retry never goes before a good page's first attempt or a revisit (issue #52), so a
+ *   failure delays a good page of its host by one timeout at most — its own first attempt;
  * - polls never take the last free slot of a pass while other work is ready to start in it: a
  *   round of polls (a 10,000-feed list at start, 8 slots, ~170 polls a second) would otherwise
  *   hold every slot for a minute while the worker pool, which only captured pages feed, sits idle
@@ -18,8 +21,6 @@ import type { WorkKind, WorkRef } from '../archive/store.js';
  * - a host that is busy or resting never blocks another host: its work is passed over, not waited
  *   for (no head-of-line blocking), and the plan says when the first resting host is ready.
  */
-
-export const PRIORITY: readonly WorkKind[] = ['poll', 'capture', 'revisit'];
 
 export interface DispatchInput {
   /** Due work of each kind, in the order each kind is taken. */
@@ -78,14 +79,13 @@ export function planDispatch(input: DispatchInput): DispatchPlan {
     room--;
     share[ref.kind]--;
   };
-  for (const kind of PRIORITY) {
-    for (const ref of input.due[kind]) {
-      const host = hostOf(ref.url);
-      if (!ready(ref, host)) continue;
-      if (room > 0 && share[kind] > 0) take(ref, host);
-      else if (kind === 'poll' && room > 0) heldPolls.push(ref);
-      else waitingForSlots++;
-    }
+  const inOrder = [...input.due.poll, ...input.due.capture.filter((ref) => !ref.retry), ...input.due.revisit, ...input.due.capture.filter((ref) => ref.retry)];
+  for (const ref of inOrder) {
+    const host = hostOf(ref.url);
+    if (!ready(ref, host)) continue;
+    if (room > 0 && share[ref.kind] > 0) take(ref, host);
+    else if (ref.kind === 'poll' && room > 0) heldPolls.push(ref);
+    else waitingForSlots++;
   }
   // The slot polls left is theirs again when nothing else ready took it.
   for (const ref of heldPolls) {

@@ -41,8 +41,18 @@ export async function startFaultServer(address: string, feed: (base: string) => 
       handle(socket, path);
     });
   });
+  const asked = new Map<string, number>();
   const handle = (socket: Socket, path: string) => {
+    const times = (asked.get(path) ?? 0) + 1;
+    asked.set(path, times);
+    // `/good/<name>`: a good page of its own; `/vanish/<name>` and `/moves/<name>`: good at the
+    // first request, then 404, or a permanent redirect to the home page.
+    if (path.startsWith('/good/')) return respond(socket, '200 OK', { 'content-type': 'text/html; charset=utf-8' }, page(`Good page ${path.slice(6)}`));
+    if (path.startsWith('/vanish/')) return times === 1 ? respond(socket, '200 OK', { 'content-type': 'text/html; charset=utf-8' }, page(`Vanishing page ${path.slice(8)}`)) : respond(socket, '404 Not Found', { 'content-type': 'text/plain' }, 'gone');
+    if (path.startsWith('/moves/')) return times === 1 ? respond(socket, '200 OK', { 'content-type': 'text/html; charset=utf-8' }, page(`Moving page ${path.slice(7)}`)) : respond(socket, '301 Moved Permanently', { location: '/' });
     switch (path) {
+      case '/':
+        return respond(socket, '200 OK', { 'content-type': 'text/html; charset=utf-8' }, '<!doctype html><html><head><title>Home</title></head><body><h1>Welcome</h1><p>Latest stories.</p></body></html>');
       case '/feed.xml':
         return respond(socket, '200 OK', { 'content-type': 'application/rss+xml' }, feed(base));
       case '/good':

@@ -98,8 +98,9 @@ test('first captures go newest item first by when the item appeared, not by when
   upsertItems(db, 2, [item('old', { published: new Date(t - 86_400_000).toISOString() })], new Date(t + 10_000), true);
   upsertItems(db, 2, [item('future', { published: '2027-01-01T00:00:00.000Z' }), item('undated', { published: null })], new Date(t + 5_000), true);
   const order = dueCaptures(db, new Date(t + 20_000), 10).map((ref) => db.prepare('SELECT guid FROM items WHERE id = ?').pluck().get(ref.id));
-  // The future date is not believed (it appeared when first seen, t + 5 s), nor is an undated item older than its sight.
-  assert.deepEqual(order, ['undated', 'future', 'new', 'old']);
+  // The future date is not believed (it appeared when first seen, t + 5 s), nor is an undated item
+  // older than its sight; the two appeared together, and go in their document's order (issue #52).
+  assert.deepEqual(order, ['future', 'undated', 'new', 'old']);
   db.close();
 });
 

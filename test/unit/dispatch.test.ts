@@ -18,6 +18,14 @@ test('at most one unit of work per host, polls before captures before revisits',
   assert.deepEqual(plan.start.map(workKey), ['poll:1', 'capture:2', 'revisit:2']);
 });
 
+test('on one host, a capture that failed before waits behind first captures and revisits (issue #52)', () => {
+  const retry = { ...ref('capture', 9, 'a'), retry: true };
+  const plan = (due: Record<WorkKind, WorkRef[]>) => planDispatch({ due, inFlight: new Set(), room: 10, revisitRoom: 10, readyAt: () => 0 }).start.map(workKey);
+  assert.deepEqual(plan({ poll: [], capture: [retry, ref('capture', 1, 'a')], revisit: [ref('revisit', 1, 'a')] }), ['capture:1']);
+  assert.deepEqual(plan({ poll: [], capture: [retry], revisit: [ref('revisit', 1, 'a')] }), ['revisit:1']);
+  assert.deepEqual(plan({ poll: [], capture: [retry], revisit: [ref('revisit', 1, 'b')] }), ['revisit:1', 'capture:9'], 'on another host it goes at once');
+});
+
 test('a busy or resting host is passed over, not waited for; the plan says when the first rests end', () => {
   const readyAt = (host: string) => (host === 'a' ? Infinity : host === 'b' ? 5000 : 0);
   const plan = planDispatch({

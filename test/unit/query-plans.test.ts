@@ -194,8 +194,10 @@ test('pages waiting out a retry delay are searched by when they are due, not rea
   const ids = new Set(captures.map((ref) => ref.id));
   assert.ok([...ids].some((id) => id % 100 === 8), 'a retry that is due is work');
   assert.ok(![...ids].some((id) => id % 100 === 7), 'a retry that is not due is not');
-  // The order is the items' (newest first), retries and new pages alike.
-  const appeared = captures.map((ref) => db.prepare('SELECT min(coalesce(published, first_seen), first_seen) FROM items WHERE id = ?').pluck().get(ref.id) as string);
+  // New pages first, newest first; then the retries, marked (issue #52: a retry never goes before a first attempt).
+  const firstRetry = captures.findIndex((ref) => ref.retry);
+  assert.ok(firstRetry > 0 && captures.slice(firstRetry).every((ref) => ref.retry && ref.id % 100 === 8), 'the retries come last');
+  const appeared = captures.slice(0, firstRetry).map((ref) => db.prepare('SELECT min(coalesce(published, first_seen), first_seen) FROM items WHERE id = ?').pluck().get(ref.id) as string);
   assert.deepEqual(appeared, [...appeared].sort().reverse());
   for (const { sql, args } of statements) {
     const plan = planOf(db, sql, args);
