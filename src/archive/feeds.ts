@@ -37,6 +37,7 @@ export const feedRow = z.object({
   rate_per_hour: nullableReal,
   window_size: nullableInteger,
   max_age_seconds: nullableInteger,
+  last_gap: nullableText.optional(),
   created_at: text,
   updated_at: text,
 });

@@ -13,10 +13,11 @@ export function recordPoll(db: Db, feed: { id: number; url: string }, poll: Poll
     const { fetch, parsed } = poll;
     const report = parsed ? upsertItems(db, feed.id, parsed.items, poll.startedAt, poll.capturePages) : { newItems: 0, changedItems: 0, changedIds: [] };
     if (poll.revisitChangedItemsAt) for (const itemId of report.changedIds) revisitItemAt(db, itemId, poll.revisitChangedItemsAt.toISOString());
-    db.prepare(`INSERT INTO polls (feed_id, started_at, duration_ms, url, final_url, status, result, bytes, items_seen, new_items, changed_items, warnings, error)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(feed.id, poll.startedAt.toISOString(), poll.durationMs, feed.url, fetch?.finalUrl ?? null,
+    const gap = poll.gap ? JSON.stringify(poll.gap) : null;
+    db.prepare(`INSERT INTO polls (feed_id, started_at, duration_ms, url, final_url, status, result, bytes, items_seen, new_items, changed_items, warnings, error, gap)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(feed.id, poll.startedAt.toISOString(), poll.durationMs, feed.url, fetch?.finalUrl ?? null,
       fetch?.status ?? null, poll.result, fetch ? fetch.bytes : null, parsed?.items.length ?? 0, report.newItems, report.changedItems,
-      JSON.stringify(parsed?.warnings ?? []), poll.error);
+      JSON.stringify(parsed?.warnings ?? []), poll.error, gap);
 
     const failed = poll.result === 'error' && poll.countsAsFailure !== false;
     const info = parsed?.feed;
@@ -32,6 +33,7 @@ export function recordPoll(db: Db, feed: { id: number; url: string }, poll: Poll
         update_period = CASE WHEN @parsed THEN @updatePeriod ELSE update_period END,
         update_frequency = CASE WHEN @parsed THEN @updateFrequency ELSE update_frequency END,
         hub = CASE WHEN @parsed THEN @hub ELSE hub END,
+        last_gap = COALESCE(@gap, last_gap),
         next_poll_at = @nextPollAt, schedule_reason = @reason, schedule_state = @scheduleState,
         rate_per_hour = @ratePerHour, window_size = @window,
         max_age_seconds = CASE WHEN @ok THEN @maxAge ELSE max_age_seconds END,
@@ -57,6 +59,7 @@ export function recordPoll(db: Db, feed: { id: number; url: string }, poll: Poll
       updatePeriod: info?.updatePeriod ?? null,
       updateFrequency: info?.updateFrequency ?? null,
       hub: info?.hub ?? null,
+      gap,
       nextPollAt: poll.schedule.nextPollAt.toISOString(),
       reason: poll.schedule.reason,
       scheduleState: poll.schedule.state,

@@ -62,6 +62,8 @@ function versionOfRow(row: VersionRow): Version {
 
 const checkOf = (row: CheckRow): Check => ({ at: row.at, status: row.status, result: row.result, version: row.version_n, reason: row.reason });
 
+const feedGapSchema = z.object({ since: z.string(), until: z.string(), recovered: z.number(), pages: z.number(), complete: z.boolean(), missing: z.number().nullable() });
+
 export class SqliteStore extends SqliteWork implements Store {
   constructor(db: Db, private readonly path: string) {
     super(db);
@@ -87,6 +89,7 @@ export class SqliteStore extends SqliteWork implements Store {
         scheduleReason: row.schedule_reason, ratePerHour: row.rate_per_hour, window: row.window_size,
         items: count?.items ?? 0, pages: count?.pages ?? 0, pendingPages: count?.pendingPages ?? 0, failedPages: count?.failedPages ?? 0,
         errors: row.error_count, consecutiveErrors: row.consecutive_errors, lastError: row.last_error, lastPageError: count?.lastPageError ?? null,
+        lastGap: row.last_gap ? json(feedGapSchema, row.last_gap, `feed ${row.id}'s last gap`) : null,
         articles: count?.articles ?? 0, versions: count?.versions ?? 0, checks: count?.checks ?? 0, nextRevisit: count?.nextRevisit ?? null,
       };
     });

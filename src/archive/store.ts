@@ -181,6 +181,22 @@ export interface PollSchedule {
   maxAgeSeconds: number | null;
 }
 
+/**
+ * A poll whose document shared no item with what was seen before (issue #52): items may have
+ * scrolled out between `since` (the previous poll that read the document) and `until`.
+ * `recovered` items were found by following the feed's archive back over `pages` documents;
+ * `complete` when that walk reached an item already known, so nothing is missing; else about
+ * `missing` items (an upper estimate from the feed's rate) may be.
+ */
+export interface FeedGap {
+  since: string;
+  until: string;
+  recovered: number;
+  pages: number;
+  complete: boolean;
+  missing: number | null;
+}
+
 export interface PollRecord {
   startedAt: Date;
   durationMs: number;
@@ -195,6 +211,8 @@ export interface PollRecord {
   revisitChangedItemsAt: Date | null;
   /** False for a failure that was Forest's own (a timeout while it was behind schedule). */
   countsAsFailure?: boolean;
+  /** The gap this poll found, if it found one; its recovered items are among `parsed.items`. */
+  gap?: FeedGap | null;
 }
 
 export interface UpsertReport {
@@ -257,6 +275,8 @@ export interface FeedStatus {
   consecutiveErrors: number;
   lastError: string | null;
   lastPageError: string | null;
+  /** The last gap a poll of the feed found (FeedGap), or null. */
+  lastGap: FeedGap | null;
   /** The object-level archive: articles, their versions, checks, and the next revisit due. */
   articles: number;
   versions: number;

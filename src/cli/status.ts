@@ -4,6 +4,7 @@ import type { FeedStatus } from '../archive/store.js';
 import { daemonStatus, type DaemonStatus } from '../daemon/status.js';
 import { formatDuration } from '../util/units.js';
 import { printJson, settingsFor, withStore } from './context.js';
+import { describeGap } from '../daemon/gap-recovery.js';
 
 const relative = (iso: string | null, now: number) => {
   if (!iso) return '—';
@@ -51,6 +52,7 @@ export function printStatus(statuses: FeedStatus[], now = Date.now()): void {
     if (feed.articles > 0) console.log(`  ${feed.articles} articles · ${feed.versions} versions · ${feed.checks} checks · next revisit ${relative(feed.nextRevisit, now)}`);
     if (feed.lastError) console.log(`  last error: ${feed.lastError}`);
     if (feed.lastPageError) console.log(`  last page error: ${feed.lastPageError}`);
+    if (feed.lastGap) console.log(`  ${feed.lastGap.complete ? 'last gap' : 'GAP'}: ${describeGap(feed.lastGap)}`);
   }
 }
 

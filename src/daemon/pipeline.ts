@@ -1,11 +1,12 @@
-import { isStorageFull, type ArticleToRevisit, type CheckedPage, type FeedToPoll, type ItemToCapture } from '../archive/store.js';
+import { isStorageFull, type ArticleToRevisit, type CheckedPage, type FeedGap, type FeedToPoll, type ItemToCapture } from '../archive/store.js';
 import { nextCheck } from '../schedule/revisit.js';
 import type { FeedItem, ParsedFeed } from '../feeds/model.js';
 import { FetchError, type FetchResult } from '../net/fetcher.js';
 import { freshnessMs } from '../net/freshness.js';
-import { BEHIND_SCHEDULE_MS, nextPoll, stretchWhenBehind } from '../schedule/policy.js';
+import { BEHIND_SCHEDULE_MS, estimateRate, nextPoll, stretchWhenBehind } from '../schedule/policy.js';
 import { observePoll, parseState } from '../schedule/state.js';
 import { redirectVerdict } from './availability.js';
+import { describeGap, gapRecord, gapSuspected, walkBack } from './gap-recovery.js';
 import { recordUnchangedRevisit } from './extraction.js';
 import type { PipelineContext } from './context.js';
 import type { RevisitTask } from './tasks.js';
@@ -47,6 +48,18 @@ async function revisitInput(context: PipelineContext, article: ArticleToRevisit,
   };
 }
 
+/** One document of a feed's archive, parsed in the pool; null when it cannot be had (the walk back ends there). */
+async function fetchFeedDocument(context: PipelineContext, url: string, signal: AbortSignal): Promise<ParsedFeed | null> {
+  try {
+    const fetched = await context.fetcher.fetch(url, {}, signal);
+    if (fetched.status !== 200) return null;
+    const outcome = await context.pool.parseFeed({ body: fetched.body, url: fetched.finalUrl, contentType: fetched.contentType });
+    return 'error' in outcome ? null : outcome.feed;
+  } catch {
+    return null;
+  }
+}
+
 /** Fetches, parses and records one feed. Failures are recorded on the feed, never thrown. */
 export async function pollFeed(context: PipelineContext, feed: FeedToPoll, signal: AbortSignal): Promise<void> {
   const { store, fetcher, settings, log } = context;
@@ -78,7 +91,8 @@ export async function pollFeed(context: PipelineContext, feed: FeedToPoll, signa
   const result = error ? 'error' : fetch?.notModified ? 'not-modified' : 'ok';
   const at = now().getTime();
   const known = parsed ? await store.knownGuids(feed.id, parsed.items.map((item) => item.guid)) : new Set<string>();
-  const state = observePoll(parseState(feed.scheduleState), {
+  const previous = parseState(feed.scheduleState);
+  const state = observePoll(previous, {
     at,
     failed: error !== null && !busyTimeout,
     notModified: fetch?.notModified ?? false,
@@ -93,10 +107,25 @@ export async function pollFeed(context: PipelineContext, feed: FeedToPoll, signa
     retryAfterMs: fetch?.retryAfterMs ?? null,
   }, at, settings.schedule);
   const decision = stretchWhenBehind(planned, context.pollLag?.() ?? 0, feed.cron);
+  // A document that shares nothing with what was seen may have lost items: the feed's archive
+  // is followed back to a known item, and the gap recorded either way (gap-recovery.ts). The
+  // scheduler saw the document alone; the archive's items are stored beside it.
+  let gap: FeedGap | null = null;
+  if (parsed && fetch && gapSuspected(previous.lastGuids.length, parsed.items.map((item) => item.guid), known)) {
+    const walk = await walkBack(fetch.finalUrl, parsed, (url) => fetchFeedDocument(context, url, signal), (guids) => store.knownGuids(feed.id, guids));
+    if (signal.aborted) return;
+    gap = gapRecord({
+      since: previous.lastSuccessAt ?? at, until: at, documentItems: parsed.items.length,
+      documentDates: parsed.items.map(shownDate).filter((date): date is number => date !== null && !Number.isNaN(date)),
+      newestKnown: previous.arrivals.at(-1) ?? null, ratePerMs: estimateRate(previous, at)?.uncertainRate ?? null,
+    }, walk);
+    parsed = { ...parsed, items: [...parsed.items, ...walk.items] };
+    log.warn({ feed: feed.url, ...gap }, describeGap(gap));
+  }
   const durationMs = Math.round(performance.now() - started);
   const document = fetch && (({ body, ...page }) => ({ ...page, bytes: body.length }))(fetch);
   const report = await store.recordPoll(feed, {
-    startedAt, durationMs, result, fetch: document, parsed, error,
+    startedAt, durationMs, result, fetch: document, parsed, error, gap,
     countsAsFailure: !busyTimeout,
     schedule: {
       nextPollAt: decision.at, reason: decision.reason, state: JSON.stringify(state), ratePerHour: decision.ratePerHour, window: decision.window,

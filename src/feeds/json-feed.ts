@@ -38,6 +38,7 @@ const feedSchema = z
     language: optionalString,
     icon: optionalString,
     hubs: z.array(z.object({ type: optionalString, url: optionalString }).loose()).optional().catch(undefined),
+    next_url: optionalString,
     items: z.array(z.unknown()),
   })
   .loose();
@@ -113,6 +114,9 @@ export function parseJsonFeed(json: string, url: string | null): ParsedFeed {
       updateFrequency: null,
       image: absoluteUrl(feed.icon, base),
       hub: absoluteUrl(feed.hubs?.find((hub) => hub.url !== null)?.url ?? null, base),
+      prevArchive: null,
+      nextPage: absoluteUrl(feed.next_url, base),
+      generator: null,
     },
     items,
   };

@@ -28,6 +28,15 @@ export interface FeedInfo {
   image: string | null;
   /** WebSub hub (`link rel=hub`). */
   hub: string | null;
+  /**
+   * Where the items before this document's are (RFC 5005): the previous archive document
+   * (`link rel=prev-archive`) or the next page of a paged feed (`link rel=next`; JSON Feed's
+   * `next_url`). Followed back after a gap (daemon/gap-recovery.ts).
+   */
+  prevArchive: string | null;
+  nextPage: string | null;
+  /** `<generator>`: which software made the feed (WordPress pages its feeds with `?paged=N`). */
+  generator: string | null;
 }
 
 export interface FeedItem {

@@ -52,9 +52,10 @@ function dateOf(raw: unknown, keys: string[], warnings: string[], where: string)
   return normalized;
 }
 
-function hubOf(meta: Meta): string | null {
+/** The feed's own `<link rel=…>` (Atom, or atom:link inside RSS) with that relation. */
+function linkOf(meta: Meta, rel: string): string | null {
   for (const link of [...nodes(meta, 'atom:link'), ...nodes(meta, 'atom10:link')]) {
-    if (attribute(link, 'rel') === 'hub') return attribute(link, 'href');
+    if ((attribute(link, 'rel') ?? '').toLowerCase().split(/\s+/).includes(rel)) return attribute(link, 'href');
   }
   return null;
 }
@@ -84,7 +85,10 @@ function feedInfo(meta: Meta, tree: TreeFeed | null, url: string | null, warning
     updatePeriod: text(meta, 'syn:updateperiod', 'sy:updateperiod')?.toLowerCase() ?? null,
     updateFrequency: Number.isInteger(frequency) && frequency > 0 ? frequency : null,
     image: absoluteUrl(meta.image?.url, url),
-    hub: absoluteUrl(hubOf(meta), url),
+    hub: absoluteUrl(linkOf(meta, 'hub'), url),
+    prevArchive: absoluteUrl(linkOf(meta, 'prev-archive'), url),
+    nextPage: absoluteUrl(linkOf(meta, 'next'), url),
+    generator: meta.generator ?? null,
   };
 }
 

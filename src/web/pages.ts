@@ -8,6 +8,7 @@ import { SearchQueryError, type SearchHit } from '../archive/store.js';
 import { sanitizeFeedHtml } from '../feeds/sanitize.js';
 import { idParams } from './api.js';
 import { stamp } from './memento.js';
+import { describeGap } from '../daemon/gap-recovery.js';
 import { Problem } from './problems.js';
 import { webHref } from './uri.js';
 
@@ -52,7 +53,7 @@ const when = (iso: string | null) => (iso ? html`<time datetime="${iso}">${iso.r
 function feedRow(feed: FeedStatus): Safe {
   const failing = feed.result === 'error';
   const state = !feed.enabled ? 'disabled' : failing ? `failing (${feed.consecutiveErrors} in a row)` : feed.result ?? 'not polled yet';
-  return html`<tr><td><a href="/feeds/${feed.id}">${feed.title ?? feed.url}</a>${feed.lastError ? html`<div class="muted failing">${feed.lastError}</div>` : null}</td>
+  return html`<tr><td><a href="/feeds/${feed.id}">${feed.title ?? feed.url}</a>${feed.lastError ? html`<div class="muted failing">${feed.lastError}</div>` : null}${feed.lastGap && !feed.lastGap.complete ? html`<div class="muted failing">${describeGap(feed.lastGap)}</div>` : null}</td>
 <td class="${failing ? 'failing' : ''}">${state}</td><td class="wide">${when(feed.lastPoll)}</td>
 <td class="wide">${when(feed.nextPoll)}${feed.scheduleReason ? html`<div class="muted">${feed.scheduleReason}</div>` : null}</td>
 <td>${feed.articles} articles · ${feed.versions} versions</td></tr>`;
@@ -108,6 +109,7 @@ ${viewer ? html`<p><form action="/feeds/${feed.id}/enabled" method="post" class=
 <tr><th>archive</th><td>${feed.items} items · ${feed.pages} pages (${feed.pendingPages} pending, ${feed.failedPages} failed) · ${feed.articles} articles · ${feed.versions} versions · ${feed.checks} checks</td></tr>
 ${feed.lastError ? html`<tr><th>last error</th><td class="failing">${feed.lastError}</td></tr>` : null}
 ${feed.lastPageError ? html`<tr><th>last page error</th><td class="failing">${feed.lastPageError}</td></tr>` : null}
+${feed.lastGap ? html`<tr><th>last gap</th><td class="${feed.lastGap.complete ? '' : 'failing'}">${describeGap(feed.lastGap)}</td></tr>` : null}
 </tbody></table>
 <h2>Wrappers</h2>
 ${wrappers.length === 0 ? html`<p>None learned yet: pages are extracted one at a time (SIGFEED).</p>` : html`<ul>${wrappers.map((wrapper) => html`<li><code>${wrapper.xpath}</code>
