@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PROJECT_ROOT } from '../util/project-root.js';
 import { checkedRow, checkedRows, count, integer } from './rows.js';
@@ -42,6 +42,27 @@ export function migrate(db: Db, migrations = readMigrations()): number[] {
 }
 
 /** Opens (creating if needed) the database in WAL mode with its schema up to date. */
+/**
+ * Whether another connection holds the database file open (a running `forest serve` or daemon):
+ * a connection in exclusive locking mode cannot read while another one has the file open in WAL
+ * mode (SQLite's locking: the shared-memory index is in use), and answers SQLITE_BUSY at once.
+ * A missing file is held by nobody. The probe changes nothing.
+ */
+export function heldOpenElsewhere(path: string): boolean {
+  if (!existsSync(path)) return false;
+  const probe = new Database(path, { timeout: 0, fileMustExist: true });
+  try {
+    probe.pragma('locking_mode = EXCLUSIVE');
+    probe.prepare('SELECT count(*) FROM sqlite_master').get();
+    return false;
+  } catch (error) {
+    if (error instanceof Database.SqliteError && /^SQLITE_BUSY/.test(error.code)) return true;
+    throw error;
+  } finally {
+    probe.close();
+  }
+}
+
 export function openDatabase(path: string): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);

@@ -95,6 +95,17 @@ export function listFeeds(db: Db, options: { includeUnsubscribed?: boolean } = {
   return checkedRows(feedRow, db.prepare(`SELECT * FROM feeds ${where} ORDER BY id`).all(), 'listFeeds');
 }
 
+/** Store.pollNow: the chosen enabled feeds due at `now`, in one statement; their subscribed URLs. */
+export function pollFeedsNow(db: Db, feeds: { urls: string[] } | { lastErrorStartsWith: string }, now: Date): string[] {
+  const at = now.toISOString();
+  const rows = 'urls' in feeds
+    ? db.prepare(`UPDATE feeds SET next_poll_at = ?, retry_after_until = NULL WHERE enabled = 1 AND subscribed = 1
+        AND (subscribed_url IN (SELECT value FROM json_each(?)) OR url IN (SELECT value FROM json_each(?))) RETURNING subscribed_url`).pluck().all(at, JSON.stringify(feeds.urls), JSON.stringify(feeds.urls))
+    : db.prepare(`UPDATE feeds SET next_poll_at = ? WHERE enabled = 1 AND subscribed = 1 AND last_result = 'error'
+        AND substr(last_error, 1, length(?)) = ? RETURNING subscribed_url`).pluck().all(at, feeds.lastErrorStartsWith, feeds.lastErrorStartsWith);
+  return checkedRows(text, rows, 'pollFeedsNow');
+}
+
 export function feedById(db: Db, id: number): FeedRow | undefined {
   return checkedRow(feedRow, db.prepare('SELECT * FROM feeds WHERE id = ?').get(id), 'feedById');
 }

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import type { Db } from './database.js';
@@ -68,7 +68,8 @@ export function checkArchive(db: Db): ArchiveCheck[] {
  * no lease.
  */
 export async function backupArchive(db: Db, file: string, options: { overwrite: boolean }): Promise<{ file: string; bytes: number; ms: number }> {
-  if (!existsSync(dirname(file))) throw new Error(`cannot back up to ${file}: the folder ${dirname(file)} does not exist`);
+  // A backup's folder (backups/ beside the archive, a dated tree) is made when it is missing.
+  mkdirSync(dirname(file), { recursive: true });
   if (existsSync(file) && !options.overwrite) throw new Error(`${file} already exists: choose another name, or pass --force to replace it`);
   const started = performance.now();
   const partial = `${file}.partial-${process.pid}`;

@@ -1,5 +1,5 @@
 import type { Settings } from '../config/settings.js';
-import { openStore } from './sqlite-store.js';
+import { archiveFileInUse, openStore } from './sqlite-store.js';
 import type { Store } from './store.js';
 
 /**
@@ -10,4 +10,9 @@ import type { Store } from './store.js';
  */
 export function openArchive(database: Settings['database'], options: { create?: boolean } = {}): Store {
   return openStore(database.path, { create: options.create ?? false, maxSize: database.maxSize });
+}
+
+/** Whether another process (a `forest serve`, a daemon) has the archive open: replacing it under them would lose their work. */
+export function archiveInUse(database: Pick<Settings['database'], 'path'>): boolean {
+  return archiveFileInUse(database.path);
 }

@@ -2,10 +2,10 @@ import { existsSync, statSync } from 'node:fs';
 import { z } from 'zod';
 import { captureContent, capturesOfUrl, recentChanges, wrappersOfFeed } from './access.js';
 import { articleById, articlesAfter, checksOf, pageOfArticles, sameArticleElsewhere, versionOf, versionsOf, type ArticleRow, type CheckRow, type VersionRow } from './articles.js';
-import { checkpoint, limitSize, openDatabase, type Db } from './database.js';
+import { checkpoint, heldOpenElsewhere, limitSize, openDatabase, type Db } from './database.js';
 import { blockSchema, normalizedObjectSchema } from './normalize.js';
 import { exportJsonl, exportWarc, writeCdxj, writeJsonl, writeWarc } from './export.js';
-import { feedCounts, listFeeds, syncSubscriptions, type FeedRow } from './feeds.js';
+import { feedCounts, listFeeds, pollFeedsNow, syncSubscriptions, type FeedRow } from './feeds.js';
 import { backupArchive, checkArchive } from './integrity.js';
 import { leaseHolder } from './lease.js';
 import { backlog } from './queues.js';
@@ -93,6 +93,10 @@ export class SqliteStore extends SqliteWork implements Store {
         articles: count?.articles ?? 0, versions: count?.versions ?? 0, checks: count?.checks ?? 0, nextRevisit: count?.nextRevisit ?? null,
       };
     });
+  }
+
+  async pollNow(...[feeds, now]: Parameters<Store['pollNow']>) {
+    return pollFeedsNow(this.db, feeds, now);
   }
 
   async leaseHolder() {
@@ -229,3 +233,6 @@ export function openStore(path: string, options: { create?: boolean; maxSize?: n
   if (options.maxSize !== undefined && options.maxSize !== 'unlimited') limitSize(db, options.maxSize);
   return new SqliteStore(db, path);
 }
+
+/** Whether another process holds the archive file open (database.ts, heldOpenElsewhere). */
+export const archiveFileInUse = (path: string): boolean => heldOpenElsewhere(path);

@@ -464,6 +464,12 @@ export interface ArchiveReader {
 export interface ArchiveSubscriptions {
   /** Makes the subscriptions match the list (feeds gone from it are kept, marked unsubscribed). */
   syncSubscriptions(subscriptions: Subscription[]): Promise<SyncReport>;
+  /**
+   * Makes enabled feeds due now, whatever their schedule or back-off: those with these URLs (as
+   * subscribed or as fetched), or those whose last poll failed with an error starting so. Returns
+   * the URLs (as subscribed) of the feeds it made due.
+   */
+  pollNow(feeds: { urls: string[] } | { lastErrorStartsWith: string }, now: Date): Promise<string[]>;
 }
 
 /** Looking after the archive as a whole: `forest check`, `backup`, `vacuum`, and the daemon's retention. */

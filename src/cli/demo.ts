@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { stringify } from 'yaml';
-import { openArchive } from '../archive/open-archive.js';
+import { archiveInUse, openArchive } from '../archive/open-archive.js';
 import type { ArchiveTotals, Store } from '../archive/store.js';
 import type { CheckCounts } from '../archive/store.js';
 import { loadSettings } from '../config/settings.js';
@@ -126,6 +126,11 @@ export function demoCommand(): Command {
       const work = mkdtempSync(join(tmpdir(), 'forest-demo-'));
       const database = resolve(globals.db ?? 'data/demo.db');
       const logFile = database.replace(/(\.db)?$/, '.log');
+      if (!globals.db && archiveInUse({ path: database })) {
+        await web.stop();
+        rmSync(work, { recursive: true, force: true });
+        throw new Error(`${database} is open in another process (a \`forest serve\` or \`forest run\` on the demo archive): stop it first, or give this demo another archive with --db`);
+      }
       if (!globals.db) for (const suffix of ['', '-wal', '-shm']) rmSync(`${database}${suffix}`, { force: true });
       const feedsFile = join(work, 'feeds.yaml');
       writeFileSync(feedsFile, stringify([...web.sites.values()].map((site) => ({ url: site.feedUrl, title: site.definition.name, tags: ['demo'] }))));

@@ -3,8 +3,10 @@ import { Command } from 'commander';
 import type { Feed } from '../archive/store.js';
 import { readOpml, toOpml } from '../config/opml.js';
 import { addSubscription, editSubscriptions, readSubscriptions, removeSubscription, setSubscriptionEnabled, urlsOf } from '../config/subscriptions.js';
-import { printJson, settingsFor, syncFromList, withStore } from './context.js';
+import { printJson, settingsFor, syncFromList, UsageError, withStore } from './context.js';
 import { progressLine } from './progress.js';
+import { addressRefusal, ALLOW_PRIVATE_HINT } from '../net/address-check.js';
+import { AddressPolicy } from '../net/address-policy.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -28,6 +30,21 @@ export function feedsCommand(): Command {
       const feed = addSubscription(settings.subscriptions, { url, title: options.title, tags: options.tag, schedule: options.schedule, enabled: !options.disabled }, 'command line');
       await withStore(settings, (store) => syncFromList(store, settings), { create: true });
       console.log(`subscribed to ${feed}`);
+      const refusal = await addressRefusal(feed, AddressPolicy.from(settings.http.allowPrivateNetworks));
+      if (refusal !== null) process.stderr.write(`forest: warning: ${refusal}, which Forest refuses to fetch: ${ALLOW_PRIVATE_HINT}\n`);
+    });
+
+  feeds.command('poll')
+    .argument('<url...>', 'feed URLs (as subscribed, or as fetched)')
+    .option('--json', 'one JSON object: the feeds made due')
+    .description('poll these feeds now, whatever their schedule or failure back-off (a running daemon polls them within seconds; otherwise `forest run` does at its start)')
+    .action(async (urls: string[], options: { json?: boolean }, command: Command) => {
+      const settings = settingsFor(command);
+      const due = await withStore(settings, (store) => store.pollNow({ urls }, new Date()));
+      const unknown = urls.filter((url) => !due.includes(url));
+      if (options.json) return printJson({ due, notSubscribed: unknown });
+      for (const url of due) console.log(`${url}: due now`);
+      if (unknown.length > 0) throw new UsageError(`not an enabled subscription: ${unknown.join(', ')} (see \`forest feeds list\`; a paused feed is resumed with \`forest feeds enable\`)`);
     });
 
   feeds.command('remove')

@@ -2,6 +2,7 @@ import { isStorageFull, type ArticleToRevisit, type CheckedPage, type FeedGap, t
 import { nextCheck } from '../schedule/revisit.js';
 import type { FeedItem, ParsedFeed } from '../feeds/model.js';
 import { FetchError, type FetchResult } from '../net/fetcher.js';
+import { ALLOW_PRIVATE_HINT } from '../net/address-check.js';
 import { freshnessMs } from '../net/freshness.js';
 import { BEHIND_SCHEDULE_MS, estimateRate, nextPoll, stretchWhenBehind } from '../schedule/policy.js';
 import { observePoll, parseState } from '../schedule/state.js';
@@ -47,6 +48,9 @@ async function revisitInput(context: PipelineContext, article: ArticleToRevisit,
     reference: await store.captureReference(result.finalUrl),
   };
 }
+
+/** A refused address's log line names the setting that would allow it. */
+const fixFor = (error: string) => (error.startsWith('blocked:') && !error.includes('unsupported scheme') ? { fix: ALLOW_PRIVATE_HINT } : {});
 
 /** One document of a feed's archive, parsed in the pool; null when it cannot be had (the walk back ends there). */
 async function fetchFeedDocument(context: PipelineContext, url: string, signal: AbortSignal): Promise<ParsedFeed | null> {
@@ -140,7 +144,7 @@ export async function pollFeed(context: PipelineContext, feed: FeedToPoll, signa
     feed: feed.url, status: fetch?.status ?? null, result, items: parsed?.items.length ?? 0, new: report.newItems,
     changed: report.changedItems, ms: durationMs, next: decision.at.toISOString(),
   };
-  if (error) log.warn({ ...fields, error }, 'poll failed');
+  if (error) log.warn({ ...fields, error, ...fixFor(error) }, 'poll failed');
   else log.info({ ...fields, ...(parsed?.warnings.length ? { warnings: parsed.warnings.length } : {}), ...(fetch?.permanentUrl ? { movedTo: fetch.permanentUrl } : {}) }, 'polled');
 }
 
@@ -231,6 +235,6 @@ export async function capturePage(context: PipelineContext, item: ItemToCapture,
     if (notTheirFailure(caught, signal)) return;
     const message = caught instanceof Error ? caught.message : String(caught);
     await store.recordCaptureFailure(item.id, message, new Date(now().getTime() + settings.capture.retryDelay), settings.capture.maxAttempts);
-    log.warn({ url, error: message, ms: Math.round(performance.now() - started) }, 'capture failed');
+    log.warn({ url, error: message, ...fixFor(message), ms: Math.round(performance.now() - started) }, 'capture failed');
   }
 }

@@ -84,6 +84,11 @@ export async function runDaemon(options: RunOptions): Promise<void> {
   }
   try {
     await sync();
+    // The settings may have changed since a feed was refused for its address (the user allowed
+    // it in http.allowPrivateNetworks and restarted): such feeds are tried again now, not after
+    // their failure back-off.
+    const refused = await store.pollNow({ lastErrorStartsWith: 'blocked:' }, new Date());
+    if (refused.length > 0) log.info({ feeds: refused }, 'feeds refused for their address at their last poll are polled again now (http.allowPrivateNetworks may have changed)');
   } catch (error) {
     await store.releaseLease(me.owner);
     await store.close();
