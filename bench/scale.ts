@@ -175,7 +175,7 @@ async function runOnce(root: string) {
   const timer = setInterval(() => {
     const s = sample(forest.pid!, Date.now() - started);
     if (s) samples.push(s);
-    if (process.stderr.isTTY && !args.has("json")) process.stderr.write(`\r${Math.round((Date.now() - started) / 1000)} s  rss ${s?.rssMb.toFixed(0)} MB  cpu ${((s?.cpuMs ?? 0) / 1000).toFixed(0)} s   `);
+    if (process.stderr.isTTY && !args.has('json')) process.stderr.write(`\r${Math.round((Date.now() - started) / 1000)} s  rss ${s?.rssMb.toFixed(0)} MB  cpu ${((s?.cpuMs ?? 0) / 1000).toFixed(0)} s   `);
   }, 1000);
   await Promise.race([new Promise((resolve) => setTimeout(resolve, MINUTES * 60_000)), exited]);
   clearInterval(timer);

@@ -180,9 +180,9 @@ for (const seed of seeds) {
   // 14 halvings of [1/64, 64]: each factor to within 0.05 %.
   const equal: EqualPolls[] = values['equal-polls']
     ? BASELINES.map(({ policy }) => {
-      const factor = factorForPolls((k) => pollsOf(simulate(trace, scaledPolicy(policy(), k)).feeds), rows.at(-1)!.polls, 14);
-      return { factor, row: run(trace, scaledPolicy(policy(), factor)) };
-    })
+        const factor = factorForPolls((k) => pollsOf(simulate(trace, scaledPolicy(policy(), k)).feeds), rows.at(-1)!.polls, 14);
+        return { factor, row: run(trace, scaledPolicy(policy(), factor)) };
+      })
     : [];
   let fleet: FleetBound | null = null;
   if (fleetBound !== undefined) {
@@ -193,9 +193,9 @@ for (const seed of seeds) {
   // Forest's losses, feed by feed (its row is the last).
   const losses = values.losses
     ? trace.feeds.map((feed, i) => ({
-      feed: feed.id,
-      losses: lossesOf(feed.items.map((item) => Date.parse(item.at)).sort((a, b) => a - b), rows.at(-1)!.feeds[i]!.times.map(Date.parse), feed.window),
-    })).filter((entry) => entry.losses.length > 0)
+        feed: feed.id,
+        losses: lossesOf(feed.items.map((item) => Date.parse(item.at)).sort((a, b) => a - b), rows.at(-1)!.feeds[i]!.times.map(Date.parse), feed.window),
+      })).filter((entry) => entry.losses.length > 0)
     : [];
   results.push({ seed, generator: trace.generator, feeds: trace.feeds.length, rows, targets, bounds, fleet, equal, losses });
   for (const row of rows) {

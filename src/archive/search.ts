@@ -34,9 +34,9 @@ export function search(db: Db, query: string, options: SearchOptions = {}): Sear
         AND (@feed IS NULL OR feeds.url = @feed OR feeds.subscribed_url = @feed)
         AND (@since IS NULL OR versions.captured_at >= @since) AND (@until IS NULL OR versions.captured_at <= @until)
       ORDER BY rank LIMIT @limit OFFSET @offset`).all({
-      query: match, feed: options.feed ?? null, since: options.since ?? null, until: options.until ?? null,
-      limit: options.allVersions ? options.limit ?? 100 : 10_000, offset: options.allVersions ? options.offset ?? 0 : 0,
-    }), 'search');
+    query: match, feed: options.feed ?? null, since: options.since ?? null, until: options.until ?? null,
+    limit: options.allVersions ? options.limit ?? 100 : 10_000, offset: options.allVersions ? options.offset ?? 0 : 0,
+  }), 'search');
   const hit = (row: Row, versions: number[]): SearchHit => ({
     article: row.article, feed: row.feed, url: row.url, title: row.title, versions, latest: row.latest,
     inLatest: versions.includes(row.latest), capturedAt: row.capturedAt, rank: row.rank, snippet: row.snippet,

@@ -489,7 +489,6 @@ export type WebArchive = ArchiveReader & ArchiveSubscriptions;
 /** The whole contract, as a backend implements it and the daemon uses it. */
 export interface Store extends ArchiveReader, ArchiveSubscriptions, ArchiveAdmin, WorkStore {}
 
-
 /** A search query the backend cannot parse (the message says how to write one). */
 export class SearchQueryError extends Error {
   override name = 'SearchQueryError';

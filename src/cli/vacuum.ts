@@ -2,7 +2,6 @@ import { Command } from 'commander';
 import { retentionAges } from '../daemon/service.js';
 import { printJson, settingsFor, withStore } from './context.js';
 
-
 export function vacuumCommand(): Command {
   return new Command('vacuum')
     .option('--full', 'also rewrite the file to give free space back to the file system (holds the write lock while it runs: the daemon waits)')

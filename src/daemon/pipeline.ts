@@ -12,7 +12,6 @@ import { recordUnchangedRevisit } from './extraction.js';
 import type { PipelineContext } from './context.js';
 import type { RevisitTask } from './tasks.js';
 
-
 /** The date a feed shows for an item, as the scheduler reads it. */
 const shownDate = (item: FeedItem): number | null => {
   const value = item.published ?? item.updated;

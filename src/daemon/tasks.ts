@@ -221,7 +221,6 @@ export interface LearnOutcome {
   changed: Array<{ snapshotId: number; article: ArticleObject }>;
 }
 
-
 /**
  * The HTML a learning holds parsed at once (bytes). A learning keeps every sample's tree until it
  * ends, and a prepared page takes about 27 times its HTML in heap (measured on the article

@@ -43,7 +43,6 @@ const feedSchema = z
   })
   .loose();
 
-
 export function parseJsonFeed(json: string, url: string | null): ParsedFeed {
   let document: unknown;
   try {

@@ -124,13 +124,13 @@ function feedItem(item: Item, tree: TreeItem | null, index: number, url: string 
   const updated = dateOf(item, ['atom:updated', 'atom:modified', 'dcterms:modified'], warnings, where);
   const fields = tree
     ? {
-      id: tree.id,
-      title: titleText(tree.title),
-      // feedparser lends an RSS item its channel's dc:creator; the tree keeps to the item.
-      author: tree.author ?? plainText(item.author),
-      summary: htmlOf(tree.summary, url),
-      content: htmlOf(tree.content, url),
-    }
+        id: tree.id,
+        title: titleText(tree.title),
+        // feedparser lends an RSS item its channel's dc:creator; the tree keeps to the item.
+        author: tree.author ?? plainText(item.author),
+        summary: htmlOf(tree.summary, url),
+        content: htmlOf(tree.content, url),
+      }
     : feedparserFields(item, base);
   return {
     guid: itemIdentity({ guid: fields.id, link, title: fields.title, date: published ?? updated }),

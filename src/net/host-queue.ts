@@ -125,7 +125,7 @@ export class HostQueue {
     }
     const now = this.now();
     let soonest = Infinity;
-    for (let i = 0; !this.closed && i < this.waiting.length && this.running < this.concurrency; ) {
+    for (let i = 0; !this.closed && i < this.waiting.length && this.running < this.concurrency;) {
       const entry = this.waiting[i]!;
       const state = this.hosts.get(entry.host);
       if (state?.busy) {

@@ -14,7 +14,6 @@ import { subscriptionEdits } from './writes.js';
  * session and its CSRF token, and done by the same list edits as the API's writes.
  */
 
-
 /** The session id a request's cookie names (valid or not). */
 export const sessionOf = (request: FastifyRequest) => cookieValue(request.headers.cookie, SESSION_COOKIE);
 

@@ -19,8 +19,6 @@ import { webHref } from './uri.js';
  * sanitizer): the archive may hold HTML extracted by an older Forest, or written by another tool.
  */
 
-
-
 function page(title: string, body: Safe, viewer: Viewer = null): Safe {
   const account = viewer ? html`<form action="/logout" method="post" class="inline">${csrf(viewer)}<button>log out</button></form>` : html`<a href="/login">log in</a>`;
   return html`<!doctype html>
@@ -206,7 +204,6 @@ export function pageRoutes(app: FastifyInstance, store: WebArchive, captureLink:
     const [feeds, latest] = await Promise.all([store.feedStatuses(), store.articlesAfter({}, null, 20)]);
     return sendPage(reply, dashboard(feeds, latest.articles, viewer(request)));
   });
-
 
   app.get<{ Params: { id: number } }>('/feeds/:id', { schema: { hide: true, params: idParams } }, async (request, reply) => {
     const feed = (await store.feedStatuses()).find((candidate) => candidate.id === request.params.id);

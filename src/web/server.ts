@@ -140,7 +140,7 @@ function handleErrors(app: FastifyInstance, log: Logger): void {
     const problem = error instanceof Problem ? error
       : error.validation ? new Problem(400, 'Bad request', error.message)
         : (error.statusCode ?? 500) < 500 ? new Problem(error.statusCode!, 'Bad request', error.message)
-          : null;
+            : null;
     if (!problem) log.error({ err: error, url: request.url }, 'request failed');
     const [status, title, detail] = problem ? [problem.status, problem.title, problem.detail] : [500, 'Internal error', 'the server could not answer; the error is in its log'];
     if (forMachines(request.url)) return reply.code(status).type('application/problem+json').send(problemDocument(status, title, detail, request.url));

@@ -48,7 +48,7 @@ test('subscribe with the CLI, run: every item and the page behind it are archive
 
   // The ledger links through a tracking redirect; the page is fetched at feedburner:origLink.
   const ledgerSnapshot = query<{ url: string; final_url: string; canonical_url: string; status: number; headers: string }>(ws.db,
-    "SELECT snapshots.* FROM snapshots JOIN items ON items.id = snapshots.item_id JOIN feeds ON feeds.id = items.feed_id WHERE feeds.url = ? LIMIT 1", ledger.feedUrl)[0]!;
+    'SELECT snapshots.* FROM snapshots JOIN items ON items.id = snapshots.item_id JOIN feeds ON feeds.id = items.feed_id WHERE feeds.url = ? LIMIT 1', ledger.feedUrl)[0]!;
   assert.match(ledgerSnapshot.url, /\/articles\//);
   assert.equal(ledgerSnapshot.status, 200);
   assert.equal(ledgerSnapshot.canonical_url, ledgerSnapshot.final_url);
@@ -116,7 +116,7 @@ test('a failing host, a redirecting feed and a malformed feed are recorded again
   assert.equal(malformed.last_result, 'ok');
   const warnings = scalar<string>(ws.db, 'SELECT warnings FROM polls JOIN feeds ON feeds.id = polls.feed_id WHERE feeds.subscribed_url = ? LIMIT 1', `${orbit.url}_test/malformed-feed.xml`);
   assert.ok((JSON.parse(warnings) as string[]).length > 0);
-  assert.equal(count(ws.db, "SELECT COUNT(*) FROM items JOIN feeds ON feeds.id = items.feed_id WHERE feeds.subscribed_url = ?", `${orbit.url}_test/malformed-feed.xml`), 2);
+  assert.equal(count(ws.db, 'SELECT COUNT(*) FROM items JOIN feeds ON feeds.id = items.feed_id WHERE feeds.subscribed_url = ?', `${orbit.url}_test/malformed-feed.xml`), 2);
 
   const unavailable = byUrl.get(`${orbit.url}_test/status/503`)!;
   assert.match(unavailable.last_error ?? '', /HTTP 503.*Retry-After 120s/);

@@ -140,7 +140,7 @@ test('an article\'s comparison key says what its object was made from: kept by a
   const withAd = (ad: string) => render(paragraphs).replace('Copyright The Harbour Gazette', `Copyright The Harbour Gazette · Sponsored: ${ad}`);
   body = withAd('offer 1');
   await revisit();
-  assert.equal(db.prepare("SELECT result FROM checks ORDER BY id DESC LIMIT 1").pluck().get(), 'unchanged');
+  assert.equal(db.prepare('SELECT result FROM checks ORDER BY id DESC LIMIT 1').pluck().get(), 'unchanged');
   assert.equal(source(), first);
 
   // A key from before migration 0013: the first check that finds its object learns its source.

@@ -39,7 +39,6 @@ function setUp() {
   return workspace(sites.map((site) => ({ url: site.feedUrl, title: site.definition.name })), revisitSettings);
 }
 
-
 interface ArticleLine { id: number; url: string; title: string; versions: number; feed: string; guid: string; firstCaptured: string; lastChecked: string }
 
 test('one version per real edit and not one more; history, diff and search show the edits', async () => {

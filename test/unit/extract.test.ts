@@ -344,7 +344,7 @@ test('removing the lead image is an edit (media-removed), in every mode', () => 
   }
 });
 
-test("a page that declares no language is given the one its text is in; too little text, none", () => {
+test('a page that declares no language is given the one its text is in; too little text, none', () => {
   const body = 'Der Gemeinderat hat am Montag beschlossen, dass die neue Brücke über den Kanal im Frühjahr gebaut wird. Die Stadt gibt dafür mehr Geld aus als geplant, und die Anwohner sollen im März bei einer öffentlichen Sitzung mitreden können.';
   const page = preparePage(`<html><head><title>Die neue Brücke über den Kanal</title></head><body><p>${body}</p></body></html>`);
   assert.equal(page.language, 'de');

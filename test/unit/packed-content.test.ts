@@ -41,7 +41,7 @@ test('versions are stored packed and read back whole; a version stored before pa
 
   // As migration 0015 left the rows written before it: the HTML and the object as text, nothing packed.
   const old = await store.version(1, 1);
-  db.prepare("UPDATE contents SET html = ?, blocks = ?, packed = NULL WHERE hash = ?").run(old!.html, JSON.stringify(old!.object), old!.hash);
+  db.prepare('UPDATE contents SET html = ?, blocks = ?, packed = NULL WHERE hash = ?').run(old!.html, JSON.stringify(old!.object), old!.hash);
   assert.deepEqual(await store.version(1, 1), old);
   await store.close();
 });
