@@ -136,10 +136,12 @@ test('one version per real edit and not one more; history, diff and search show 
   assert.deepEqual([hit.versions, hit.inLatest], [[1], false]);
   const human = await forest([...ws.args, 'search', `"${phrase}"`]);
   assert.match(human.stdout, /only in v1: removed by a later edit/);
-  const malformed = await forest([...ws.args, 'search', '"unbalanced AND (']);
-  assert.equal(malformed.code, 2);
-  assert.match(malformed.stderr, /^forest: cannot parse the query/);
-  assert.doesNotMatch(malformed.stderr, /\n\s+at /, 'no stack trace');
+  // Any text is searched (an open quote runs to the end); a query with nothing to find says why.
+  assert.equal((await forest([...ws.args, 'search', '"unbalanced AND ('])).code, 0);
+  const nothing = await forest([...ws.args, 'search', 'NOT ledger']);
+  assert.equal(nothing.code, 2);
+  assert.match(nothing.stderr, /^forest: nothing to search for: every word of "ledger" is excluded/);
+  assert.doesNotMatch(nothing.stderr, /\n\s+at /, 'no stack trace');
 
   // Export round trip: every capture is in the WARC, every version in the JSONL.
   const warc = join(ws.dir, 'out.warc.gz');
