@@ -346,6 +346,10 @@ export interface ArticleFilter {
   since?: string | undefined;
   /** ISO time: articles first captured at or before it. */
   until?: string | undefined;
+  /** Only the articles of feeds with this tag. */
+  tag?: string | undefined;
+  /** Only the articles that have been edited (more than one version). */
+  changed?: boolean | undefined;
 }
 
 /** Where a newest-first listing of articles stopped: the last article shown. */

@@ -96,6 +96,13 @@ export function actionRoutes(app: FastifyInstance, store: WebArchive, settings: 
     return back(reply, `/feeds/${request.params.id}`);
   });
 
+  // Poll now: the feed is due at once; a running daemon polls it within seconds.
+  app.post<{ Params: { id: number } }>('/feeds/:id/poll', { ...guarded, schema: { hide: true, params: idParams, body: formSchema({}) } }, async (request, reply) => {
+    const feed = await edits.feed(request.params.id);
+    await store.pollNow({ urls: [feed.url] }, new Date());
+    return back(reply, `/feeds/${request.params.id}`);
+  });
+
   app.post<{ Params: { id: number } }>('/feeds/:id/unsubscribe', { ...guarded, schema: { hide: true, params: idParams, body: formSchema({}) } }, async (request, reply) => {
     await edits.remove(request.params.id);
     return back(reply, '/');

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { SearchQueryError } from '../archive/store.js';
-import type { ArticleCursor, WebArchive } from '../archive/store.js';
+import type { WebArchive } from '../archive/store.js';
 import { compareVersions, diffView, historyView, versionView } from '../archive/views.js';
 import { daemonStatus } from '../daemon/status.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
 import { Problem } from './problems.js';
 
 /**
@@ -24,18 +24,6 @@ const anything = { type: 'object', additionalProperties: true } as const;
 
 /** A time as the archive stores it (ISO, UTC, milliseconds): the schema has checked it is a date-time. */
 export const utc = (time: string | undefined) => (time === undefined ? undefined : new Date(time).toISOString());
-
-/** A cursor is the last article of a page, opaque to clients (base64url JSON). */
-const cursorShape = z.tuple([z.string(), z.number().int()]);
-const encodeCursor = (cursor: ArticleCursor) => Buffer.from(JSON.stringify([cursor.firstCaptured, cursor.id])).toString('base64url');
-function decodeCursor(text: string): ArticleCursor {
-  try {
-    const [firstCaptured, articleId] = cursorShape.parse(JSON.parse(Buffer.from(text, 'base64url').toString('utf8')));
-    return { firstCaptured, id: articleId };
-  } catch {
-    throw new Problem(400, 'Bad cursor', 'the cursor is not one this API returned: start again without it');
-  }
-}
 
 async function requireArticle(store: WebArchive, articleId: number) {
   const article = await store.article(articleId);

@@ -9,6 +9,8 @@ import { sanitizeFeedHtml } from '../feeds/sanitize.js';
 import { idParams } from './api.js';
 import { stamp } from './memento.js';
 import { describeGap } from '../daemon/gap-recovery.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
+import { formatDuration } from '../util/units.js';
 import { Problem } from './problems.js';
 import { webHref } from './uri.js';
 
@@ -24,7 +26,7 @@ function page(title: string, body: Safe, viewer: Viewer = null): Safe {
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} — Forest</title><link rel="stylesheet" href="/forest.css"></head>
-<body><header><h1><a href="/">Forest</a></h1><a href="/search">search</a><a href="/changes.atom">changes (Atom)</a><span class="muted">${title}</span>${account}</header>
+<body><header><h1><a href="/">Forest</a></h1><a href="/articles">articles</a><a href="/search">search</a><a href="/changes.atom">changes (Atom)</a><span class="muted">${title}</span>${account}</header>
 <main>${body}</main></body></html>`;
 }
 
@@ -48,12 +50,33 @@ const link = (url: string) => {
 
 const when = (iso: string | null) => (iso ? html`<time datetime="${iso}">${iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z')}</time>` : html`—`);
 
+/** A number of items, rounded as a person would say it. */
+const about = (count: number) => (count >= 10 ? String(Math.round(count)) : count >= 1 ? String(Math.round(count * 10) / 10) : count.toPrecision(1));
+
+/**
+ * A feed's schedule as an archivist reads it — "about 3 new items an hour: polled every 20 min" —
+ * from the rate the scheduler estimates and the interval it chose; the scheduler's own reason
+ * (its terms: λ, W, the binding rule) stays on the feed page for whoever wants it.
+ */
+export function scheduleInWords(feed: Pick<FeedStatus, 'enabled' | 'ratePerHour' | 'lastPoll' | 'nextPoll'>): string {
+  if (!feed.enabled) return 'paused';
+  const rate = feed.ratePerHour;
+  const items = (count: number, per: string) => `about ${about(count)} new item${about(count) === '1' ? '' : 's'} ${per}`;
+  const pace = rate === null ? 'its pace is not known yet'
+    : rate >= 1 ? items(rate, 'an hour')
+      : rate * 24 >= 1 ? items(rate * 24, 'a day')
+        : rate * 168 >= 0.5 ? items(rate * 168, 'a week')
+          : 'hardly any new items';
+  const interval = feed.lastPoll && feed.nextPoll ? Date.parse(feed.nextPoll) - Date.parse(feed.lastPoll) : null;
+  return interval !== null && interval > 0 ? `${pace}: polled every ${formatDuration(interval).replace(/m$/, ' min').replace(/m /, ' min ')}` : pace;
+}
+
 function feedRow(feed: FeedStatus): Safe {
   const failing = feed.result === 'error';
   const state = !feed.enabled ? 'disabled' : failing ? `failing (${feed.consecutiveErrors} in a row)` : feed.result ?? 'not polled yet';
   return html`<tr><td><a href="/feeds/${feed.id}">${feed.title ?? feed.url}</a>${feed.lastError ? html`<div class="muted failing">${feed.lastError}</div>` : null}${feed.lastGap && !feed.lastGap.complete ? html`<div class="muted failing">${describeGap(feed.lastGap)}</div>` : null}</td>
 <td class="${failing ? 'failing' : ''}">${state}</td><td class="wide">${when(feed.lastPoll)}</td>
-<td class="wide">${when(feed.nextPoll)}${feed.scheduleReason ? html`<div class="muted">${feed.scheduleReason}</div>` : null}</td>
+<td class="wide">${when(feed.nextPoll)}<div class="muted">${scheduleInWords(feed)}</div></td>
 <td>${feed.articles} articles · ${feed.versions} versions</td></tr>`;
 }
 
@@ -67,21 +90,23 @@ ${feeds.length === 0 ? html`<p>No feeds yet: add one with <code>forest feeds add
 <tbody>${feeds.map(feedRow)}</tbody></table>`}
 <h2>Latest articles</h2>
 ${latest.length === 0 ? html`<p>Nothing archived yet.</p>` : html`<ul>${latest.map((article) => html`<li><a href="/articles/${article.id}">${article.title ?? '(untitled)'}</a>
-<span class="muted">${article.versions} version${article.versions === 1 ? '' : 's'} · first captured ${when(article.firstCaptured)}</span></li>`)}</ul>`}`, viewer);
+<span class="muted">${article.versions} version${article.versions === 1 ? '' : 's'} · first captured ${when(article.firstCaptured)}</span></li>`)}</ul>
+<p><a href="/articles">All articles</a> · <a href="/articles?changed=1">edited articles</a></p>`}`, viewer);
 }
 
-function articlePage(article: Article, versions: Version[], checks: Check[]): Safe {
-  const latest = versions.at(-1);
+function articlePage(article: Article, versions: Version[], checks: Check[], shownN: number | null = null): Safe {
+  // The version shown: the latest, or the one a version's address names (a change feed entry's id).
+  const latest = (shownN === null ? null : versions.find((version) => version.n === shownN)) ?? versions.at(-1);
   return page(article.title ?? `article ${article.id}`, html`
 <article>
 <h2>${latest?.title ?? article.title ?? '(untitled)'}</h2>
 <p class="muted">${[latest?.byline, latest?.published ? `published ${latest.published}` : null].filter(Boolean).join(' · ')}</p>
 <p class="muted">${link(article.finalUrl ?? article.url)}
 ${article.goneSince ? html` · <strong class="failing">gone since ${article.goneSince}</strong>` : null}</p>
-${latest ? html`<p class="muted">version ${latest.n} of ${article.versions}, captured ${when(latest.capturedAt)} (${latest.method})</p>${trusted(sanitizeFeedHtml(latest.html, article.finalUrl ?? article.url, { imagesAsLinks: true }) ?? '')}` : html`<p>No version yet.</p>`}
+${latest ? html`<p class="muted">version ${latest.n} of ${article.versions}, captured ${when(latest.capturedAt)} (${latest.method})${latest.n < article.versions ? html` · <a href="/articles/${article.id}">the latest version</a>` : null}</p>${trusted(sanitizeFeedHtml(latest.html, article.finalUrl ?? article.url, { imagesAsLinks: true }) ?? '')}` : html`<p>No version yet.</p>`}
 </article>
 <h2>Versions</h2>
-<ol class="timeline">${versions.map((version) => html`<li>${when(version.capturedAt)} ${version.change.map((kind) => html`<span class="label">${kind}</span>`)}
+<ol class="timeline">${versions.map((version) => html`<li><a href="/articles/${article.id}/versions/${version.n}">version ${version.n}</a>, ${when(version.capturedAt)} ${version.change.map((kind) => html`<span class="label">${kind}</span>`)}
 ${version.summary ? html`<span class="muted">${version.summary}</span>` : null}
 ${version.n > 1 ? html` · <a href="/articles/${article.id}/diff?from=${version.n - 1}&amp;to=${version.n}">what changed</a>` : null}
 · <a href="/captures/${stamp(version.capturedAt)}/${article.url}">capture</a></li>`)}</ol>
@@ -98,11 +123,12 @@ function feedPage(feed: FeedStatus, articles: ArticleSummary[], wrappers: Wrappe
   return page(feed.title ?? feed.url, html`
 <h2>${feed.title ?? feed.url}</h2>
 ${viewer ? html`<p><form action="/feeds/${feed.id}/enabled" method="post" class="inline">${csrf(viewer)}<input type="hidden" name="enabled" value="${feed.enabled ? 'false' : 'true'}"><button>${feed.enabled ? 'Pause polling' : 'Resume polling'}</button></form>
+${feed.enabled ? html`<form action="/feeds/${feed.id}/poll" method="post" class="inline">${csrf(viewer)}<button>Poll now</button></form>` : null}
 <form action="/feeds/${feed.id}/unsubscribe" method="post" class="inline">${csrf(viewer)}<button>Unsubscribe</button></form> <span class="muted">(the archive keeps what it archived)</span></p>` : null}
 <p class="muted">${link(feed.url)}${feed.fetchUrl !== feed.url ? html` → ${feed.fetchUrl}` : null} · <a href="/changes.atom?feed=${feed.url}">changes (Atom)</a></p>
 <table><tbody>
 <tr><th>last poll</th><td>${when(feed.lastPoll)} ${feed.result ?? 'not polled yet'}${feed.httpStatus ? ` (HTTP ${feed.httpStatus})` : ''}${feed.consecutiveErrors ? html` <span class="failing">${feed.consecutiveErrors} failures in a row</span>` : null}</td></tr>
-<tr><th>next poll</th><td>${feed.enabled ? when(feed.nextPoll) : 'disabled'} <span class="muted">${feed.scheduleReason ?? ''}</span></td></tr>
+<tr><th>next poll</th><td>${feed.enabled ? when(feed.nextPoll) : 'disabled'} — ${scheduleInWords(feed)}<div class="muted">the scheduler's reason: ${feed.scheduleReason ?? '—'}</div></td></tr>
 <tr><th>publishing</th><td>${feed.ratePerHour === null ? 'rate unknown' : feed.ratePerHour >= 1 ? `${feed.ratePerHour.toFixed(1)} items/hour` : `${(feed.ratePerHour * 24).toFixed(2)} items/day`}${feed.window !== null ? ` · the feed shows ${feed.window} items` : ''}</td></tr>
 <tr><th>archive</th><td>${feed.items} items · ${feed.pages} pages (${feed.pendingPages} pending, ${feed.failedPages} failed) · ${feed.articles} articles · ${feed.versions} versions · ${feed.checks} checks</td></tr>
 ${feed.lastError ? html`<tr><th>last error</th><td class="failing">${feed.lastError}</td></tr>` : null}
@@ -250,12 +276,60 @@ export function pageRoutes(app: FastifyInstance, store: WebArchive, captureLink:
     return sendPage(reply, captureView(original, mementos, index, captureLink));
   });
 
-  app.get<{ Params: { id: number } }>('/articles/:id', { schema: { hide: true, params: idParams } }, async (request, reply) => {
-    const article = await store.article(request.params.id);
-    if (!article) throw new Problem(404, 'No such article', `no article ${request.params.id}`);
+  const showArticle = async (reply: FastifyReply, id: number, n: number | null) => {
+    const article = await store.article(id);
+    if (!article) throw new Problem(404, 'No such article', `no article ${id}`);
+    if (n !== null && (n < 1 || n > article.versions)) throw new Problem(404, 'No such version', `article ${id} has versions 1 to ${article.versions}`);
     const [versions, checks] = await Promise.all([store.versions(article.id), store.checks(article.id)]);
-    return sendPage(reply, articlePage(article, versions, checks));
+    return sendPage(reply, articlePage(article, versions, checks, n));
+  };
+  app.get<{ Params: { id: number } }>('/articles/:id', { schema: { hide: true, params: idParams } }, async (request, reply) => showArticle(reply, request.params.id, null));
+  app.get<{ Params: { id: number; n: number } }>('/articles/:id/versions/:n', {
+    schema: { hide: true, params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 }, n: { type: 'integer', minimum: 1 } }, required: ['id', 'n'] } },
+  }, async (request, reply) => showArticle(reply, request.params.id, request.params.n));
+
+  app.get<{ Querystring: ArticleListQuery }>('/articles', {
+    schema: { hide: true, querystring: { type: 'object', properties: { feed: { type: 'string' }, tag: { type: 'string' }, since: day, until: day, changed: { enum: ['', '1'] }, cursor: { type: 'string' }, limit: { type: 'integer', minimum: 1, maximum: 200, default: ARTICLES_PER_PAGE } } } },
+  }, async (request, reply) => {
+    const query = request.query;
+    const filter = {
+      feed: query.feed || undefined, tag: query.tag || undefined, changed: query.changed === '1',
+      since: query.since ? `${query.since}T00:00:00.000Z` : undefined, until: query.until ? `${query.until}T23:59:59.999Z` : undefined,
+    };
+    const [feeds, listed] = await Promise.all([store.feedStatuses(), store.articlesAfter(filter, query.cursor ? decodeCursor(query.cursor) : null, query.limit ?? ARTICLES_PER_PAGE)]);
+    return sendPage(reply, articleList(query, feeds, listed.articles, listed.next ? encodeCursor(listed.next) : null));
   });
+}
+
+/** Articles one page of /articles lists. */
+const ARTICLES_PER_PAGE = 50;
+
+interface ArticleListQuery {
+  feed?: string;
+  tag?: string;
+  since?: string;
+  until?: string;
+  changed?: '' | '1';
+  cursor?: string;
+  limit?: number;
+}
+
+/** Every archived article, newest first, filtered, a page at a time (a cursor: pages stay right while articles arrive). */
+function articleList(query: ArticleListQuery, feeds: FeedStatus[], articles: ArticleSummary[], next: string | null): Safe {
+  const { cursor: _cursor, ...filters } = query;
+  const older = next ? `/articles?${new URLSearchParams({ ...Object.fromEntries(Object.entries(filters).filter(([, value]) => value).map(([key, value]) => [key, String(value)])), cursor: next }).toString()}` : null;
+  return page('articles', html`
+<h2>Articles</h2>
+<form action="/articles" method="get">
+<label>feed <select name="feed"><option value="">all feeds</option>${feeds.map((feed) => html`<option value="${feed.url}"${feed.url === query.feed ? trusted(' selected') : null}>${feed.title ?? feed.url}</option>`)}</select></label>
+<label>tag <input name="tag" value="${query.tag ?? ''}" size="10"></label>
+<label>first captured from <input type="date" name="since" value="${query.since ?? ''}"></label> <label>to <input type="date" name="until" value="${query.until ?? ''}"></label>
+<label><input type="checkbox" name="changed" value="1"${query.changed === '1' ? trusted(' checked') : null}> edited only</label>
+<button>Show</button></form>
+${articles.length === 0 ? html`<p>No article matches.</p>` : html`<table><thead><tr><th>article</th><th>versions</th><th class="wide">first captured</th><th class="wide">last checked</th></tr></thead>
+<tbody>${articles.map((article) => html`<tr><td><a href="/articles/${article.id}">${article.title ?? '(untitled)'}</a><div class="muted">${article.url}</div></td>
+<td>${article.versions}${article.versions > 1 ? html` · <a href="/articles/${article.id}/diff">what changed</a>` : null}</td><td class="wide">${when(article.firstCaptured)}</td><td class="wide">${when(article.lastChecked)}</td></tr>`)}</tbody></table>`}
+${older ? html`<p><a href="${older}" rel="next">Older articles →</a></p>` : articles.length > 0 ? html`<p class="muted">The end of the list.</p>` : null}`);
 }
 
 /** An error page for a browser (a problem document is for the API). */

@@ -276,6 +276,14 @@ async function pageActions(url: string, list: string): Promise<void> {
   assert.equal((await fetch(`${url}${feedPath}/enabled`, form({ enabled: 'false', _csrf: csrf }, cookie))).status, 303);
   assert.match(readFileSync(list, 'utf8'), /c\.example\/feed[\s\S]*enabled: false/);
   assert.match(await (await fetch(`${url}${feedPath}`, { headers: { cookie } })).text(), /<button>Resume polling<\/button>/);
+  assert.doesNotMatch(await (await fetch(`${url}${feedPath}`, { headers: { cookie } })).text(), /Poll now/, 'a paused feed is not polled now');
+  assert.equal((await fetch(`${url}${feedPath}/enabled`, form({ enabled: 'true', _csrf: csrf }, cookie))).status, 303);
+  assert.match(await (await fetch(`${url}${feedPath}`, { headers: { cookie } })).text(), /<button>Poll now<\/button>/);
+  assert.equal((await fetch(`${url}${feedPath}/poll`, form({}, cookie))).status, 403, 'poll now needs the form token');
+  const polled = await fetch(`${url}${feedPath}/poll`, form({ _csrf: csrf }, cookie));
+  assert.equal(polled.status, 303);
+  const due = (await (await fetch(`${url}/api/v1${feedPath}`, { headers: { cookie } })).json()) as { nextPoll: string | null };
+  assert.ok(due.nextPoll !== null && Date.parse(due.nextPoll) <= Date.now(), `due now: ${due.nextPoll}`);
   assert.equal((await fetch(`${url}${feedPath}/unsubscribe`, form({ _csrf: csrf }, cookie))).status, 303);
   assert.doesNotMatch(readFileSync(list, 'utf8'), /c\.example/);
   const loggedOut = await fetch(`${url}/logout`, form({ _csrf: csrf }, cookie));
@@ -366,6 +374,36 @@ test('pages: a feed, search with snippets (text an edit removed is marked), and 
   const inline = (await get('/articles/1/diff?view=inline')).body as string;
   assert.match(inline, /<td colspan="2"><a id="change-1"[^>]*>↓<\/a> The mayor said <del>no\.?<\/del><ins>yes\.?<\/ins>/);
   assert.equal((await get('/articles/1/diff?from=1&to=5')).status, 404);
+});
+
+test('/articles lists every article, filtered and a page at a time; each version has a page of its own, which the change feed\'s ids name', async () => {
+  const all = (await get('/articles')).body as string;
+  assert.equal((all.match(/<tr><td><a href="\/articles\/\d+">/g) ?? []).length, 3);
+  assert.match(all, /The end of the list/);
+  const edited = (await get('/articles?changed=1')).body as string;
+  assert.deepEqual([...edited.matchAll(/<tr><td><a href="\/articles\/(\d+)">/g)].map((m) => m[1]), ['1']);
+  assert.equal((((await get('/articles?tag=news')).body as string).match(/<tr><td>/g) ?? []).length, 3);
+  assert.match((await get('/articles?tag=sport')).body as string, /No article matches/);
+  // Two at a time: the older link carries the filter and the cursor, and the pages together hold each article once.
+  const first = (await get('/articles?limit=2&tag=news')).body as string;
+  const older = /<a href="([^"]+)" rel="next">Older articles/.exec(first)?.[1]?.replace(/&amp;/g, '&');
+  assert.ok(older && /tag=news/.test(older) && /cursor=/.test(older), `an older link: ${older}`);
+  const second = (await get(older)).body as string;
+  const ids = [...`${first}${second}`.matchAll(/<tr><td><a href="\/articles\/(\d+)">/g)].map((m) => m[1]);
+  assert.deepEqual(ids, ['3', '2', '1']);
+  assert.equal((await get('/articles?cursor=garbage')).status, 400);
+
+  const version1 = (await get('/articles/1/versions/1')).body as string;
+  assert.match(version1, /version 1 of 2/);
+  assert.match(version1, /The mayor said no/);
+  assert.match(version1, /<a href="\/articles\/1">the latest version<\/a>/);
+  assert.equal((await get('/articles/1/versions/3')).status, 404);
+  const atom = await (await fetch(`${base}/changes.atom`)).text();
+  const id = /<entry>[\s\S]*?<id>([^<]+)<\/id>/.exec(atom)![1]!;
+  assert.equal(new URL(id).origin, base, 'an absolute URL on the app');
+  const entry = await fetch(id);
+  assert.equal(entry.status, 200, `${id} resolves`);
+  assert.match(await entry.text(), /version 2 of 2/);
 });
 
 test('SIGTERM stops the server: it closes and exits 0', async () => {
