@@ -8,6 +8,7 @@ import { exportJsonl, exportWarc, writeCdxj, writeJsonl, writeWarc } from './exp
 import { feedCounts, listFeeds, pollFeedsNow, syncSubscriptions, type FeedRow } from './feeds.js';
 import { backupArchive, checkArchive } from './integrity.js';
 import { leaseHolder } from './lease.js';
+import { dueNotifications, eventsAfterCursor, moveCursor, notificationSummary, queueDelivery, recordDelivery } from './notifications.js';
 import { backlog } from './queues.js';
 import { applyRetention, vacuum } from './retention.js';
 import { search } from './search.js';
@@ -93,6 +94,49 @@ export class SqliteStore extends SqliteWork implements Store {
         articles: count?.articles ?? 0, versions: count?.versions ?? 0, checks: count?.checks ?? 0, nextRevisit: count?.nextRevisit ?? null,
       };
     });
+  }
+
+  async queueNotifications(...[webhooks, compose, limit, now]: Parameters<Store['queueNotifications']>) {
+    // Each webhook's events are composed, queued and its cursor moved in one transaction.
+    let queued = 0;
+    for (const webhook of webhooks) {
+      this.db.transaction(() => {
+        const { versions, gaps, cursor } = eventsAfterCursor(this.db, webhook, limit);
+        for (const row of versions) {
+          const where = `version ${row.n} of article ${row.articleId}`;
+          const delivery = compose(webhook, {
+            kind: 'version', id: row.id, articleId: row.articleId, n: row.n, title: row.title, url: row.url, feed: row.feed, feedTitle: row.feedTitle,
+            tags: json(z.array(z.string()), row.tags, `${where} (its feed's tags)`), capturedAt: row.capturedAt,
+            change: json(z.array(z.string()), row.change, `${where} (change)`), summary: row.summary, diff: row.diff === null ? null : json(objectDiff, row.diff, `${where} (diff)`),
+          });
+          if (delivery) {
+            queueDelivery(this.db, webhook, delivery, now);
+            queued++;
+          }
+        }
+        for (const row of gaps) {
+          const delivery = compose(webhook, { kind: 'gap', id: row.id, feed: row.feed, feedTitle: row.feedTitle, tags: json(z.array(z.string()), row.tags, `poll ${row.id} (its feed's tags)`), gap: json(feedGapSchema, row.gap, `poll ${row.id} (gap)`) });
+          if (delivery) {
+            queueDelivery(this.db, webhook, delivery, now);
+            queued++;
+          }
+        }
+        moveCursor(this.db, webhook, cursor);
+      })();
+    }
+    return queued;
+  }
+
+  async dueNotifications(...[now, limit]: Parameters<Store['dueNotifications']>) {
+    return dueNotifications(this.db, now, limit);
+  }
+
+  async recordDelivery(...[id, outcome, now]: Parameters<Store['recordDelivery']>) {
+    recordDelivery(this.db, id, outcome, now);
+  }
+
+  async notificationSummary() {
+    return notificationSummary(this.db);
   }
 
   async pollNow(...[feeds, now]: Parameters<Store['pollNow']>) {

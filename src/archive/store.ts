@@ -454,6 +454,8 @@ export interface ArchiveReader {
   totals(): Promise<ArchiveTotals>;
   /** Each article's URL and version count (to compare with what a test web really changed). */
   versionCounts(): Promise<Array<{ id: number; url: string; versions: number }>>;
+  /** The webhooks' delivery log. */
+  notificationSummary(): Promise<NotificationSummary[]>;
 
   exportJsonl(filter: ArticleFilter, path: string, progress?: Progress): Promise<ExportReport>;
   exportWarc(filter: ArticleFilter, path: string, options: WarcOptions): Promise<ExportReport>;
@@ -487,11 +489,58 @@ export interface ArchiveAdmin {
   size(): Promise<number>;
 }
 
+/** What a webhook is told of (notify.webhooks[].events). */
+export type NotifyEvent = 'article' | 'version' | 'gap';
+
+/** An event of the archive, as the notifier reads it: a version (version 1 is a new article), or a poll that found a gap. */
+export type ArchiveEvent =
+  | {
+    kind: 'version'; id: number; articleId: number; n: number; title: string | null; url: string; feed: string; feedTitle: string | null; tags: string[];
+    capturedAt: string; change: string[]; summary: string | null; diff: ObjectDiff | null;
+  }
+  | { kind: 'gap'; id: number; feed: string; feedTitle: string | null; tags: string[]; gap: FeedGap };
+
+/** A delivery waiting in the outbox. */
+export interface QueuedNotification {
+  id: number;
+  webhook: string;
+  event: NotifyEvent;
+  /** The JSON body, without its delivery time. */
+  payload: string;
+  attempts: number;
+}
+
+export type DeliveryOutcome =
+  | { delivered: true; status: number }
+  | { delivered: false; status: number | null; error: string; retryAt: Date };
+
+/** The delivery log, per webhook, for status and the web app. */
+export interface NotificationSummary {
+  webhook: string;
+  delivered: number;
+  waiting: number;
+  lastDeliveredAt: string | null;
+  lastError: string | null;
+}
+
+/** The outbox of webhook deliveries (archive/notifications.ts). */
+export interface ArchiveNotifications {
+  /**
+   * For each webhook, the archive's events after its cursor (at most `limit`), each made a
+   * delivery by `compose` (null: not one for this webhook), queued, and the cursor moved past
+   * them — in one transaction. A webhook seen for the first time starts after the newest event.
+   */
+  queueNotifications(webhooks: string[], compose: (webhook: string, event: ArchiveEvent) => { event: NotifyEvent; payload: string } | null, limit: number, now: Date): Promise<number>;
+  /** Deliveries due now (first tries and retries), oldest first. */
+  dueNotifications(now: Date, limit: number): Promise<QueuedNotification[]>;
+  recordDelivery(id: number, outcome: DeliveryOutcome, now: Date): Promise<void>;
+}
+
 /** What the web server holds: reads, and the subscription list its forms and API edit — never the daemon's work. */
 export type WebArchive = ArchiveReader & ArchiveSubscriptions;
 
 /** The whole contract, as a backend implements it and the daemon uses it. */
-export interface Store extends ArchiveReader, ArchiveSubscriptions, ArchiveAdmin, WorkStore {}
+export interface Store extends ArchiveReader, ArchiveSubscriptions, ArchiveAdmin, WorkStore, ArchiveNotifications {}
 
 /** A search query the backend cannot parse (the message says how to write one). */
 export class SearchQueryError extends Error {

@@ -12,6 +12,7 @@ import { parseFeedCommand } from './parse-feed.js';
 import { runCommand } from './run.js';
 import { scheduleSimCommand } from './schedule-sim.js';
 import { searchCommand } from './search.js';
+import { notifyCommand } from './notify.js';
 import { serveCommand } from './serve.js';
 import { serveSyntheticCommand } from './serve-synthetic.js';
 import { statusCommand } from './status.js';
@@ -30,7 +31,7 @@ const program = new Command('forest')
   .option('--db <path>', 'database file (overrides database.path)')
   .version(FOREST_VERSION, '-V, --version', 'print Forest\'s version');
 
-for (const command of [runCommand(), feedsCommand(), statusCommand(), articlesCommand(), showCommand(), historyCommand(), diffCommand(), searchCommand(), exportCommand(), parseFeedCommand(), extractCommand(), learnCommand(), scheduleSimCommand(), demoCommand(), serveCommand(), serveSyntheticCommand(), vacuumCommand(), backupCommand(), checkCommand()]) {
+for (const command of [runCommand(), feedsCommand(), statusCommand(), articlesCommand(), showCommand(), historyCommand(), diffCommand(), searchCommand(), exportCommand(), parseFeedCommand(), extractCommand(), learnCommand(), scheduleSimCommand(), demoCommand(), serveCommand(), serveSyntheticCommand(), vacuumCommand(), backupCommand(), checkCommand(), notifyCommand()]) {
   program.addCommand(command);
 }
 

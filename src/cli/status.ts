@@ -93,10 +93,15 @@ export function statusCommand(): Command {
     .description('the daemon (running? its last minute), then per feed: last poll and its result, next poll and why, items, pages, errors, articles, versions and the next revisit')
     .action(async (options: { all?: boolean; json?: boolean }, command: Command) => {
       const settings = settingsFor(command);
-      const { statuses, daemon } = await withStore(settings, async (store) => ({ statuses: await store.feedStatuses(), daemon: daemonStatus(await store.leaseHolder()) }));
+      const { statuses, daemon, notifications } = await withStore(settings, async (store) => ({
+        statuses: await store.feedStatuses(), daemon: daemonStatus(await store.leaseHolder()), notifications: await store.notificationSummary(),
+      }));
       if (options.json) return statuses.forEach(printJson);
       printDaemon(daemon, Date.now());
       if (statuses.length > FEEDS_LISTED_IN_FULL && !options.all) printSummary(statuses);
       else printStatus(statuses);
+      for (const webhook of notifications) {
+        console.log(`notifications to ${webhook.webhook}: ${webhook.delivered} delivered${webhook.lastDeliveredAt ? ` (last ${relative(webhook.lastDeliveredAt, Date.now())})` : ''}, ${webhook.waiting} waiting${webhook.waiting > 0 && webhook.lastError ? ` (last error: ${webhook.lastError})` : ''}`);
+      }
     });
 }

@@ -87,6 +87,19 @@ const settingsSchema = z.strictObject({
     captureOrigin: z.string().regex(/^https?:\/\/[^/]+$/, 'an origin: scheme and host, e.g. https://captures.archive.example.org').nullable(),
     publicUrl: z.string().regex(/^https?:\/\/[^/?#]+\/?$/, 'the app\'s address as browsers reach it: scheme and host, e.g. https://archive.example.org').nullable(),
   }),
+  notify: z.strictObject({
+    webhooks: z.array(z.strictObject({
+      url: z.string().regex(/^https?:\/\/[^/]+/, 'an http(s) URL, e.g. https://hooks.example.org/forest'),
+      secret: z.string().min(16, 'the secret signs every notification: use at least 16 characters (e.g. `openssl rand -hex 32`)'),
+      events: z.array(z.enum(['article', 'version', 'gap'])).min(1).default(['article', 'version', 'gap']),
+      feeds: z.array(z.string()).optional(),
+      tags: z.array(z.string()).optional(),
+    })),
+    /** The first retry of a failed delivery waits this long; each next one twice as long, up to `maxRetryDelay`. */
+    retryDelay: duration,
+    maxRetryDelay: duration,
+    timeout: duration,
+  }),
   log: z.strictObject({
     level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']),
     pretty: z.union([z.boolean(), z.literal('auto')]),

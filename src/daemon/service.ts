@@ -5,6 +5,7 @@ import { openArchive } from '../archive/open-archive.js';
 import { isStorageFull, type Store } from '../archive/store.js';
 import type { Settings } from '../config/settings.js';
 import { readSubscriptions } from '../config/subscriptions.js';
+import { linkBase, notifyPass, NOTIFY_OPTIONS, queueEvents } from './notifier.js';
 import { Fetcher } from '../net/fetcher.js';
 import type { Logger } from '../util/logger.js';
 import { Daemon, type DaemonReport } from './daemon.js';
@@ -88,6 +89,7 @@ export async function runDaemon(options: RunOptions): Promise<void> {
     // it in http.allowPrivateNetworks and restarted): such feeds are tried again now, not after
     // their failure back-off.
     const refused = await store.pollNow({ lastErrorStartsWith: 'blocked:' }, new Date());
+    await queueEvents(store, settings.notify, linkBase(settings.serve));
     if (refused.length > 0) log.info({ feeds: refused }, 'feeds refused for their address at their last poll are polled again now (http.allowPrivateNetworks may have changed)');
   } catch (error) {
     await store.releaseLease(me.owner);
@@ -123,6 +125,15 @@ export async function runDaemon(options: RunOptions): Promise<void> {
     const status = { ...(latest ?? await daemon.report()), storageFullSince: daemon.storageFullSince };
     if (!(await store.renewLease(me.owner, new Date(), status))) log.error('the daemon lease was taken over by another process');
   }), HEARTBEAT_MS);
+  // Webhook notifications: the outbox filled and delivered every few seconds, one pass at a time.
+  let notifying: Promise<void> | null = null;
+  const notifier = settings.notify.webhooks.length === 0 ? null : setInterval(() => {
+    notifying ??= notifyPass(store, settings.notify, linkBase(settings.serve), log)
+      .catch((error: unknown) => {
+        if (!isStorageFull(error)) log.error({ err: error }, 'notifications failed');
+      })
+      .finally(() => (notifying = null));
+  }, NOTIFY_OPTIONS.every);
   options.onReady?.(store);
 
   let stopping: Promise<void> | null = null;
@@ -154,6 +165,8 @@ export async function runDaemon(options: RunOptions): Promise<void> {
   } finally {
     if (timer) clearTimeout(timer);
     clearInterval(heartbeat);
+    if (notifier) clearInterval(notifier);
+    await notifying;
     clearTimeout(retention);
     if (options.handleSignals) {
       process.off('SIGINT', onSignal);

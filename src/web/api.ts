@@ -119,8 +119,8 @@ export function apiRoutes(app: FastifyInstance, store: WebArchive): void {
   app.get('/api/v1/status', {
     schema: { summary: 'The daemon on this archive (from its lease) and archive-wide totals', tags: ['status'], response: { 200: anything } },
   }, async () => {
-    const [holder, totals] = await Promise.all([store.leaseHolder(), store.totals()]);
-    return { daemon: daemonStatus(holder), checks: totals.checks, versionsByMethod: totals.versionsByMethod, backlog: totals.backlog, articles: totals.articles };
+    const [holder, totals, notifications] = await Promise.all([store.leaseHolder(), store.totals(), store.notificationSummary()]);
+    return { daemon: daemonStatus(holder), checks: totals.checks, versionsByMethod: totals.versionsByMethod, backlog: totals.backlog, articles: totals.articles, notifications };
   });
 }
 
