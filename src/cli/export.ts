@@ -1,10 +1,11 @@
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import type { ExportSink } from '../archive/store.js';
+import { exportWacz } from '../archive/wacz.js';
 import { Command, Option } from 'commander';
 import { FOREST_SOFTWARE } from '../util/project-root.js';
 import { dateOption } from './articles.js';
-import { printJson, settingsFor, withStore } from './context.js';
+import { printJson, settingsFor, UsageError, withStore } from './context.js';
 import { progressLine } from './progress.js';
 
 /** Standard output as an export's sink, waiting when the pipe is full (a slow reader must not fill memory). */
@@ -24,7 +25,7 @@ function stdoutSink(): ExportSink {
 export function exportCommand(): Command {
   return new Command('export')
     .requiredOption('--out <file>', 'the file to write (.warc.gz is gzipped per record), or - for standard output (a WARC there is gzipped per record; the report goes to standard error)')
-    .addOption(new Option('--format <format>', 'jsonl (articles with every version) or warc (the raw captures, WARC 1.1)').choices(['jsonl', 'warc']).default('jsonl'))
+    .addOption(new Option('--format <format>', 'jsonl (articles with every version), warc (the raw captures, WARC 1.1) or wacz (a package for replay tools: the WARC, its index and each article\'s text)').choices(['jsonl', 'warc', 'wacz']).default('jsonl'))
     .option('--feed <url>', 'only this feed')
     .option('--since <date>', 'only articles first captured since (a date, or e.g. 7d)', dateOption)
     .option('--json', 'one JSON object: the report (file, articles, versions, records by type, bytes)')
@@ -36,6 +37,10 @@ export function exportCommand(): Command {
       const progress = (done: number, total: number) => line.update(`exporting: ${done}/${total} articles`);
       const filter = { feed: options.feed, since: options.since };
       const report = await withStore(settingsFor(command), (store) => {
+        if (options.format === 'wacz') {
+          if (toStdout) throw new UsageError('a WACZ is a zip written whole (its index comes last): give --out a file, e.g. --out archive.wacz');
+          return exportWacz(store, filter, out, { software: FOREST_SOFTWARE, progress });
+        }
         if (toStdout) {
           const sink = stdoutSink();
           return options.format === 'jsonl' ? store.writeJsonl(filter, sink) : store.writeWarc(filter, sink, 'forest-export.warc.gz', { gzip: true, software: FOREST_SOFTWARE, progress });

@@ -8,6 +8,10 @@ import type { Logger } from '../util/logger.js';
 import { FOREST_SOFTWARE } from '../util/project-root.js';
 import { isoTime, utc } from './api.js';
 import { requireBearer } from './writes.js';
+import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { exportWacz } from '../archive/wacz.js';
 
 /**
  * Exports over HTTP, streamed as they are written (an archive's WARC does not fit in memory):
@@ -75,6 +79,25 @@ export function exportRoutes(app: FastifyInstance, store: WebArchive, settings: 
     const filter = filterOf(request.query);
     reply.type('application/warc').header('content-disposition', `attachment; filename="${WARC_NAME}"`);
     return stream(reply, log, request.url, (sink) => store.writeWarc(filter, sink, WARC_NAME, { gzip: true, software: FOREST_SOFTWARE, capturedUntil: filter.until }));
+  });
+
+  app.get<FilterQuery>('/export.wacz', {
+    ...protectedExport,
+    schema: { summary: 'The captures as a WACZ package (WARC, CDXJ index, pages.jsonl with each article\'s text, datapackage.json), for replay tools (needs the token)', tags: ['export'], security, querystring: filterSchema },
+  }, async (request, reply) => {
+    const filter = filterOf(request.query);
+    // A WACZ is a zip whose index comes last: it is made in a temporary file, then sent.
+    const work = mkdtempSync(join(tmpdir(), 'forest-wacz-'));
+    const file = join(work, 'export.wacz');
+    try {
+      await exportWacz(store, filter, file, { software: FOREST_SOFTWARE, capturedUntil: filter.until });
+    } catch (error) {
+      rmSync(work, { recursive: true, force: true });
+      throw error;
+    }
+    const body = createReadStream(file);
+    body.on('close', () => rmSync(work, { recursive: true, force: true }));
+    return reply.type('application/wacz').header('content-disposition', 'attachment; filename="export.wacz"').send(body);
   });
 
   app.get<FilterQuery>('/export.cdxj', {

@@ -8,6 +8,7 @@ import { parseFeed } from '../../src/feeds/parse.js';
 import { finished, forest, startForest, waitFor } from '../helpers/cli.js';
 import { smallArchive } from '../helpers/small-archive.js';
 import { tempDir } from '../helpers/temp.js';
+import { readZip } from '../helpers/zip.js';
 
 // `forest serve` as a user runs it: the built command on a real archive file, over real HTTP.
 
@@ -205,7 +206,7 @@ test('writes are refused without a token configured, and say how to set one', as
   assert.match(((await response.json()) as { detail: string }).detail, /set serve\.token/);
   assert.doesNotMatch(await (await fetch(`${base}/`)).text(), /method="post">.*name="url"/, 'no forms for readers');
   assert.equal((await fetch(`${base}/feeds`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'url=https%3A%2F%2Fb.example%2F' })).status, 403, 'no actions without a token configured');
-  for (const path of ['/api/v1/export.jsonl', '/export.warc.gz', '/export.cdxj']) {
+  for (const path of ['/api/v1/export.jsonl', '/export.warc.gz', '/export.cdxj', '/export.wacz']) {
     const refused = await fetch(`${base}${path}`);
     assert.equal(refused.status, 403, path);
     assert.match(((await refused.json()) as { title: string; detail: string }).title, /Exports are off/);
@@ -225,6 +226,11 @@ async function exportsOver(url: string, authorization: string): Promise<void> {
   assert.equal(warcResponse.headers.get('content-type'), 'application/warc');
   const warc = Buffer.from(await warcResponse.arrayBuffer());
   assert.match(gunzipSync(warc).toString('latin1'), /^WARC\/1\.1\r\nWARC-Type: warcinfo|WARC-Type: warcinfo/);
+  assert.equal((await fetch(`${url}/export.wacz`, { headers: { authorization: 'Bearer 0123456789abcdef0124' } })).status, 401);
+  const wacz = await fetch(`${url}/export.wacz`, { headers: { authorization } });
+  assert.equal(wacz.status, 200);
+  assert.equal(wacz.headers.get('content-type'), 'application/wacz');
+  assert.deepEqual([...readZip(Buffer.from(await wacz.arrayBuffer())).keys()].sort(), ['archive/data.warc.gz', 'datapackage-digest.json', 'datapackage.json', 'indexes/index.cdxj', 'pages/pages.jsonl']);
   const lines = (await (await fetch(`${url}/export.cdxj`, { headers: { authorization } })).text()).trim().split('\n');
   assert.ok(lines.length >= 2, `${lines.length} index lines`);
   assert.deepEqual([...lines].sort(), lines, 'sorted, as CDXJ readers expect');
