@@ -10,7 +10,6 @@ import { idParams } from './api.js';
 import { stamp } from './memento.js';
 import { describeGap } from '../daemon/gap-recovery.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
-import { formatDuration } from '../util/units.js';
 import { Problem } from './problems.js';
 import { webHref } from './uri.js';
 
@@ -68,7 +67,18 @@ export function scheduleInWords(feed: Pick<FeedStatus, 'enabled' | 'ratePerHour'
         : rate * 168 >= 0.5 ? items(rate * 168, 'a week')
           : 'hardly any new items';
   const interval = feed.lastPoll && feed.nextPoll ? Date.parse(feed.nextPoll) - Date.parse(feed.lastPoll) : null;
-  return interval !== null && interval > 0 ? `${pace}: polled every ${formatDuration(interval).replace(/m$/, ' min').replace(/m /, ' min ')}` : pace;
+  return interval !== null && interval > 0 ? `${pace}: polled every ${roughly(interval)}` : pace;
+}
+
+/** A duration as a person says it: 45 s, 20 min, 3 h, 2.5 h, 1 day. */
+function roughly(ms: number): string {
+  const minutes = ms / 60_000;
+  if (minutes < 1) return `${Math.round(ms / 1000)} s`;
+  if (minutes < 60) return `${Math.round(minutes)} min`;
+  const hours = Math.round((minutes / 60) * 2) / 2;
+  if (hours < 24) return `${hours} h`;
+  const days = Math.round(hours / 24 * 2) / 2;
+  return `${days} day${days === 1 ? '' : 's'}`;
 }
 
 function feedRow(feed: FeedStatus): Safe {
