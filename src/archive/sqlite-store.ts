@@ -14,7 +14,7 @@ import { applyRetention, vacuum } from './retention.js';
 import { search } from './search.js';
 import { json, storedHeaders } from './rows.js';
 import { SqliteWork } from './sqlite-work.js';
-import type { Article, Check, Feed, FeedStatus, Store, Version } from './store.js';
+import type { ArchiveEvent, Article, Check, Feed, FeedStatus, Store, Version } from './store.js';
 import { activeWrappers, articleVersionCounts, checkCounts, countArticles, exampleCaptures, storedBodyBytes, versionsByMethod } from './summary.js';
 
 /**
@@ -102,20 +102,20 @@ export class SqliteStore extends SqliteWork implements Store {
     for (const webhook of webhooks) {
       this.db.transaction(() => {
         const { versions, gaps, cursor } = eventsAfterCursor(this.db, webhook, limit);
-        for (const row of versions) {
-          const where = `version ${row.n} of article ${row.articleId}`;
-          const delivery = compose(webhook, {
-            kind: 'version', id: row.id, articleId: row.articleId, n: row.n, title: row.title, url: row.url, feed: row.feed, feedTitle: row.feedTitle,
-            tags: json(z.array(z.string()), row.tags, `${where} (its feed's tags)`), capturedAt: row.capturedAt,
-            change: json(z.array(z.string()), row.change, `${where} (change)`), summary: row.summary, diff: row.diff === null ? null : json(objectDiff, row.diff, `${where} (diff)`),
-          });
-          if (delivery) {
-            queueDelivery(this.db, webhook, delivery, now);
-            queued++;
-          }
-        }
-        for (const row of gaps) {
-          const delivery = compose(webhook, { kind: 'gap', id: row.id, feed: row.feed, feedTitle: row.feedTitle, tags: json(z.array(z.string()), row.tags, `poll ${row.id} (its feed's tags)`), gap: json(feedGapSchema, row.gap, `poll ${row.id} (gap)`) });
+        const tagsOf = (tags: string, where: string) => json(z.array(z.string()), tags, `${where} (its feed's tags)`);
+        const events: ArchiveEvent[] = [
+          ...versions.map((row): ArchiveEvent => {
+            const where = `version ${row.n} of article ${row.articleId}`;
+            return {
+              kind: 'version', id: row.id, articleId: row.articleId, n: row.n, title: row.title, url: row.url, feed: row.feed, feedTitle: row.feedTitle,
+              tags: tagsOf(row.tags, where), capturedAt: row.capturedAt, change: json(z.array(z.string()), row.change, `${where} (change)`), summary: row.summary,
+              diff: row.diff === null ? null : json(objectDiff, row.diff, `${where} (diff)`),
+            };
+          }),
+          ...gaps.map((row): ArchiveEvent => ({ kind: 'gap', id: row.id, feed: row.feed, feedTitle: row.feedTitle, tags: tagsOf(row.tags, `poll ${row.id}`), gap: json(feedGapSchema, row.gap, `poll ${row.id} (gap)`) })),
+        ];
+        for (const event of events) {
+          const delivery = compose(webhook, event);
           if (delivery) {
             queueDelivery(this.db, webhook, delivery, now);
             queued++;

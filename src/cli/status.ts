@@ -5,7 +5,7 @@ import { daemonStatus, type DaemonStatus } from '../daemon/status.js';
 import { formatDuration } from '../util/units.js';
 import { printJson, settingsFor, withStore } from './context.js';
 import { describeGap } from '../daemon/gap-recovery.js';
-import { ALLOW_PRIVATE_HINT } from '../net/address-check.js';
+import { allowHintFor } from '../net/address-check.js';
 
 const relative = (iso: string | null, now: number) => {
   if (!iso) return '—';
@@ -51,7 +51,10 @@ export function printStatus(statuses: FeedStatus[], now = Date.now()): void {
     }
     console.log(`  ${feed.items} items · ${feed.pages} pages captured · ${feed.pendingPages} pending · ${feed.failedPages} failed · ${feed.errors} failed polls`);
     if (feed.articles > 0) console.log(`  ${feed.articles} articles · ${feed.versions} versions · ${feed.checks} checks · next revisit ${relative(feed.nextRevisit, now)}`);
-    if (feed.lastError) console.log(`  last error: ${feed.lastError}${feed.lastError.startsWith('blocked:') ? ` (${ALLOW_PRIVATE_HINT})` : ''}`);
+    if (feed.lastError) {
+      const hint = allowHintFor(feed.lastError);
+      console.log(`  last error: ${feed.lastError}${hint ? ` (${hint})` : ''}`);
+    }
     if (feed.lastPageError) console.log(`  last page error: ${feed.lastPageError}`);
     if (feed.lastGap) console.log(`  ${feed.lastGap.complete ? 'last gap' : 'GAP'}: ${describeGap(feed.lastGap)}`);
   }

@@ -2,7 +2,7 @@ import { isStorageFull, type ArticleToRevisit, type CheckedPage, type FeedGap, t
 import { nextCheck } from '../schedule/revisit.js';
 import type { FeedItem, ParsedFeed } from '../feeds/model.js';
 import { FetchError, type FetchResult } from '../net/fetcher.js';
-import { ALLOW_PRIVATE_HINT } from '../net/address-check.js';
+import { allowHintFor } from '../net/address-check.js';
 import { freshnessMs } from '../net/freshness.js';
 import { BEHIND_SCHEDULE_MS, estimateRate, nextPoll, stretchWhenBehind } from '../schedule/policy.js';
 import { observePoll, parseState } from '../schedule/state.js';
@@ -49,7 +49,10 @@ async function revisitInput(context: PipelineContext, article: ArticleToRevisit,
 }
 
 /** A refused address's log line names the setting that would allow it. */
-const fixFor = (error: string) => (error.startsWith('blocked:') && !error.includes('unsupported scheme') ? { fix: ALLOW_PRIVATE_HINT } : {});
+const fixFor = (error: string) => {
+  const fix = allowHintFor(error);
+  return fix === null ? {} : { fix };
+};
 
 /** One document of a feed's archive, parsed in the pool; null when it cannot be had (the walk back ends there). */
 async function fetchFeedDocument(context: PipelineContext, url: string, signal: AbortSignal): Promise<ParsedFeed | null> {

@@ -6,6 +6,7 @@ import { isStorageFull, type Store } from '../archive/store.js';
 import type { Settings } from '../config/settings.js';
 import { readSubscriptions } from '../config/subscriptions.js';
 import { linkBase, notifyPass, NOTIFY_OPTIONS, queueEvents } from './notifier.js';
+import { REFUSED } from '../net/address-check.js';
 import { Fetcher } from '../net/fetcher.js';
 import type { Logger } from '../util/logger.js';
 import { Daemon, type DaemonReport } from './daemon.js';
@@ -88,7 +89,7 @@ export async function runDaemon(options: RunOptions): Promise<void> {
     // The settings may have changed since a feed was refused for its address (the user allowed
     // it in http.allowPrivateNetworks and restarted): such feeds are tried again now, not after
     // their failure back-off.
-    const refused = await store.pollNow({ lastErrorStartsWith: 'blocked:' }, new Date());
+    const refused = await store.pollNow({ lastErrorStartsWith: REFUSED }, new Date());
     await queueEvents(store, settings.notify, linkBase(settings.serve));
     if (refused.length > 0) log.info({ feeds: refused }, 'feeds refused for their address at their last poll are polled again now (http.allowPrivateNetworks may have changed)');
   } catch (error) {

@@ -5,6 +5,12 @@ import type { AddressPolicy } from './address-policy.js';
 /** What to do about a refused address, for the person who meant to reach it: the setting that allows it. */
 export const ALLOW_PRIVATE_HINT = 'to archive it, allow the address in http.allowPrivateNetworks (e.g. [127.0.0.1/32], or true on a closed network)';
 
+/** How the fetcher's refusals begin (an address the policy refuses, or a scheme it does not fetch). */
+export const REFUSED = 'blocked:';
+
+/** The hint for an error that is an address refusal (http.allowPrivateNetworks would allow it), or null. */
+export const allowHintFor = (error: string): string | null => (error.startsWith(REFUSED) && !error.includes('unsupported scheme') ? ALLOW_PRIVATE_HINT : null);
+
 /**
  * Why Forest would refuse to fetch `url` under `policy`, checked ahead of time (`feeds add`): an
  * address literal the policy refuses, or a name every address of which it refuses. Null when it

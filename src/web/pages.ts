@@ -49,6 +49,10 @@ const link = (url: string) => {
 
 const when = (iso: string | null) => (iso ? html`<time datetime="${iso}">${iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z')}</time>` : html`—`);
 
+/** The forms' feed filter (search, /articles): every feed, the one asked for chosen. */
+const feedChoice = (feeds: FeedStatus[], chosen: string | undefined) =>
+  html`<label>feed <select name="feed"><option value="">all feeds</option>${feeds.map((feed) => html`<option value="${feed.url}"${feed.url === chosen ? trusted(' selected') : null}>${feed.title ?? feed.url}</option>`)}</select></label>`;
+
 /** A number of items, rounded as a person would say it. */
 const about = (count: number) => (count >= 10 ? String(Math.round(count)) : count >= 1 ? String(Math.round(count * 10) / 10) : count.toPrecision(1));
 
@@ -168,7 +172,7 @@ function searchPage(query: SearchQuery, feeds: FeedStatus[], hits: SearchHit[] |
   return page(query.q ? `search: ${query.q}` : 'search', html`
 <form action="/search" method="get"><input type="search" name="q" value="${query.q ?? ''}" placeholder="words, &quot;a phrase&quot;, title:word, prefix*" aria-label="search">
 <button>Search</button><br>
-<label>feed <select name="feed"><option value="">all feeds</option>${feeds.map((feed) => html`<option value="${feed.url}"${feed.url === query.feed ? trusted(' selected') : null}>${feed.title ?? feed.url}</option>`)}</select></label>
+${feedChoice(feeds, query.feed)}
 <label>captured from <input type="date" name="since" value="${query.since ?? ''}"></label> <label>to <input type="date" name="until" value="${query.until ?? ''}"></label></form>
 ${problem ? html`<p class="failing">${problem}</p>` : null}
 ${hits === null ? null : hits.length === 0 ? html`<p>No match.</p>` : html`<ol>${hits.map((hit) => html`<li><a href="/articles/${hit.article}">${hit.title ?? '(untitled)'}</a>
@@ -331,7 +335,7 @@ function articleList(query: ArticleListQuery, feeds: FeedStatus[], articles: Art
   return page('articles', html`
 <h2>Articles</h2>
 <form action="/articles" method="get">
-<label>feed <select name="feed"><option value="">all feeds</option>${feeds.map((feed) => html`<option value="${feed.url}"${feed.url === query.feed ? trusted(' selected') : null}>${feed.title ?? feed.url}</option>`)}</select></label>
+${feedChoice(feeds, query.feed)}
 <label>tag <input name="tag" value="${query.tag ?? ''}" size="10"></label>
 <label>first captured from <input type="date" name="since" value="${query.since ?? ''}"></label> <label>to <input type="date" name="until" value="${query.until ?? ''}"></label>
 <label><input type="checkbox" name="changed" value="1"${query.changed === '1' ? trusted(' checked') : null}> edited only</label>
