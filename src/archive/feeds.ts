@@ -24,6 +24,7 @@ export const feedRow = z.object({
   update_period: nullableText,
   update_frequency: nullableInteger,
   hub: nullableText,
+  self_url: nullableText.optional(),
   next_poll_at: nullableText,
   schedule_reason: nullableText,
   retry_after_until: nullableText,

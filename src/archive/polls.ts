@@ -1,6 +1,7 @@
 import type { Db } from './database.js';
 import { revisitItemAt } from './articles.js';
 import { upsertItems } from './items.js';
+import { recordPushPoll } from './websub.js';
 import type { PollRecord, UpsertReport } from './store.js';
 
 /**
@@ -33,6 +34,7 @@ export function recordPoll(db: Db, feed: { id: number; url: string }, poll: Poll
         update_period = CASE WHEN @parsed THEN @updatePeriod ELSE update_period END,
         update_frequency = CASE WHEN @parsed THEN @updateFrequency ELSE update_frequency END,
         hub = CASE WHEN @parsed THEN @hub ELSE hub END,
+        self_url = CASE WHEN @parsed THEN @selfUrl ELSE self_url END,
         last_gap = COALESCE(@gap, last_gap),
         next_poll_at = @nextPollAt, schedule_reason = @reason, schedule_state = @scheduleState,
         rate_per_hour = @ratePerHour, window_size = @window,
@@ -59,6 +61,7 @@ export function recordPoll(db: Db, feed: { id: number; url: string }, poll: Poll
       updatePeriod: info?.updatePeriod ?? null,
       updateFrequency: info?.updateFrequency ?? null,
       hub: info?.hub ?? null,
+      selfUrl: info?.self ?? null,
       gap,
       nextPollAt: poll.schedule.nextPollAt.toISOString(),
       reason: poll.schedule.reason,
@@ -74,6 +77,7 @@ export function recordPoll(db: Db, feed: { id: number; url: string }, poll: Poll
       failed: failed ? 1 : 0,
       stamp,
     });
+    if (poll.push) recordPushPoll(db, feed.id, poll.push);
     return report;
   })();
 }

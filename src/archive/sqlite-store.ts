@@ -14,6 +14,7 @@ import { applyRetention, vacuum } from './retention.js';
 import { search } from './search.js';
 import { json, storedHeaders } from './rows.js';
 import { SqliteWork } from './sqlite-work.js';
+import { confirmPush, denyPush, recordPush, subscriptionByCallback, subscriptionsByFeed } from './websub.js';
 import type { ArchiveEvent, Article, Check, Feed, FeedStatus, Store, Version } from './store.js';
 import { activeWrappers, articleVersionCounts, checkCounts, countArticles, exampleCaptures, storedBodyBytes, versionsByMethod } from './summary.js';
 
@@ -81,6 +82,7 @@ export class SqliteStore extends SqliteWork implements Store {
   /** Each table is read once (grouped counts), never a query per feed. */
   async feedStatuses(): Promise<FeedStatus[]> {
     const counts = feedCounts(this.db);
+    const pushes = subscriptionsByFeed(this.db);
     return listFeeds(this.db).map((row) => {
       const count = counts.get(row.id);
       const enabled = row.enabled === 1;
@@ -91,6 +93,7 @@ export class SqliteStore extends SqliteWork implements Store {
         items: count?.items ?? 0, pages: count?.pages ?? 0, pendingPages: count?.pendingPages ?? 0, failedPages: count?.failedPages ?? 0,
         errors: row.error_count, consecutiveErrors: row.consecutive_errors, lastError: row.last_error, lastPageError: count?.lastPageError ?? null,
         lastGap: row.last_gap ? json(feedGapSchema, row.last_gap, `feed ${row.id}'s last gap`) : null,
+        push: ((push) => push ? { hub: push.hub, topic: push.topic, state: push.state, leaseUntil: push.leaseUntil, lastPushAt: push.lastPushAt, pushes: push.pushes, lastError: push.lastError } : null)(pushes.get(row.id)),
         articles: count?.articles ?? 0, versions: count?.versions ?? 0, checks: count?.checks ?? 0, nextRevisit: count?.nextRevisit ?? null,
       };
     });
@@ -137,6 +140,22 @@ export class SqliteStore extends SqliteWork implements Store {
 
   async notificationSummary() {
     return notificationSummary(this.db);
+  }
+
+  async pushSubscription(callback: string) {
+    return subscriptionByCallback(this.db, callback);
+  }
+
+  async confirmPush(...[callback, verified, now]: Parameters<Store['confirmPush']>) {
+    this.write(() => confirmPush(this.db, callback, verified, now));
+  }
+
+  async denyPush(...[callback, reason, , retryAt]: Parameters<Store['denyPush']>) {
+    this.write(() => denyPush(this.db, callback, reason, retryAt));
+  }
+
+  async recordPush(callback: string, now: Date) {
+    this.write(() => recordPush(this.db, callback, now));
   }
 
   async pollNow(...[feeds, now]: Parameters<Store['pollNow']>) {

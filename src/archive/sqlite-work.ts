@@ -18,10 +18,11 @@ import { countEnabledFeeds, feedById } from './feeds.js';
 import { itemById, knownGuids } from './items.js';
 import { acquireLease, releaseLease, renewLease } from './lease.js';
 import { recordPoll } from './polls.js';
+import { forgetPush, pushCandidates, recordPushFailure, recordPushRequest, subscriptionOfFeed } from './websub.js';
 import { backlog, duePolls, dueCaptures, dueRevisits, extractionBacklogOver, nextWorkAt, queuedExtractions } from './queues.js';
 import { dropCaptureBody, insertSnapshot, latestPayloadDigest, recordCapture, recordCaptureFailure, setCanonicalUrl } from './snapshots.js';
 import {
-  StorageFullError, type CheckedPage, type Decide, type FetchedPage, type LeaseRequest, type PollRecord, type ExtractionRecord, type RevisitRecord, type StoredCapture, type StoredComparisonKey,
+  StorageFullError, type CheckedPage, type Decide, type FetchedPage, type LeaseRequest, type PollRecord, type PushRequest, type ExtractionRecord, type RevisitRecord, type StoredCapture, type StoredComparisonKey,
   type StoredExtraction, type WorkStore,
 } from './store.js';
 
@@ -99,6 +100,9 @@ export class SqliteWork implements WorkStore {
         skipHours: json(z.array(z.number()), row.skip_hours, `${where} (skip_hours)`), skipDays: json(z.array(z.string()), row.skip_days, `${where} (skip_days)`),
       },
       maxAgeSeconds: row.max_age_seconds,
+      push: ((subscription) => subscription && {
+        state: subscription.state, leaseUntil: subscription.leaseUntil, lastPushAt: subscription.lastPushAt, missedInRow: subscription.missedInRow,
+      })(subscriptionOfFeed(this.db, id)),
     };
   }
 
@@ -249,6 +253,22 @@ export class SqliteWork implements WorkStore {
 
   async releaseLease(owner: string) {
     this.write(() => releaseLease(this.db, owner));
+  }
+
+  async pushCandidates(now: Date, limit: number) {
+    return pushCandidates(this.db, now, limit);
+  }
+
+  async recordPushRequest(feedId: number, request: PushRequest) {
+    this.write(() => recordPushRequest(this.db, feedId, request));
+  }
+
+  async recordPushFailure(feedId: number, error: string, retryAt: Date) {
+    this.write(() => recordPushFailure(this.db, feedId, error, retryAt));
+  }
+
+  async forgetPush(feedId: number) {
+    this.write(() => forgetPush(this.db, feedId));
   }
 
   async enabledFeedCount() {

@@ -213,6 +213,82 @@ export interface PollRecord {
   countsAsFailure?: boolean;
   /** The gap this poll found, if it found one; its recovered items are among `parsed.items`. */
   gap?: FeedGap | null;
+  /** For a feed a hub pushes: polls in a row that found items no push announced, and whether the subscription is dropped for it (daemon/websub.ts). */
+  push?: { missedInRow: number; drop: boolean } | null;
+}
+
+/** Where a WebSub subscription stands (migration 0019). */
+export type PushState = 'subscribing' | 'active' | 'unsubscribing' | 'denied' | 'failed' | 'dropped';
+
+/** A feed's WebSub subscription, as status shows it. */
+export interface PushSubscription {
+  hub: string;
+  topic: string;
+  state: PushState;
+  /** When the hub's lease ends, once it verified the subscription. */
+  leaseUntil: string | null;
+  lastPushAt: string | null;
+  pushes: number;
+  lastError: string | null;
+}
+
+/** A subscription with what only the daemon and the callback see: its callback id and secret. */
+export interface PushSubscriptionRecord extends PushSubscription {
+  feedId: number;
+  callback: string;
+  secret: string;
+  /** Requests in a row that did not end verified. */
+  attempts: number;
+  retryAt: string | null;
+  renewAt: string | null;
+  /** Polls in a row that found items no push announced. */
+  missedInRow: number;
+}
+
+/** A feed the daemon's WebSub pass may have to subscribe, renew or unsubscribe (daemon/websub.ts decides). */
+export interface PushCandidate {
+  feedId: number;
+  feedUrl: string;
+  /** The hub and topic the feed names now (null: it names none). */
+  hub: string | null;
+  topic: string | null;
+  /** Enabled and on the list: it should be subscribed. */
+  wanted: boolean;
+  subscription: PushSubscriptionRecord | null;
+}
+
+/** A subscription or unsubscription request, as sent to a hub. */
+export interface PushRequest {
+  hub: string;
+  topic: string;
+  callback: string;
+  secret: string;
+  state: 'subscribing' | 'unsubscribing';
+  at: Date;
+  /** When it is tried again if the hub has not verified it by then. */
+  retryAt: Date;
+}
+
+/** The WebSub callback's side (`forest serve`): verification of intent and pushes (web/websub.ts). */
+export interface ArchivePush {
+  pushSubscription(callback: string): Promise<PushSubscriptionRecord | null>;
+  /** The hub verified a subscription (it is active until `leaseUntil`, renewed at `renewAt`) or an unsubscription (the row goes). */
+  confirmPush(callback: string, verified: { mode: 'subscribe'; leaseUntil: Date; renewAt: Date } | { mode: 'unsubscribe' }, now: Date): Promise<void>;
+  /** The hub refused the subscription (hub.mode=denied). */
+  denyPush(callback: string, reason: string, now: Date, retryAt: Date): Promise<void>;
+  /** A verified push: counted, and its feed due now. */
+  recordPush(callback: string, now: Date): Promise<void>;
+}
+
+/** The daemon's WebSub pass (daemon/websub.ts). */
+export interface PushWork {
+  /** Feeds with a hub, or with a subscription, whose subscription may need a request now. */
+  pushCandidates(now: Date, limit: number): Promise<PushCandidate[]>;
+  recordPushRequest(feedId: number, request: PushRequest): Promise<void>;
+  /** A request the hub did not accept: tried again at `retryAt`. */
+  recordPushFailure(feedId: number, error: string, retryAt: Date): Promise<void>;
+  /** A subscription given up on: its row goes. */
+  forgetPush(feedId: number): Promise<void>;
 }
 
 export interface UpsertReport {
@@ -277,6 +353,8 @@ export interface FeedStatus {
   lastPageError: string | null;
   /** The last gap a poll of the feed found (FeedGap), or null. */
   lastGap: FeedGap | null;
+  /** Its WebSub subscription, when it has one. */
+  push: PushSubscription | null;
   /** The object-level archive: articles, their versions, checks, and the next revisit due. */
   articles: number;
   versions: number;
@@ -537,10 +615,10 @@ export interface ArchiveNotifications {
 }
 
 /** What the web server holds: reads, and the subscription list its forms and API edit — never the daemon's work. */
-export type WebArchive = ArchiveReader & ArchiveSubscriptions;
+export type WebArchive = ArchiveReader & ArchiveSubscriptions & ArchivePush;
 
 /** The whole contract, as a backend implements it and the daemon uses it. */
-export interface Store extends ArchiveReader, ArchiveSubscriptions, ArchiveAdmin, WorkStore, ArchiveNotifications {}
+export interface Store extends ArchiveReader, ArchiveSubscriptions, ArchiveAdmin, WorkStore, ArchiveNotifications, ArchivePush, PushWork {}
 
 /** A search query the backend cannot parse (the message says how to write one). */
 export class SearchQueryError extends Error {
@@ -569,6 +647,8 @@ export interface FeedToPoll {
   hints: Pick<PublisherHints, 'ttlMinutes' | 'updatePeriod' | 'updateFrequency' | 'skipHours' | 'skipDays'>;
   /** The max-age its last response was served with (seconds). */
   maxAgeSeconds: number | null;
+  /** Its WebSub subscription: when active, polls only check that the hub delivers. */
+  push: { state: PushState; leaseUntil: string | null; lastPushAt: string | null; missedInRow: number } | null;
 }
 
 /** An item whose page waits for its first capture. */

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { BEHIND_SCHEDULE_MS } from '../schedule/policy.js';
 import type { FeedStatus } from '../archive/store.js';
+import { pushInWords } from '../net/websub.js';
 import { daemonStatus, type DaemonStatus } from '../daemon/status.js';
 import { formatDuration } from '../util/units.js';
 import { printJson, settingsFor, withStore } from './context.js';
@@ -57,6 +58,7 @@ export function printStatus(statuses: FeedStatus[], now = Date.now()): void {
     }
     if (feed.lastPageError) console.log(`  last page error: ${feed.lastPageError}`);
     if (feed.lastGap) console.log(`  ${feed.lastGap.complete ? 'last gap' : 'GAP'}: ${describeGap(feed.lastGap)}`);
+    if (feed.push) console.log(`  ${pushInWords(feed.push)}`);
   }
 }
 

@@ -100,6 +100,11 @@ const settingsSchema = z.strictObject({
     maxRetryDelay: duration,
     timeout: duration,
   }),
+  websub: z.strictObject({
+    callbackUrl: z.string().regex(/^https?:\/\/[^/?#]+(\/[^?#]*)?$/, 'the address at which a hub reaches `forest serve`, e.g. https://archive.example.org').nullable(),
+    leaseSeconds: z.number().int().min(60).max(365 * 86400),
+    pollInterval: duration,
+  }),
   log: z.strictObject({
     level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']),
     pretty: z.union([z.boolean(), z.literal('auto')]),

@@ -4,7 +4,8 @@ import type { FeedItem, ParsedFeed } from '../feeds/model.js';
 import { FetchError, type FetchResult } from '../net/fetcher.js';
 import { allowHintFor } from '../net/address-check.js';
 import { freshnessMs } from '../net/freshness.js';
-import { BEHIND_SCHEDULE_MS, estimateRate, nextPoll, stretchWhenBehind } from '../schedule/policy.js';
+import { BEHIND_SCHEDULE_MS, estimateRate, nextPoll, relaxWhenPushed, stretchWhenBehind } from '../schedule/policy.js';
+import { discoverHub, hubKeptUp, pushedNow } from '../net/websub.js';
 import { observePoll, parseState } from '../schedule/state.js';
 import { redirectVerdict } from './availability.js';
 import { describeGap, gapRecord, gapSuspected, walkBack } from './gap-recovery.js';
@@ -83,7 +84,8 @@ export async function pollFeed(context: PipelineContext, feed: FeedToPoll, signa
     } else if (!fetch.notModified) {
       const outcome = await context.pool.parseFeed({ body: fetch.body, url: fetch.finalUrl, contentType: fetch.contentType });
       if ('error' in outcome) error = outcome.error;
-      else parsed = outcome.feed;
+      // WebSub discovery (§4): the response's Link header names the hub and topic before the document does.
+      else parsed = { ...outcome.feed, feed: { ...outcome.feed.feed, ...discoverHub(fetch.headers['link'], outcome.feed.feed, fetch.finalUrl) } };
     }
   } catch (caught) {
     if (notTheirFailure(caught, signal)) return;
@@ -112,7 +114,13 @@ export async function pollFeed(context: PipelineContext, feed: FeedToPoll, signa
     maxAgeMs: maxAge ?? (feed.maxAgeSeconds !== null ? feed.maxAgeSeconds * 1000 : null),
     retryAfterMs: fetch?.retryAfterMs ?? null,
   }, at, settings.schedule);
-  const decision = stretchWhenBehind(planned, context.pollLag?.() ?? 0, feed.cron);
+  const stretched = stretchWhenBehind(planned, context.pollLag?.() ?? 0, feed.cron);
+  // A feed its hub pushes is polled to check the hub (net/websub.ts): new items no push announced
+  // count against the hub, and a hub silent twice in a row is dropped.
+  const pushed = settings.websub.callbackUrl !== null && feed.push !== null && pushedNow(feed.push, at);
+  const decision = pushed ? relaxWhenPushed(stretched, at, settings.websub.pollInterval, feed.cron) : stretched;
+  const push = pushed && parsed ? hubKeptUp(feed.push!, previous.lastSuccessAt, parsed.items.filter((item) => !known.has(item.guid)).length) : null;
+  if (push?.drop) log.warn({ feed: feed.url }, 'the WebSub hub stayed silent while polls found new items: the feed is polled on its own schedule again');
   // A document that shares nothing with what was seen may have lost items: the feed's archive
   // is followed back to a known item, and the gap recorded either way (gap-recovery.ts). The
   // scheduler saw the document alone; the archive's items are stored beside it.
@@ -131,7 +139,7 @@ export async function pollFeed(context: PipelineContext, feed: FeedToPoll, signa
   const durationMs = Math.round(performance.now() - started);
   const document = fetch && (({ body, ...page }) => ({ ...page, bytes: body.length }))(fetch);
   const report = await store.recordPoll(feed, {
-    startedAt, durationMs, result, fetch: document, parsed, error, gap,
+    startedAt, durationMs, result, fetch: document, parsed, error, gap, push,
     countsAsFailure: !busyTimeout,
     schedule: {
       nextPollAt: decision.at, reason: decision.reason, state: JSON.stringify(state), ratePerHour: decision.ratePerHour, window: decision.window,

@@ -12,6 +12,7 @@ import type { Logger } from '../util/logger.js';
 import { Daemon, type DaemonReport } from './daemon.js';
 import { BEHIND_SCHEDULE_MS } from '../schedule/policy.js';
 import { createPool, poolSize } from './pool.js';
+import { websubPass, WEBSUB_PASS } from './websub.js';
 
 export interface RunOptions {
   settings: Settings;
@@ -135,6 +136,16 @@ export async function runDaemon(options: RunOptions): Promise<void> {
       })
       .finally(() => (notifying = null));
   }, NOTIFY_OPTIONS.every);
+  // WebSub: subscriptions requested, renewed and ended, one pass at a time.
+  let subscribing: Promise<void> | null = null;
+  const websubStop = new AbortController();
+  const websub = settings.websub.callbackUrl === null ? null : setInterval(() => {
+    subscribing ??= websubPass(store, fetcher, settings.websub, log, new Date(), websubStop.signal)
+      .catch((error: unknown) => {
+        if (!isStorageFull(error)) log.error({ err: error }, 'WebSub pass failed');
+      })
+      .finally(() => (subscribing = null));
+  }, WEBSUB_PASS.every);
   options.onReady?.(store);
 
   let stopping: Promise<void> | null = null;
@@ -168,6 +179,9 @@ export async function runDaemon(options: RunOptions): Promise<void> {
     clearInterval(heartbeat);
     if (notifier) clearInterval(notifier);
     await notifying;
+    if (websub) clearInterval(websub);
+    websubStop.abort();
+    await subscribing;
     clearTimeout(retention);
     if (options.handleSignals) {
       process.off('SIGINT', onSignal);

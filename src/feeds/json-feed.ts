@@ -113,6 +113,7 @@ export function parseJsonFeed(json: string, url: string | null): ParsedFeed {
       updateFrequency: null,
       image: absoluteUrl(feed.icon, base),
       hub: absoluteUrl(feed.hubs?.find((hub) => hub.url !== null)?.url ?? null, base),
+      self: absoluteUrl(feed.feed_url, base),
       prevArchive: null,
       nextPage: absoluteUrl(feed.next_url, base),
       generator: null,

@@ -26,8 +26,10 @@ export interface FeedInfo {
   updatePeriod: string | null;
   updateFrequency: number | null;
   image: string | null;
-  /** WebSub hub (`link rel=hub`). */
+  /** WebSub hub (`link rel=hub`; JSON Feed's `hubs`). */
   hub: string | null;
+  /** The feed's own URL (`link rel=self`; JSON Feed's `feed_url`): the topic a WebSub hub knows it by. */
+  self: string | null;
   /**
    * Where the items before this document's are (RFC 5005): the previous archive document
    * (`link rel=prev-archive`) or the next page of a paged feed (`link rel=next`; JSON Feed's

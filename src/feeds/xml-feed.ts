@@ -86,6 +86,7 @@ function feedInfo(meta: Meta, tree: TreeFeed | null, url: string | null, warning
     updateFrequency: Number.isInteger(frequency) && frequency > 0 ? frequency : null,
     image: absoluteUrl(meta.image?.url, url),
     hub: absoluteUrl(linkOf(meta, 'hub'), url),
+    self: absoluteUrl(linkOf(meta, 'self'), url),
     prevArchive: absoluteUrl(linkOf(meta, 'prev-archive'), url),
     nextPage: absoluteUrl(linkOf(meta, 'next'), url),
     generator: meta.generator ?? null,

@@ -182,6 +182,35 @@ export class Fetcher {
     }
   }
 
+  /**
+   * A form POST (a WebSub hub's subscription request): the same address policy, timeouts and
+   * host politeness as a fetch, no redirects followed, and the first few KB of the answer kept
+   * (a hub's reason for refusing).
+   */
+  async postForm(url: string, form: Record<string, string>, signal?: AbortSignal): Promise<{ status: number; body: string }> {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`unsupported scheme ${parsed.protocol}`);
+    } catch (error) {
+      throw new FetchError('invalid-url', `invalid URL: ${(error as Error).message}`, url, 0);
+    }
+    const refusal = literalRefusal(this.policy, parsed);
+    if (refusal !== null) throw new FetchError('blocked', `blocked: ${refusal}`, url, 0);
+    const started = performance.now();
+    try {
+      return await this.queue.run(parsed.host, async () => {
+        const response = await got.post(url, {
+          form, headers: { 'user-agent': this.options.userAgent }, followRedirect: false, throwHttpErrors: false, retry: { limit: 0 },
+          timeout: { connect: this.options.connectTimeout, request: this.options.timeout }, dnsLookup: this.lookup, maxHeaderSize: MAX_HEADER_BYTES, signal,
+        });
+        return { status: response.statusCode, body: response.body.slice(0, 2048) };
+      }, signal);
+    } catch (error) {
+      throw classify(error, url, Math.round(performance.now() - started), this.options.maxBodySize);
+    }
+  }
+
   /** 429/503 pause the whole host; any other answer ends a pause streak. */
   private pauseHostIfAsked(host: string, result: FetchResult): void {
     if (result.status !== 429 && result.status !== 503) {

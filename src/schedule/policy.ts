@@ -99,6 +99,16 @@ export function stretchWhenBehind(decision: PollDecision, lagMs: number, cron: s
   return { ...decision, at: new Date(decision.at.getTime() + lagMs), reason: `${decision.reason}; +${Math.round(lagMs / 1000)}s: Forest is behind schedule` };
 }
 
+/**
+ * A feed a WebSub hub pushes is polled only to check that the hub still delivers: no sooner than
+ * `intervalMs` after this poll (a slower schedule of its own, a back-off or a cron stands).
+ */
+export function relaxWhenPushed(decision: PollDecision, at: number, intervalMs: number, cron: string | null): PollDecision {
+  const relaxed = at + intervalMs;
+  if (cron || decision.at.getTime() >= relaxed) return decision;
+  return { ...decision, at: new Date(relaxed), reason: `pushed by its WebSub hub: polled every ${Math.round(intervalMs / 60_000)} min to check that the hub delivers` };
+}
+
 export const NO_HINTS: PublisherHints = { cron: null, ttlMinutes: null, updatePeriod: null, updateFrequency: null, skipHours: [], skipDays: [], maxAgeMs: null, retryAfterMs: null };
 
 const ASSUMED_WINDOW = 10;

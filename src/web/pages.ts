@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Viewer } from './session.js';
 import type { BlockChange, ObjectDiff, WordPart } from '../archive/diff.js';
+import { pushInWords } from '../net/websub.js';
 import type { Article, ArticleSummary, Check, FeedStatus, Memento, WebArchive, Version, WrapperInfo } from '../archive/store.js';
 import { compareVersions, type Comparison } from '../archive/views.js';
 import { html, trusted, type Safe } from './html.js';
@@ -148,6 +149,7 @@ ${feed.enabled ? html`<form action="/feeds/${feed.id}/poll" method="post" class=
 ${feed.lastError ? html`<tr><th>last error</th><td class="failing">${feed.lastError}</td></tr>` : null}
 ${feed.lastPageError ? html`<tr><th>last page error</th><td class="failing">${feed.lastPageError}</td></tr>` : null}
 ${feed.lastGap ? html`<tr><th>last gap</th><td class="${feed.lastGap.complete ? '' : 'failing'}">${describeGap(feed.lastGap)}</td></tr>` : null}
+${feed.push ? html`<tr><th>push</th><td>${pushInWords(feed.push)}</td></tr>` : null}
 </tbody></table>
 <h2>Wrappers</h2>
 ${wrappers.length === 0 ? html`<p>None learned yet: pages are extracted one at a time (SIGFEED).</p>` : html`<ul>${wrappers.map((wrapper) => html`<li><code>${wrapper.xpath}</code>

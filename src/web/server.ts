@@ -17,6 +17,7 @@ import { errorPage, pageRoutes } from './pages.js';
 import { Problem, problemDocument } from './problems.js';
 import { captureTicket, Sessions, validCaptureTicket } from './session.js';
 import { STYLESHEET } from './style.js';
+import { WEBSUB_PATH, websubRoutes } from './websub.js';
 
 /** Where the server's two origins are, as browsers reach them (known once both listen: listen.ts). */
 export interface Origins {
@@ -28,7 +29,7 @@ export interface Origins {
   capture(): string;
 }
 
-type ServeSettings = Pick<Settings, 'serve' | 'subscriptions'>;
+type ServeSettings = Pick<Settings, 'serve' | 'subscriptions' | 'websub'>;
 
 /**
  * `forest serve`: the archive in a browser and as JSON, read through the Store. Fastify (schema-
@@ -78,6 +79,7 @@ export async function buildServer(store: WebArchive, settings: ServeSettings, lo
   changeFeedRoutes(app, store, origins.app);
   app.get('/forest.css', { schema: { hide: true } }, async (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLESHEET));
   exportRoutes(app, store, settings, log);
+  websubRoutes(app, store, log, settings.websub.leaseSeconds);
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;
 }
@@ -169,7 +171,8 @@ const NO_TOKEN = 'serve.public is false but serve.token is not set: set a token 
 function requireToken(app: FastifyInstance, token: string | null, sessions: Sessions | null): void {
   if (token === null || sessions === null) throw new Error(NO_TOKEN);
   app.addHook('onRequest', async (request) => {
-    if (request.url === '/login' || request.url === '/forest.css' || loggedIn(request, sessions)) return;
+    // A WebSub hub calls its callback without the token: the callback's own id and signature stand for it (websub.ts).
+    if (request.url === '/login' || request.url === '/forest.css' || request.url.startsWith(WEBSUB_PATH) || loggedIn(request, sessions)) return;
     if (!hasToken(request, token)) throw new Problem(401, 'Token required', 'this server needs `Authorization: Bearer <serve.token>` (serve.public is false), or a login in a browser: open /login');
   });
 }

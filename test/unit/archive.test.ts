@@ -133,7 +133,7 @@ test('a poll that finds a feed item changed makes its article due for a revisit 
       { at: now.toISOString(), status: 200, snapshotId }, { step: 1, at: '2026-11-02T01:00:00.000Z' });
   }
   const later = new Date('2026-11-02T00:30:00Z');
-  const feed: FeedInfo = { title: 'A', link: null, description: null, language: null, updated: null, ttl: null, skipHours: [], skipDays: [], updatePeriod: null, updateFrequency: null, image: null, hub: null, prevArchive: null, nextPage: null, generator: null };
+  const feed: FeedInfo = { title: 'A', link: null, description: null, language: null, updated: null, ttl: null, skipHours: [], skipDays: [], updatePeriod: null, updateFrequency: null, image: null, hub: null, self: null, prevArchive: null, nextPage: null, generator: null };
   const report = recordPoll(db, feedById(db, 1)!, {
     startedAt: later, durationMs: 5, result: 'ok', fetch: null, error: null, capturePages: true, revisitChangedItemsAt: later,
     parsed: { format: 'rss2.0', warnings: [], feed, items: [item('1', { title: 'Corrected title' }), item('2')] },

@@ -6,7 +6,7 @@ import { emptyState, observePoll } from '../../src/schedule/state.js';
 
 const info = (extra: Partial<FeedInfo> = {}): FeedInfo => ({
   title: null, link: null, description: null, language: null, updated: null, ttl: null, skipHours: [], skipDays: [], updatePeriod: null,
-  updateFrequency: null, image: null, hub: null, prevArchive: null, nextPage: null, generator: null, ...extra,
+  updateFrequency: null, image: null, hub: null, self: null, prevArchive: null, nextPage: null, generator: null, ...extra,
 });
 const item = (guid: string): FeedItem => ({ guid, title: guid, link: `https://a.example/${guid}`, summary: null, content: null, published: null, updated: null, author: null, categories: [], enclosures: [], origLink: null });
 const feed = (guids: string[], extra: Partial<FeedInfo> = {}): ParsedFeed => ({ format: 'atom1.0', warnings: [], feed: info(extra), items: guids.map(item) });
