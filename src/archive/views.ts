@@ -1,4 +1,5 @@
 import { diffObjects, type ObjectDiff } from './diff.js';
+import type { Block, NormalizedObject } from './normalize.js';
 import type { Article, Check, Version } from './store.js';
 
 /**
@@ -47,6 +48,26 @@ export function compareVersions(before: Version, after: Version): Comparison {
     ? `note: v${before.n} was extracted by ${before.method}, v${after.n} by ${after.method}${after.wrapperId ? ` (wrapper ${after.wrapperId})` : ''}; some differences may come from extraction, not from the article`
     : null;
   return { diff: diffObjects(before.object, after.object), caveat };
+}
+
+/**
+ * The blocks each `equal` run of a diff stands for, read from the later object (the diff's after
+ * side is always the newer version's object): the context a reader expands. Null when the
+ * diff's runs do not add up to that object's blocks (then only their count is known).
+ */
+export function unchangedBlocks(diff: ObjectDiff, after: NormalizedObject): Array<Block[] | null> | null {
+  let at = 0;
+  const runs: Array<Block[] | null> = [];
+  for (const change of diff.blocks) {
+    if (change.op === 'equal') {
+      runs.push(after.blocks.slice(at, at + change.count));
+      at += change.count;
+    } else {
+      runs.push(null);
+      if (change.op !== 'removed') at += 1;
+    }
+  }
+  return at === after.blocks.length ? runs : null;
 }
 
 /** `forest diff --json`. */

@@ -3,7 +3,8 @@ import type { Viewer } from './session.js';
 import type { BlockChange, ObjectDiff, WordPart } from '../archive/diff.js';
 import { pushInWords } from '../net/websub.js';
 import type { Article, ArticleSummary, Check, FeedStatus, Memento, WebArchive, Version, WrapperInfo } from '../archive/store.js';
-import { compareVersions, type Comparison } from '../archive/views.js';
+import { compareVersions, unchangedBlocks, type Comparison } from '../archive/views.js';
+import type { Block } from '../archive/normalize.js';
 import { html, trusted, type Safe } from './html.js';
 import { SearchQueryError, type SearchHit } from '../archive/store.js';
 import { sanitizeFeedHtml } from '../feeds/sanitize.js';
@@ -187,9 +188,14 @@ const beforeSide = (parts: WordPart[]) => words(parts.filter((part) => part.op !
 const afterSide = (parts: WordPart[]) => words(parts.filter((part) => part.op !== 'removed'));
 
 /** One block change, side by side or inline; `n` numbers the changes for "next change" links. */
-function blockRow(change: BlockChange, n: number, view: 'side' | 'inline'): Safe {
+function blockRow(change: BlockChange, n: number, view: 'side' | 'inline', context: Block[] | null): Safe {
   const anchor = html`<a id="change-${n}" href="#change-${n + 1}" class="muted" title="next change">↓</a>`;
-  if (change.op === 'equal') return html`<tr><td colspan="2" class="muted">… ${change.count} unchanged block${change.count === 1 ? '' : 's'}</td></tr>`;
+  if (change.op === 'equal') {
+    const label = `${change.count} unchanged block${change.count === 1 ? '' : 's'}`;
+    // Expandable without a script: <details> opens in place, by keyboard too.
+    return context === null ? html`<tr><td colspan="2" class="muted">… ${label}</td></tr>`
+      : html`<tr><td colspan="2"><details class="context"><summary class="muted">… ${label} (show)</summary>${context.map((block) => html`<p>${block.text}</p>`)}</details></td></tr>`;
+  }
   if (view === 'inline') {
     const body = change.op === 'changed' ? words(change.words) : change.op === 'added' ? html`<ins>${change.block.text}</ins>` : html`<del>${change.block.text}</del>`;
     return html`<tr><td colspan="2">${anchor} ${body}</td></tr>`;
@@ -206,6 +212,7 @@ ${diff.blocks.map((change) => (change.op === 'equal' ? null : html`<p>${change.o
 
 function diffPage(article: Article, before: Version, after: Version, comparison: Comparison, view: 'side' | 'inline'): Safe {
   const { diff, caveat } = comparison;
+  const context = unchangedBlocks(diff, after.object);
   let n = 0;
   const base = `/articles/${article.id}/diff?from=${before.n}&to=${after.n}`;
   return page(`${article.title ?? `article ${article.id}`}: v${before.n} → v${after.n}`, html`
@@ -218,7 +225,7 @@ ${after.n < article.versions ? html` · <a href="/articles/${article.id}/diff?fr
  · <a href="#change-1">first change</a></p>
 ${diff.fields.length ? html`<ul>${diff.fields.map((field) => html`<li>${field.field}: <del>${field.before ?? ''}</del> → <ins>${field.after ?? ''}</ins></li>`)}</ul>` : null}
 <table class="${view === 'side' ? 'side' : ''}">${view === 'side' ? html`<thead><tr><th>v${before.n}</th><th>v${after.n}</th></tr></thead>` : null}
-<tbody>${diff.blocks.map((change) => blockRow(change, change.op === 'equal' ? n : ++n, view))}</tbody></table>
+<tbody>${diff.blocks.map((change, i) => blockRow(change, change.op === 'equal' ? n : ++n, view, context?.[i] ?? null))}</tbody></table>
 ${diff.media.removed.length || diff.media.added.length ? html`<h3>Media</h3><ul>${diff.media.removed.map((url) => html`<li><del>${url}</del></li>`)}${diff.media.added.map((url) => html`<li><ins>${url}</ins></li>`)}</ul>` : null}`);
 }
 

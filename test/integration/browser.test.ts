@@ -119,6 +119,19 @@ test('pages fit a phone screen: nothing wider than the viewport', async () => {
   await context.close();
 });
 
+test('a diff\'s unchanged blocks expand in place, by keyboard, without a script', async () => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(`${base}/articles/1/diff`);
+  const paragraph = page.getByText('First paragraph of the story.');
+  assert.equal(await paragraph.isVisible(), false, 'the unchanged paragraph is folded');
+  const toggle = page.getByText('1 unchanged block (show)');
+  await toggle.focus();
+  await page.keyboard.press('Enter');
+  assert.equal(await paragraph.isVisible(), true, 'and shown once expanded');
+  await context.close();
+});
+
 test('search from the form finds text an edit removed, and says so', async () => {
   const page = await browser.newPage();
   await page.goto(`${base}/search`);
