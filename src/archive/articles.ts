@@ -304,8 +304,14 @@ export function revisitItemAt(db: Db, itemId: number, at: string): void {
 const ARTICLE_FILTER = `FROM articles JOIN feeds ON feeds.id = articles.feed_id JOIN items ON items.id = articles.item_id
     WHERE (@feed IS NULL OR feeds.url = @feed OR feeds.subscribed_url = @feed) AND (@since IS NULL OR articles.first_captured >= @since)
       AND (@until IS NULL OR articles.first_captured <= @until)
-      AND (@tag IS NULL OR EXISTS (SELECT 1 FROM json_each(feeds.tags) WHERE json_each.value = @tag)) AND (@changed = 0 OR articles.versions > 1)`;
-const filterParams = (filter: ArticleFilter) => ({ feed: filter.feed ?? null, since: filter.since ?? null, until: filter.until ?? null, tag: filter.tag ?? null, changed: filter.changed ? 1 : 0 });
+      AND (@tag IS NULL OR EXISTS (SELECT 1 FROM json_each(feeds.tags) WHERE json_each.value = @tag)) AND (@changed = 0 OR articles.versions > 1)
+      AND (@language IS NULL OR EXISTS (SELECT 1 FROM versions JOIN extractions ON extractions.snapshot_id = versions.snapshot_id
+        WHERE versions.article_id = articles.id AND versions.n = articles.versions AND (lower(extractions.language) = @language OR lower(extractions.language) LIKE @language || '-%')))`;
+// A language range matches a tag equal to it or starting with it and "-" (RFC 4647 §3.3.1, basic filtering): "en" selects en, en-GB, en-US.
+const filterParams = (filter: ArticleFilter) => ({
+  feed: filter.feed ?? null, since: filter.since ?? null, until: filter.until ?? null, tag: filter.tag ?? null, changed: filter.changed ? 1 : 0,
+  language: filter.language ? filter.language.toLowerCase() : null,
+});
 const ARTICLE_SUMMARY = `SELECT articles.id, feeds.url AS feed, items.guid, articles.url, articles.canonical_url AS canonicalUrl, articles.title, articles.versions,
       articles.first_captured AS firstCaptured, articles.last_checked AS lastChecked, articles.next_check_at AS nextCheck ${ARTICLE_FILTER}`;
 

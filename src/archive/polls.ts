@@ -2,6 +2,8 @@ import type { Db } from './database.js';
 import { revisitItemAt } from './articles.js';
 import { upsertItems } from './items.js';
 import { recordPushPoll } from './websub.js';
+import { z } from 'zod';
+import { checkedRows, count, integer, nullableInteger, nullableText, text } from './rows.js';
 import type { PollRecord, UpsertReport } from './store.js';
 
 /**
@@ -80,4 +82,30 @@ export function recordPoll(db: Db, feed: { id: number; url: string }, poll: Poll
     if (poll.push) recordPushPoll(db, feed.id, poll.push);
     return report;
   })();
+}
+
+export const pollEntryRow = z.object({
+  started_at: text, result: z.enum(['ok', 'not-modified', 'error']), status: nullableInteger, duration_ms: integer, items_seen: integer, new_items: integer,
+  changed_items: integer, error: nullableText, gap: nullableText,
+});
+export type PollEntryRow = z.infer<typeof pollEntryRow>;
+
+/** A feed's latest polls, newest first (the index on feed and time). */
+export function recentPolls(db: Db, feedId: number, limit: number): PollEntryRow[] {
+  return checkedRows(pollEntryRow, db.prepare(`SELECT started_at, result, status, duration_ms, items_seen, new_items, changed_items, error, gap
+    FROM polls WHERE feed_id = ? ORDER BY started_at DESC LIMIT ?`).all(feedId, limit), 'recentPolls');
+}
+
+const pollDayRow = z.object({ day: text, polls: count, ok: count, notModified: count, errors: count, newItems: count, gaps: count });
+
+/** A feed's polling per day, newest first: the polls kept, grouped, and the days retention summed (migration 0006). */
+export function pollDays(db: Db, feedId: number, limit: number): Array<z.infer<typeof pollDayRow>> {
+  return checkedRows(pollDayRow, db.prepare(`SELECT day, SUM(polls) AS polls, SUM(ok) AS ok, SUM(not_modified) AS notModified, SUM(errors) AS errors,
+      SUM(new_items) AS newItems, SUM(gaps) AS gaps FROM (
+        SELECT substr(started_at, 1, 10) AS day, COUNT(*) AS polls, SUM(result = 'ok') AS ok, SUM(result = 'not-modified') AS not_modified,
+          SUM(result = 'error') AS errors, SUM(new_items) AS new_items, SUM(gap IS NOT NULL) AS gaps
+        FROM polls WHERE feed_id = @feedId GROUP BY day
+        UNION ALL
+        SELECT day, polls, ok, not_modified, errors, new_items, 0 FROM poll_days WHERE feed_id = @feedId)
+    GROUP BY day ORDER BY day DESC LIMIT @limit`).all({ feedId, limit }), 'pollDays');
 }

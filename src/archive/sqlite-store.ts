@@ -11,6 +11,7 @@ import { leaseHolder } from './lease.js';
 import { dueNotifications, eventsAfterCursor, moveCursor, notificationSummary, queueDelivery, recordDelivery } from './notifications.js';
 import { backlog } from './queues.js';
 import { applyRetention, vacuum } from './retention.js';
+import { pollDays, recentPolls } from './polls.js';
 import { search } from './search.js';
 import { json, storedHeaders } from './rows.js';
 import { SqliteWork } from './sqlite-work.js';
@@ -220,6 +221,16 @@ export class SqliteStore extends SqliteWork implements Store {
   async capture(snapshotId: number) {
     const row = captureContent(this.db, snapshotId);
     return row ? { ...row, headers: json(storedHeaders, row.headers, `capture ${snapshotId} (headers)`) } : null;
+  }
+
+  async feedHistory(feedId: number, limits: { polls: number; days: number }) {
+    return {
+      polls: recentPolls(this.db, feedId, limits.polls).map((row) => ({
+        startedAt: row.started_at, result: row.result, status: row.status, durationMs: row.duration_ms, itemsSeen: row.items_seen, newItems: row.new_items,
+        changedItems: row.changed_items, error: row.error, gap: row.gap === null ? null : json(feedGapSchema, row.gap, `a poll of feed ${feedId} (gap)`),
+      })),
+      days: pollDays(this.db, feedId, limits.days),
+    };
   }
 
   async wrappers(feedId: number, limit: number) {

@@ -362,6 +362,32 @@ export interface FeedStatus {
   nextRevisit: string | null;
 }
 
+/** One poll of a feed, as its page lists it. */
+export interface PollEntry {
+  startedAt: string;
+  result: 'ok' | 'not-modified' | 'error';
+  status: number | null;
+  durationMs: number;
+  itemsSeen: number;
+  newItems: number;
+  changedItems: number;
+  error: string | null;
+  gap: FeedGap | null;
+}
+
+/** A day of a feed's polls (from the polls kept, and the daily sums of those retention dropped). */
+export interface PollDay {
+  /** YYYY-MM-DD (UTC). */
+  day: string;
+  polls: number;
+  ok: number;
+  notModified: number;
+  errors: number;
+  newItems: number;
+  /** Polls that found a gap (only among the polls kept). */
+  gaps: number;
+}
+
 /** One feed item's article: its object's versions and the checks of its page. */
 export interface Article {
   id: number;
@@ -428,6 +454,8 @@ export interface ArticleFilter {
   tag?: string | undefined;
   /** Only the articles that have been edited (more than one version). */
   changed?: boolean | undefined;
+  /** Only the articles whose latest version's page is in this language (a BCP 47 range: `en` selects en-GB too). */
+  language?: string | undefined;
 }
 
 /** Where a newest-first listing of articles stopped: the last article shown. */
@@ -527,6 +555,8 @@ export interface ArchiveReader {
   /** The replayable captures of the articles whose item link, final URL or canonical URL is `url`, oldest first. */
   mementos(url: string): Promise<Memento[]>;
   capture(snapshotId: number): Promise<Capture | null>;
+  /** A feed's polls over time: the latest `polls`, newest first, and its last `days` days of polling. */
+  feedHistory(feedId: number, limits: { polls: number; days: number }): Promise<{ polls: PollEntry[]; days: PollDay[] }>;
   /** A feed's wrappers, the active ones first. */
   wrappers(feedId: number, limit: number): Promise<WrapperInfo[]>;
   totals(): Promise<ArchiveTotals>;

@@ -55,11 +55,17 @@ export function articlesCommand(): Command {
   return new Command('articles')
     .option('--feed <url>', 'only this feed')
     .option('--since <date>', 'only articles first captured since (a date, or e.g. 7d)', dateOption)
+    .option('--tag <tag>', 'only the articles of feeds with this tag')
+    .option('--language <range>', 'only articles in this language (a BCP 47 range: en selects en-GB too)', (value: string) => {
+      if (!/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/.test(value)) throw new InvalidArgumentError(`not a language range: ${value} (use e.g. en, de, pt-BR)`);
+      return value;
+    })
+    .option('--changed', 'only articles edited since their first version')
     .option('--limit <n>', 'at most this many articles', positiveInt, 50)
     .option('--offset <n>', 'skip this many (the next page: --offset 50)', wholeNumber, 0)
     .option('--json', 'JSON lines: one object per article (id, feed, guid, url, canonicalUrl, title, versions, firstCaptured, lastChecked, nextCheck)')
     .description('list archived articles, newest first, a page at a time: id, title, url, guid, versions, first captured, last checked, feed')
-    .action(async (options: { feed?: string; since?: string; limit: number; offset: number; json?: boolean }, command: Command) => {
+    .action(async (options: { feed?: string; since?: string; tag?: string; language?: string; changed?: boolean; limit: number; offset: number; json?: boolean }, command: Command) => {
       const { articles, total } = await withStore(settingsFor(command), (store) => store.articles(options, options));
       if (options.json) {
         for (const row of articles) printJson(row);

@@ -18,6 +18,9 @@ const MAX_LIMIT = 200;
 
 const id = { type: 'integer', minimum: 1 } as const;
 /** The `:id` of a route (a feed's, an article's): the same schema for the API, the pages and their actions. */
+/** A language range as a form or the API takes it: a BCP 47 primary tag and subtags, or nothing. */
+export const LANGUAGE_RANGE = { type: 'string', pattern: '^([A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*)?$' } as const;
+
 export const idParams = { type: 'object', properties: { id }, required: ['id'] } as const;
 export const isoTime = { type: 'string', format: 'date-time' } as const;
 const anything = { type: 'object', additionalProperties: true } as const;
@@ -50,18 +53,29 @@ export function apiRoutes(app: FastifyInstance, store: WebArchive): void {
     return feed;
   });
 
-  app.get<{ Querystring: { feed?: string; since?: string; until?: string; limit: number; cursor?: string } }>('/api/v1/articles', {
+  app.get<{ Params: { id: number }; Querystring: { limit: number; days: number } }>('/api/v1/feeds/:id/polls', {
+    schema: {
+      summary: 'A feed\'s polls over time: the latest polls (newest first, each with the gap it found) and its polling per day', tags: ['feeds'], params: idParams,
+      querystring: { type: 'object', additionalProperties: false, properties: { limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: 50 }, days: { type: 'integer', minimum: 1, maximum: 3660, default: 30 } } },
+      response: { 200: { type: 'object', properties: { polls: { type: 'array', items: anything }, days: { type: 'array', items: anything } } } },
+    },
+  }, async (request) => {
+    if (!(await store.feeds()).some((feed) => feed.id === request.params.id)) throw new Problem(404, 'No such feed', `no feed ${request.params.id}`);
+    return store.feedHistory(request.params.id, { polls: request.query.limit, days: request.query.days });
+  });
+
+  app.get<{ Querystring: { feed?: string; language?: string; since?: string; until?: string; limit: number; cursor?: string } }>('/api/v1/articles', {
     schema: {
       summary: 'Archived articles, newest first, a page at a time (`next` is the cursor of the next page, null at the end)', tags: ['articles'],
       querystring: {
         type: 'object', additionalProperties: false,
-        properties: { feed: { type: 'string', description: 'a feed URL, as subscribed or as fetched' }, since: isoTime, until: isoTime, limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: 50 }, cursor: { type: 'string' } },
+        properties: { feed: { type: 'string', description: 'a feed URL, as subscribed or as fetched' }, language: { ...LANGUAGE_RANGE, description: 'a language range (BCP 47): en selects en-GB too' }, since: isoTime, until: isoTime, limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: 50 }, cursor: { type: 'string' } },
       },
       response: { 200: { type: 'object', properties: { items: { type: 'array', items: anything }, next: { type: ['string', 'null'] } } } },
     },
   }, async (request) => {
     const { feed, limit, cursor } = request.query;
-    const page = await store.articlesAfter({ feed, since: utc(request.query.since), until: utc(request.query.until) }, cursor ? decodeCursor(cursor) : null, limit);
+    const page = await store.articlesAfter({ feed, language: request.query.language || undefined, since: utc(request.query.since), until: utc(request.query.until) }, cursor ? decodeCursor(cursor) : null, limit);
     return { items: page.articles, next: page.next ? encodeCursor(page.next) : null };
   });
 

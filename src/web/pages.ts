@@ -2,13 +2,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Viewer } from './session.js';
 import type { BlockChange, ObjectDiff, WordPart } from '../archive/diff.js';
 import { pushInWords } from '../net/websub.js';
-import type { Article, ArticleSummary, Check, FeedStatus, Memento, WebArchive, Version, WrapperInfo } from '../archive/store.js';
+import type { Article, ArticleSummary, Check, FeedStatus, Memento, PollDay, PollEntry, WebArchive, Version, WrapperInfo } from '../archive/store.js';
 import { compareVersions, unchangedBlocks, type Comparison } from '../archive/views.js';
 import type { Block } from '../archive/normalize.js';
 import { html, trusted, type Safe } from './html.js';
 import { SearchQueryError, type SearchHit } from '../archive/store.js';
 import { sanitizeFeedHtml } from '../feeds/sanitize.js';
-import { idParams } from './api.js';
+import { idParams, LANGUAGE_RANGE } from './api.js';
 import { stamp } from './memento.js';
 import { describeGap } from '../daemon/gap-recovery.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
@@ -135,7 +135,26 @@ ${versions.length >= 2 ? html`<form action="/articles/${article.id}/diff" method
 <tbody>${checks.map((check) => html`<tr><td>${when(check.at)}</td><td>${check.status ?? '—'}</td><td>${check.result}</td><td class="muted">${check.reason ?? ''}</td></tr>`)}</tbody></table>`);
 }
 
-function feedPage(feed: FeedStatus, articles: ArticleSummary[], wrappers: WrapperInfo[], viewer: Viewer): Safe {
+/** What a feed's page shows of its polling: the latest polls, and that many days. */
+const FEED_PAGE = { polls: 20, days: 30 } as const;
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** A feed's polling over time: a row per day (polls, results, new items, gaps), then its latest polls, each with what it found. */
+function pollHistory(history: { polls: PollEntry[]; days: PollDay[] }): Safe {
+  if (history.polls.length === 0 && history.days.length === 0) return html`<p>Not polled yet.</p>`;
+  return html`<table><caption>Day by day (UTC), the last ${history.days.length} days polled</caption>
+<thead><tr><th scope="col">day</th><th scope="col">polls</th><th scope="col">new items</th><th scope="col">not modified</th><th scope="col">failed</th><th scope="col">gaps</th></tr></thead>
+<tbody>${history.days.map((day) => html`<tr><td>${day.day}</td><td>${day.polls}</td><td>${day.newItems}</td><td>${day.notModified}</td>
+<td class="${day.errors ? 'failing' : ''}">${day.errors}</td><td class="${day.gaps ? 'failing' : ''}">${day.gaps}</td></tr>`)}</tbody></table>
+<table><caption>The latest ${plural(history.polls.length, 'poll')}</caption>
+<thead><tr><th scope="col">started</th><th scope="col">result</th><th scope="col">items</th><th scope="col" class="wide">took</th></tr></thead>
+<tbody>${history.polls.map((poll) => html`<tr><td>${when(poll.startedAt)}</td>
+<td class="${poll.result === 'error' ? 'failing' : ''}">${poll.result}${poll.status ? ` (HTTP ${poll.status})` : ''}${poll.error ? html`<div class="muted">${poll.error}</div>` : null}${poll.gap ? html`<div class="${poll.gap.complete ? 'muted' : 'failing'}">${describeGap(poll.gap)}</div>` : null}</td>
+<td>${poll.itemsSeen} seen, ${poll.newItems} new${poll.changedItems ? `, ${poll.changedItems} changed` : ''}</td><td class="wide">${poll.durationMs} ms</td></tr>`)}</tbody></table>`;
+}
+
+function feedPage(feed: FeedStatus, articles: ArticleSummary[], wrappers: WrapperInfo[], history: { polls: PollEntry[]; days: PollDay[] }, viewer: Viewer): Safe {
   return page(feed.title ?? feed.url, html`
 <h2>${feed.title ?? feed.url}</h2>
 ${viewer ? html`<p><form action="/feeds/${feed.id}/enabled" method="post" class="inline">${csrf(viewer)}<input type="hidden" name="enabled" value="${feed.enabled ? 'false' : 'true'}"><button>${feed.enabled ? 'Pause polling' : 'Resume polling'}</button></form>
@@ -152,6 +171,8 @@ ${feed.lastPageError ? html`<tr><th>last page error</th><td class="failing">${fe
 ${feed.lastGap ? html`<tr><th>last gap</th><td class="${feed.lastGap.complete ? '' : 'failing'}">${describeGap(feed.lastGap)}</td></tr>` : null}
 ${feed.push ? html`<tr><th>push</th><td>${pushInWords(feed.push)}</td></tr>` : null}
 </tbody></table>
+<h2>Polls</h2>
+${pollHistory(history)}
 <h2>Wrappers</h2>
 ${wrappers.length === 0 ? html`<p>None learned yet: pages are extracted one at a time (SIGFEED).</p>` : html`<ul>${wrappers.map((wrapper) => html`<li><code>${wrapper.xpath}</code>
 <span class="muted">template ${wrapper.templateId} · ${wrapper.samples} pages · learned ${when(wrapper.learnedAt)} (${wrapper.reason})${wrapper.active ? ' · active' : ''}</span></li>`)}</ul>`}
@@ -257,8 +278,10 @@ export function pageRoutes(app: FastifyInstance, store: WebArchive, captureLink:
   app.get<{ Params: { id: number } }>('/feeds/:id', { schema: { hide: true, params: idParams } }, async (request, reply) => {
     const feed = (await store.feedStatuses()).find((candidate) => candidate.id === request.params.id);
     if (!feed) throw new Problem(404, 'No such feed', `no feed ${request.params.id}`);
-    const [articles, wrappers] = await Promise.all([store.articlesAfter({ feed: feed.url }, null, 50), store.wrappers(feed.id, 20)]);
-    return sendPage(reply, feedPage(feed, articles.articles, wrappers, viewer(request)));
+    const [articles, wrappers, history] = await Promise.all([
+      store.articlesAfter({ feed: feed.url }, null, 50), store.wrappers(feed.id, 20), store.feedHistory(feed.id, { polls: FEED_PAGE.polls, days: FEED_PAGE.days }),
+    ]);
+    return sendPage(reply, feedPage(feed, articles.articles, wrappers, history, viewer(request)));
   });
 
   const day = { type: 'string', pattern: '^(\\d{4}-\\d{2}-\\d{2})?$' } as const;
@@ -312,11 +335,11 @@ export function pageRoutes(app: FastifyInstance, store: WebArchive, captureLink:
   }, async (request, reply) => showArticle(reply, request.params.id, request.params.n));
 
   app.get<{ Querystring: ArticleListQuery }>('/articles', {
-    schema: { hide: true, querystring: { type: 'object', properties: { feed: { type: 'string' }, tag: { type: 'string' }, since: day, until: day, changed: { enum: ['', '1'] }, cursor: { type: 'string' }, limit: { type: 'integer', minimum: 1, maximum: 200, default: ARTICLES_PER_PAGE } } } },
+    schema: { hide: true, querystring: { type: 'object', properties: { feed: { type: 'string' }, tag: { type: 'string' }, language: LANGUAGE_RANGE, since: day, until: day, changed: { enum: ['', '1'] }, cursor: { type: 'string' }, limit: { type: 'integer', minimum: 1, maximum: 200, default: ARTICLES_PER_PAGE } } } },
   }, async (request, reply) => {
     const query = request.query;
     const filter = {
-      feed: query.feed || undefined, tag: query.tag || undefined, changed: query.changed === '1',
+      feed: query.feed || undefined, tag: query.tag || undefined, language: query.language || undefined, changed: query.changed === '1',
       since: query.since ? `${query.since}T00:00:00.000Z` : undefined, until: query.until ? `${query.until}T23:59:59.999Z` : undefined,
     };
     const [feeds, listed] = await Promise.all([store.feedStatuses(), store.articlesAfter(filter, query.cursor ? decodeCursor(query.cursor) : null, query.limit ?? ARTICLES_PER_PAGE)]);
@@ -330,6 +353,7 @@ const ARTICLES_PER_PAGE = 50;
 interface ArticleListQuery {
   feed?: string;
   tag?: string;
+  language?: string;
   since?: string;
   until?: string;
   changed?: '' | '1';
@@ -346,6 +370,7 @@ function articleList(query: ArticleListQuery, feeds: FeedStatus[], articles: Art
 <form action="/articles" method="get">
 ${feedChoice(feeds, query.feed)}
 <label>tag <input name="tag" value="${query.tag ?? ''}" size="10"></label>
+<label>language <input name="language" value="${query.language ?? ''}" size="6" placeholder="e.g. en"></label>
 <label>first captured from <input type="date" name="since" value="${query.since ?? ''}"></label> <label>to <input type="date" name="until" value="${query.until ?? ''}"></label>
 <label><input type="checkbox" name="changed" value="1"${query.changed === '1' ? trusted(' checked') : null}> edited only</label>
 <button>Show</button></form>
