@@ -14,7 +14,10 @@ export const versionEventRow = z.object({
   id: integer, articleId: integer, n: integer, title: nullableText, url: text, feed: text, feedTitle: nullableText, tags: text,
   capturedAt: text, change: text, summary: nullableText, diff: nullableText,
 });
-export const gapEventRow = z.object({ id: integer, feed: text, feedTitle: nullableText, tags: text, gap: text });
+export const gapEventRow = z.object({
+  id: integer, feedId: integer, feed: text, feedTitle: nullableText, tags: text, gap: nullableText, feedEvent: z.enum(['failing', 'gone']).nullable(), startedAt: text, status: z.number().int().nullable(),
+  error: nullableText,
+});
 export type VersionEventRow = z.infer<typeof versionEventRow>;
 export type GapEventRow = z.infer<typeof gapEventRow>;
 
@@ -33,8 +36,10 @@ export function eventsAfterCursor(db: Db, webhook: string, limit: number): { ver
     FROM versions JOIN articles ON articles.id = versions.article_id JOIN feeds ON feeds.id = articles.feed_id
     WHERE versions.id > ? ORDER BY versions.id LIMIT ?`).all(cursor.version_id, limit), 'notify versions');
   const lastPoll = checkedRow(count, db.prepare('SELECT COALESCE(MAX(id), 0) FROM polls').pluck().get(), 'max poll') ?? 0;
-  const gaps = checkedRows(gapEventRow, db.prepare(`SELECT polls.id, feeds.subscribed_url AS feed, COALESCE(feeds.title, feeds.feed_title) AS feedTitle, feeds.tags, polls.gap
-    FROM polls JOIN feeds ON feeds.id = polls.feed_id WHERE polls.id > ? AND polls.id <= ? AND polls.gap IS NOT NULL ORDER BY polls.id`).all(cursor.poll_id, lastPoll), 'notify gaps');
+  // Polls that found a gap or made their feed failing or gone.
+  const gaps = checkedRows(gapEventRow, db.prepare(`SELECT polls.id, feeds.id AS feedId, feeds.subscribed_url AS feed, COALESCE(feeds.title, feeds.feed_title) AS feedTitle, feeds.tags, polls.gap,
+      polls.feed_event AS feedEvent, polls.started_at AS startedAt, polls.status, polls.error
+    FROM polls JOIN feeds ON feeds.id = polls.feed_id WHERE polls.id > ? AND polls.id <= ? AND (polls.gap IS NOT NULL OR polls.feed_event IS NOT NULL) ORDER BY polls.id`).all(cursor.poll_id, lastPoll), 'notify gaps');
   return { versions, gaps, cursor: { version_id: versions.at(-1)?.id ?? cursor.version_id, poll_id: Math.max(cursor.poll_id, lastPoll) } };
 }
 
@@ -47,7 +52,7 @@ export function moveCursor(db: Db, webhook: string, cursor: { version_id: number
   db.prepare('UPDATE notify_cursors SET version_id = ?, poll_id = ? WHERE webhook = ?').run(cursor.version_id, cursor.poll_id, webhook);
 }
 
-const queuedRow = z.object({ id: integer, webhook: text, event: z.enum(['article', 'version', 'gap']), payload: text, attempts: integer });
+const queuedRow = z.object({ id: integer, webhook: text, event: z.enum(['article', 'version', 'gap', 'feed']), payload: text, attempts: integer });
 
 export function dueNotifications(db: Db, now: Date, limit: number): QueuedNotification[] {
   return checkedRows(queuedRow, db.prepare(`SELECT id, webhook, event, payload, attempts FROM notifications INDEXED BY notifications_due

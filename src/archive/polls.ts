@@ -17,10 +17,10 @@ export function recordPoll(db: Db, feed: { id: number; url: string }, poll: Poll
     const report = parsed ? upsertItems(db, feed.id, parsed.items, poll.startedAt, poll.capturePages) : { newItems: 0, changedItems: 0, changedIds: [] };
     if (poll.revisitChangedItemsAt) for (const itemId of report.changedIds) revisitItemAt(db, itemId, poll.revisitChangedItemsAt.toISOString());
     const gap = poll.gap ? JSON.stringify(poll.gap) : null;
-    db.prepare(`INSERT INTO polls (feed_id, started_at, duration_ms, url, final_url, status, result, bytes, items_seen, new_items, changed_items, warnings, error, gap)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(feed.id, poll.startedAt.toISOString(), poll.durationMs, feed.url, fetch?.finalUrl ?? null,
+    db.prepare(`INSERT INTO polls (feed_id, started_at, duration_ms, url, final_url, status, result, bytes, items_seen, new_items, changed_items, warnings, error, gap, feed_event)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(feed.id, poll.startedAt.toISOString(), poll.durationMs, feed.url, fetch?.finalUrl ?? null,
       fetch?.status ?? null, poll.result, fetch ? fetch.bytes : null, parsed?.items.length ?? 0, report.newItems, report.changedItems,
-      JSON.stringify(parsed?.warnings ?? []), poll.error, gap);
+      JSON.stringify(parsed?.warnings ?? []), poll.error, gap, poll.feedEvent ?? null);
 
     const failed = poll.result === 'error' && poll.countsAsFailure !== false;
     const info = parsed?.feed;

@@ -116,7 +116,11 @@ export class SqliteStore extends SqliteWork implements Store {
               diff: row.diff === null ? null : json(objectDiff, row.diff, `${where} (diff)`),
             };
           }),
-          ...gaps.map((row): ArchiveEvent => ({ kind: 'gap', id: row.id, feed: row.feed, feedTitle: row.feedTitle, tags: tagsOf(row.tags, `poll ${row.id}`), gap: json(feedGapSchema, row.gap, `poll ${row.id} (gap)`) })),
+          ...gaps.map((row): ArchiveEvent => {
+            const about = { id: row.id, feed: row.feed, feedTitle: row.feedTitle, tags: tagsOf(row.tags, `poll ${row.id}`) };
+            return row.gap !== null ? { kind: 'gap', ...about, gap: json(feedGapSchema, row.gap, `poll ${row.id} (gap)`) }
+              : { kind: 'feed', ...about, feedId: row.feedId, state: row.feedEvent ?? 'failing', at: row.startedAt, status: row.status, error: row.error };
+          }),
         ];
         for (const event of events) {
           const delivery = compose(webhook, event);

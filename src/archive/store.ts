@@ -213,6 +213,8 @@ export interface PollRecord {
   countsAsFailure?: boolean;
   /** The gap this poll found, if it found one; its recovered items are among `parsed.items`. */
   gap?: FeedGap | null;
+  /** What this poll makes of its feed for the webhooks (daemon/feed-events.ts): failing, gone, or nothing. */
+  feedEvent?: 'failing' | 'gone' | null;
   /** For a feed a hub pushes: polls in a row that found items no push announced, and whether the subscription is dropped for it (daemon/websub.ts). */
   push?: { missedInRow: number; drop: boolean } | null;
 }
@@ -598,7 +600,7 @@ export interface ArchiveAdmin {
 }
 
 /** What a webhook is told of (notify.webhooks[].events). */
-export type NotifyEvent = 'article' | 'version' | 'gap';
+export type NotifyEvent = 'article' | 'version' | 'gap' | 'feed';
 
 /** An event of the archive, as the notifier reads it: a version (version 1 is a new article), or a poll that found a gap. */
 export type ArchiveEvent =
@@ -606,7 +608,8 @@ export type ArchiveEvent =
     kind: 'version'; id: number; articleId: number; n: number; title: string | null; url: string; feed: string; feedTitle: string | null; tags: string[];
     capturedAt: string; change: string[]; summary: string | null; diff: ObjectDiff | null;
   }
-  | { kind: 'gap'; id: number; feed: string; feedTitle: string | null; tags: string[]; gap: FeedGap };
+  | { kind: 'gap'; id: number; feed: string; feedTitle: string | null; tags: string[]; gap: FeedGap }
+  | { kind: 'feed'; id: number; feedId: number; feed: string; feedTitle: string | null; tags: string[]; state: 'failing' | 'gone'; at: string; status: number | null; error: string | null };
 
 /** A delivery waiting in the outbox. */
 export interface QueuedNotification {

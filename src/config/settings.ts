@@ -91,7 +91,7 @@ const settingsSchema = z.strictObject({
     webhooks: z.array(z.strictObject({
       url: z.string().regex(/^https?:\/\/[^/]+/, 'an http(s) URL, e.g. https://hooks.example.org/forest'),
       secret: z.string().min(16, 'the secret signs every notification: use at least 16 characters (e.g. `openssl rand -hex 32`)'),
-      events: z.array(z.enum(['article', 'version', 'gap'])).min(1).default(['article', 'version', 'gap']),
+      events: z.array(z.enum(['article', 'version', 'gap', 'feed'])).min(1).default(['article', 'version', 'gap', 'feed']),
       feeds: z.array(z.string()).optional(),
       tags: z.array(z.string()).optional(),
     })),

@@ -46,6 +46,10 @@ const forWebhook = (webhook: Webhook, feed: string, tags: string[]) =>
  * `base` (serve.publicUrl, or the address `forest serve` listens on). A pure function.
  */
 export function composeNotification(webhook: Webhook, event: ArchiveEvent, base: string): { event: NotifyEvent; payload: string } | null {
+  if (event.kind === 'feed') {
+    if (!webhook.events.includes('feed') || !forWebhook(webhook, event.feed, event.tags)) return null;
+    return { event: 'feed', payload: JSON.stringify({ event: 'feed', feed: { url: event.feed, title: event.feedTitle, link: `${base}/feeds/${event.feedId}` }, state: event.state, at: event.at, status: event.status, error: event.error }) };
+  }
   if (event.kind === 'gap') {
     if (!webhook.events.includes('gap') || !forWebhook(webhook, event.feed, event.tags)) return null;
     return { event: 'gap', payload: JSON.stringify({ event: 'gap', feed: { url: event.feed, title: event.feedTitle }, gap: event.gap }) };

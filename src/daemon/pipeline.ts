@@ -9,6 +9,7 @@ import { discoverHub, hubKeptUp, pushedNow } from '../net/websub.js';
 import { observePoll, parseState } from '../schedule/state.js';
 import { redirectVerdict } from './availability.js';
 import { describeGap, gapRecord, gapSuspected, walkBack } from './gap-recovery.js';
+import { feedEventOf } from './feed-events.js';
 import { recordUnchangedRevisit } from './extraction.js';
 import type { PipelineContext } from './context.js';
 import type { RevisitTask } from './tasks.js';
@@ -140,6 +141,7 @@ export async function pollFeed(context: PipelineContext, feed: FeedToPoll, signa
   const document = fetch && (({ body, ...page }) => ({ ...page, bytes: body.length }))(fetch);
   const report = await store.recordPoll(feed, {
     startedAt, durationMs, result, fetch: document, parsed, error, gap, push,
+    feedEvent: feedEventOf({ errorsBefore: previous.consecutiveErrors, errorsAfter: state.consecutiveErrors, status: fetch?.status ?? null }),
     countsAsFailure: !busyTimeout,
     schedule: {
       nextPollAt: decision.at, reason: decision.reason, state: JSON.stringify(state), ratePerHour: decision.ratePerHour, window: decision.window,

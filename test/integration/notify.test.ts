@@ -28,7 +28,11 @@ const listen = async (server: Server, address: string) => {
 
 before(async () => {
   site = createServer((request, response) => {
-    if (request.url === '/feed.xml') {
+    if (request.url === '/gone.xml') {
+      response.writeHead(410).end();
+    } else if (request.url === '/broken.xml') {
+      response.writeHead(500).end();
+    } else if (request.url === '/feed.xml') {
       const items = Array.from({ length: posts }, (_, i) => `<item><title>Post ${i + 1}</title><link>${siteUrl}/post/${i + 1}</link><guid>p${i + 1}</guid><pubDate>${new Date(Date.now() - (posts - i) * 60_000).toUTCString()}</pubDate></item>`).reverse();
       response.writeHead(200, { 'content-type': 'application/rss+xml' }).end(`<?xml version="1.0"?><rss version="2.0"><channel><title>Local news</title><link>${siteUrl}/</link>${items.join('')}</channel></rss>`);
     } else {
@@ -97,4 +101,21 @@ test('notify test sends one signed test notification and says how the receiver a
   const refused = await forest([...ws.args, 'notify', 'test', `${closedUrl}/hook`, '--secret', SECRET]);
   assert.equal(refused.code, 1);
   assert.match(refused.stdout, /not delivered \(ECONNREFUSED\)/);
+});
+
+test('a feed gone (410) or failing (three failures in a row) is notified once each, signed', async () => {
+  const ws = workspace([{ url: `${siteUrl}/gone.xml`, title: 'Gone news' }, { url: `${siteUrl}/broken.xml`, title: 'Broken news' }], {
+    notify: { webhooks: [{ url: hookUrl, secret: SECRET, events: ['feed'] }], retryDelay: '1s', maxRetryDelay: '2s', timeout: '2s' },
+  });
+  refuseFirst = 0;
+  const before = received.length;
+  const run = await forest([...ws.args, 'run', '--exit-after', '16s']);
+  assert.equal(run.code, 0, run.stderr);
+  const events = received.slice(before).filter((post) => post.event === 'feed').map((post) => {
+    assert.equal(post.signature, `sha256=${createHmac('sha256', SECRET).update(post.body).digest('hex')}`);
+    return JSON.parse(post.body) as { feed: { url: string; title: string; link: string }; state: string; status: number | null };
+  });
+  const said = events.map((event) => `${event.feed.title}: ${event.state} (${event.status})`).sort();
+  assert.deepEqual(said, ['Broken news: failing (500)', 'Gone news: gone (410)'], 'each said once, though both kept failing');
+  for (const event of events) assert.match(event.feed.link, /\/feeds\/\d+$/);
 });
