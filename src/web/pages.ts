@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Viewer } from './session.js';
 import type { BlockChange, ObjectDiff, WordPart } from '../archive/diff.js';
 import { pushInWords } from '../net/websub.js';
-import type { Article, ArticleSummary, Check, FeedStatus, Memento, PollDay, PollEntry, WebArchive, Version, WrapperInfo } from '../archive/store.js';
+import type { Article, ArticleSummary, Check, FeedStatus, Memento, NotificationSummary, PollDay, PollEntry, WebArchive, Version, WrapperInfo } from '../archive/store.js';
 import { compareVersions, unchangedBlocks, type Comparison } from '../archive/views.js';
 import type { Block } from '../archive/normalize.js';
 import { html, trusted, type Safe } from './html.js';
@@ -96,7 +96,28 @@ function feedRow(feed: FeedStatus): Safe {
 <td>${feed.articles} articles · ${feed.versions} versions</td></tr>`;
 }
 
-function dashboard(feeds: FeedStatus[], latest: Array<{ id: number; title: string | null; url: string; versions: number; firstCaptured: string }>, viewer: Viewer): Safe {
+/**
+ * Where a webhook is, as the dashboard names it: its host, never its path or query (a receiver's
+ * URL often carries its own secret, and the dashboard may be public).
+ */
+const webhookHost = (url: string) => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '(a webhook)';
+  }
+};
+
+/** The webhooks' delivery log (notify.webhooks): what was delivered, what waits, the last error. */
+function deliveryLog(notifications: NotificationSummary[]): Safe {
+  if (notifications.length === 0) return html``;
+  return html`<h2>Notifications</h2>
+<table><thead><tr><th scope="col">webhook</th><th scope="col">delivered</th><th scope="col">waiting</th><th scope="col" class="wide">last delivered</th><th scope="col">last error</th></tr></thead>
+<tbody>${notifications.map((hook) => html`<tr><td>${webhookHost(hook.webhook)}</td><td>${hook.delivered}</td><td class="${hook.waiting > 0 && hook.lastError ? 'failing' : ''}">${hook.waiting}</td>
+<td class="wide">${when(hook.lastDeliveredAt)}</td><td class="${hook.lastError ? 'failing' : ''}">${hook.lastError ?? '—'}</td></tr>`)}</tbody></table>`;
+}
+
+function dashboard(feeds: FeedStatus[], latest: Array<{ id: number; title: string | null; url: string; versions: number; firstCaptured: string }>, notifications: NotificationSummary[], viewer: Viewer): Safe {
   return page('dashboard', html`
 <h2>Feeds (${feeds.length})</h2>
 ${viewer ? html`<form action="/feeds" method="post">${csrf(viewer)}<label>Subscribe to <input type="url" name="url" required placeholder="https://example.org/feed.xml"></label>
@@ -107,7 +128,8 @@ ${feeds.length === 0 ? html`<p>No feeds yet: add one with <code>forest feeds add
 <h2>Latest articles</h2>
 ${latest.length === 0 ? html`<p>Nothing archived yet.</p>` : html`<ul>${latest.map((article) => html`<li><a href="/articles/${article.id}">${article.title ?? '(untitled)'}</a>
 <span class="muted">${article.versions} version${article.versions === 1 ? '' : 's'} · first captured ${when(article.firstCaptured)}</span></li>`)}</ul>
-<p><a href="/articles">All articles</a> · <a href="/articles?changed=1">edited articles</a></p>`}`, viewer);
+<p><a href="/articles">All articles</a> · <a href="/articles?changed=1">edited articles</a></p>`}
+${deliveryLog(notifications)}`, viewer);
 }
 
 function articlePage(article: Article, versions: Version[], checks: Check[], shownN: number | null = null): Safe {
@@ -271,8 +293,8 @@ export type CaptureLink = (path: string, original: string) => string;
 
 export function pageRoutes(app: FastifyInstance, store: WebArchive, captureLink: CaptureLink, viewer: (request: FastifyRequest) => Viewer): void {
   app.get('/', { schema: { hide: true } }, async (request, reply) => {
-    const [feeds, latest] = await Promise.all([store.feedStatuses(), store.articlesAfter({}, null, 20)]);
-    return sendPage(reply, dashboard(feeds, latest.articles, viewer(request)));
+    const [feeds, latest, notifications] = await Promise.all([store.feedStatuses(), store.articlesAfter({}, null, 20), store.notificationSummary()]);
+    return sendPage(reply, dashboard(feeds, latest.articles, notifications, viewer(request)));
   });
 
   app.get<{ Params: { id: number } }>('/feeds/:id', { schema: { hide: true, params: idParams } }, async (request, reply) => {

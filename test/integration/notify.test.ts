@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { after, before, test } from 'node:test';
-import { forest } from '../helpers/cli.js';
+import { forest, startForest, waitFor } from '../helpers/cli.js';
 import { workspace } from '../helpers/setup.js';
 
 /*
@@ -83,6 +83,17 @@ test('every new article is notified once, signed, through a receiver that was do
   // The delivery log, in status.
   const status = await forest([...ws.args, 'status']);
   assert.match(status.stdout, new RegExp(`notifications to ${hookUrl.replace(/\./g, '\\.')}: 4 delivered .*0 waiting`));
+  // And on the dashboard: the receiver by its host alone (its path may hold a secret).
+  const serve = startForest([...ws.args, 'serve', '--port', '0']);
+  try {
+    await waitFor(() => /listening on/.test(serve.output.stdout), 15_000, `forest serve (stderr: ${serve.output.stderr})`);
+    const dashboard = await (await fetch(/listening on (http:\/\/\S+)/.exec(serve.output.stdout)![1]!)).text();
+    const log = /<h2>Notifications<\/h2>[^]*?<\/table>/.exec(dashboard)?.[0] ?? '';
+    assert.match(log, new RegExp(`<td>${new URL(hookUrl).host.replace(/\./g, '\\.')}</td><td>4</td><td class="">0</td>`));
+    assert.ok(!log.includes('/hook'), 'the webhook\'s path is not shown');
+  } finally {
+    serve.kill('SIGTERM');
+  }
 });
 
 test('notify test sends one signed test notification and says how the receiver answered', async () => {
