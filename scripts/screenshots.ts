@@ -34,6 +34,7 @@ try {
   const shots: Array<[string, string]> = [
     ['dashboard.png', '/'], ['article.png', `/articles/${edited.id}`], ['diff.png', `/articles/${edited.id}/diff`],
     ['search.png', `/search?q=${encodeURIComponent(edited.title.split(' ')[0]!)}`],
+    ['feed.png', '/feeds/1'], ['articles.png', '/articles?changed=1'],
   ];
   for (const [file, path] of shots) {
     await page.goto(`${base}${path}`);

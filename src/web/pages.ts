@@ -165,7 +165,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 /** A feed's polling over time: a row per day (polls, results, new items, gaps), then its latest polls, each with what it found. */
 function pollHistory(history: { polls: PollEntry[]; days: PollDay[] }): Safe {
   if (history.polls.length === 0 && history.days.length === 0) return html`<p>Not polled yet.</p>`;
-  return html`<table><caption>Day by day (UTC), the last ${history.days.length} days polled</caption>
+  return html`<table><caption>Day by day (UTC): ${plural(history.days.length, 'day')} polled</caption>
 <thead><tr><th scope="col">day</th><th scope="col">polls</th><th scope="col">new items</th><th scope="col">not modified</th><th scope="col">failed</th><th scope="col">gaps</th></tr></thead>
 <tbody>${history.days.map((day) => html`<tr><td>${day.day}</td><td>${day.polls}</td><td>${day.newItems}</td><td>${day.notModified}</td>
 <td class="${day.errors ? 'failing' : ''}">${day.errors}</td><td class="${day.gaps ? 'failing' : ''}">${day.gaps}</td></tr>`)}</tbody></table>
