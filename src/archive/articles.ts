@@ -219,6 +219,7 @@ export function applyDecision(db: Db, article: ArticleRow | undefined, decision:
 /** An article as change detection reads it. */
 export const articleStateOf = (db: Db, row: ArticleRow): ArticleState => ({
   id: row.id, url: row.url, canonicalUrl: row.canonical_url, revisitStep: row.revisit_step, latestTextLength: latestTextLength(db, row),
+  latestCapturedAt: checkedRow(text, db.prepare('SELECT captured_at FROM versions WHERE article_id = ? AND n = ?').pluck().get(row.id, row.versions), 'latestCapturedAt') ?? null,
 });
 
 /**

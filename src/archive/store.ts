@@ -764,6 +764,8 @@ export interface ArticleState {
   revisitStep: number;
   /** Characters of text in its latest version (what a near-empty page is measured against). */
   latestTextLength: number;
+  /** When its latest version's page was captured: a capture from before it is extracted too late to be a version. */
+  latestCapturedAt: string | null;
 }
 
 /** One extraction of a capture, ready to be stored as a version. */

@@ -1,5 +1,4 @@
 import { Command } from 'commander';
-import { BEHIND_SCHEDULE_MS } from '../schedule/policy.js';
 import type { FeedStatus } from '../archive/store.js';
 import { pushInWords } from '../net/websub.js';
 import { daemonStatus, type DaemonStatus } from '../daemon/status.js';
@@ -7,6 +6,7 @@ import { formatDuration } from '../util/units.js';
 import { printJson, settingsFor, withStore } from './context.js';
 import { describeGap } from '../daemon/gap-recovery.js';
 import { allowHintFor } from '../net/address-check.js';
+import { SCHEDULE_OPTIONS } from '../schedule/options.js';
 
 const relative = (iso: string | null, now: number) => {
   if (!iso) return '—';
@@ -30,7 +30,7 @@ function printDaemon(daemon: DaemonStatus | null, now: number): void {
     const { done, backlog } = report;
     console.log(`  last minute: ${done.poll} polls · ${done.capture} captures · ${done.revisit} revisits · ${done.extract} extractions`);
     console.log(`  waiting: ${backlog.duePolls} polls due · ${backlog.pendingCaptures} pages to capture · ${backlog.dueRevisits} revisits due · ${backlog.queuedExtractions} pages to extract`);
-    if (report.pollLagMs > BEHIND_SCHEDULE_MS) console.log(`  BEHIND SCHEDULE: polls start up to ${formatDuration(report.pollLagMs)} late; intervals are stretched until the backlog clears`);
+    if (report.pollLagMs > SCHEDULE_OPTIONS.behindScheduleMs) console.log(`  BEHIND SCHEDULE: polls start up to ${formatDuration(report.pollLagMs)} late; intervals are stretched until the backlog clears`);
     // A report written by an older daemon has no such field.
     if (report.storageFullSince) console.log(`  DATABASE FULL since ${relative(report.storageFullSince, now)}: no new work until there is room (forest vacuum, database.maxSize, disk space)`);
   }

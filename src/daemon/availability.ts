@@ -1,3 +1,4 @@
+import { DAEMON_OPTIONS } from './options.js';
 /**
  * Is a revisited page still the article? A revisit may find the article edited — or find that
  * it is no longer there although the server answers 200: the site redirects dead links to its
@@ -6,18 +7,8 @@
  * place. Recording such a page as a new version would turn a deletion into an "edit" that wipes
  * the article; recording it as `unavailable` keeps the capture and leaves the versions alone.
  *
- * Pure rules, each with the reason it gives; the thresholds are here and only here.
+ * Pure rules, each with the reason it gives; the thresholds are in options.ts (DAEMON_OPTIONS.availability).
  */
-
-/**
- * A revisit's text shorter than this share of the latest version's, where that version was a
- * real article, is not an edit but a page without the article. A paywall or consent wall keeps a
- * teaser at most (a headline and a sentence or two, well under a fifth of a news story), while a
- * newsroom's edit — a correction, an update, even a cut — keeps most of the text.
- */
-export const UNAVAILABLE_TEXT_SHARE = 0.2;
-/** Below this many characters the previous version was too short for the share to mean anything. */
-export const UNAVAILABLE_MIN_PREVIOUS_CHARS = 600;
 
 const isHomePage = (url: URL) => url.pathname.replace(/\/+$/, '') === '' && url.search === '';
 
@@ -62,7 +53,7 @@ export function canonicalVerdict(articleUrl: string, previousCanonical: string |
 
 /** Why an extracted text of `chars` characters is no longer the article of `previousChars`, or null. */
 export function textVerdict(previousChars: number, chars: number): string | null {
-  if (previousChars < UNAVAILABLE_MIN_PREVIOUS_CHARS) return null;
-  if (chars >= previousChars * UNAVAILABLE_TEXT_SHARE) return null;
+  if (previousChars < DAEMON_OPTIONS.availability.unavailableMinPreviousChars) return null;
+  if (chars >= previousChars * DAEMON_OPTIONS.availability.unavailableTextShare) return null;
   return `the page has ${chars} characters of text where the article had ${previousChars} (paywall, consent wall or error page?)`;
 }

@@ -6,25 +6,7 @@ import { Extractor } from './extraction.js';
 import type { PipelineContext } from './context.js';
 import { capturePage, pollFeed, revisitPage } from './pipeline.js';
 import { settlesWithin } from '../util/deadline.js';
-
-/** Pages waiting for extraction beyond which no revisit is fetched. */
-const EXTRACTION_BACKLOG_FOR_REVISITS = 100;
-/** The most due units of each kind a pass looks at. */
-const CANDIDATES = 4096;
-/** The longest the loop sleeps before looking again (work another process may have added: `forest feeds add`). */
-const MAX_SLEEP_MS = 5000;
-/**
- * The shortest time between two passes asked for by work ending (ms). A pass reads the due
- * work of every host that is not ready (about a millisecond with 500 hosts); at 10 ms apart the
- * passes took 9% of the daemon's CPU in bench:scale. 50 ms leaves a freed slot idle at most that
- * long, against a politeness delay of a second per host.
- */
-const MIN_PASS_GAP_MS = 50;
-/** How often the daemon reports (log line and the lease's status) what it did and what waits. */
-export const REPORT_EVERY_MS = 60_000;
-/** While the database is full: how often to test for room again, and how often to say so. */
-const FULL_PROBE_EVERY_MS = 5_000;
-const FULL_LOG_EVERY_MS = 60_000;
+import { DAEMON_OPTIONS } from './options.js';
 
 const megabytes = (usage: NodeJS.MemoryUsage) => ({
   rss: Math.round(usage.rss / 2 ** 20), heap: Math.round(usage.heapUsed / 2 ** 20), external: Math.round(usage.external / 2 ** 20),
@@ -156,7 +138,7 @@ export class Daemon {
       })
       .finally(() => {
         this.inFlight.delete(key);
-        // The pool is refilled at once, not at the next pass: passes are spaced (MIN_PASS_GAP_MS)
+        // The pool is refilled at once, not at the next pass: passes are spaced (DAEMON_OPTIONS.loop.minPassGapMs)
         // and a pass's wait would leave worker threads idle.
         if (kind === 'extract' && !this.stopping && !this.full) void this.fillExtraction();
         this.poke();
@@ -208,7 +190,7 @@ export class Daemon {
 
   private sayFull(full: NonNullable<Daemon['full']>): void {
     const now = Date.now();
-    if (now - full.loggedAt < FULL_LOG_EVERY_MS) return;
+    if (now - full.loggedAt < DAEMON_OPTIONS.loop.fullLogEveryMs) return;
     full.loggedAt = now;
     this.context.log.error({ since: new Date(full.since).toISOString(), error: full.error, database: this.context.settings.database.path },
       'the database is full: no new work is started until there is room (free some with `forest vacuum`, raise database.maxSize, or free disk space); nothing committed is lost');
@@ -223,7 +205,7 @@ export class Daemon {
       return null;
     }
     this.sayFull(this.full);
-    return Date.now() + FULL_PROBE_EVERY_MS;
+    return Date.now() + DAEMON_OPTIONS.loop.fullProbeEveryMs;
   }
 
   /** One scheduler pass; returns when to look again (ms since the epoch), or null to wait for work to end. */
@@ -237,14 +219,14 @@ export class Daemon {
     // Revisits wait while extraction is behind: a page fetched now would wait in the queue behind
     // first captures, and only add to it (the overload degrades into later checks, not into a
     // growing pile of unextracted pages).
-    const revisitsNow = kinds.revisit && !(await store.extractionBacklogOver(EXTRACTION_BACKLOG_FOR_REVISITS));
+    const revisitsNow = kinds.revisit && !(await store.extractionBacklogOver(DAEMON_OPTIONS.loop.extractionBacklogForRevisits));
     const slots = settings.http.concurrency;
     const requests = [...this.inFlight.keys()].filter((key) => !key.startsWith('extract:'));
     const revisits = requests.filter((key) => key.startsWith('revisit:')).length;
     const room = slots - requests.length;
     // Enough candidates to fill the free slots after passing over every host that is not ready;
     // when one host's many pages fill the candidates (a feed's 30 new items), look further.
-    let look = Math.min(CANDIDATES, room + fetcher.unreadyHosts + 8);
+    let look = Math.min(DAEMON_OPTIONS.loop.candidates, room + fetcher.unreadyHosts + 8);
     let plan: DispatchPlan = { start: [], wakeAt: null, waitingForSlots: 0 };
     while (room > 0) {
       const due = {
@@ -261,8 +243,8 @@ export class Daemon {
         readyAt: (host) => fetcher.readyAt(host),
       });
       const exhausted = Object.values(due).every((refs) => refs.length < look);
-      if (plan.start.length >= room || plan.waitingForSlots > 0 || exhausted || look >= CANDIDATES) break;
-      look = Math.min(CANDIDATES, look * 4);
+      if (plan.start.length >= room || plan.waitingForSlots > 0 || exhausted || look >= DAEMON_OPTIONS.loop.candidates) break;
+      look = Math.min(DAEMON_OPTIONS.loop.candidates, look * 4);
     }
     for (const ref of plan.start) {
       if (ref.kind === 'poll') this.period.pollLagMs = Math.max(this.period.pollLagMs, now.getTime() - ref.dueAt);
@@ -275,7 +257,7 @@ export class Daemon {
   }
 
   private async maybeReport(): Promise<void> {
-    if (Date.now() - this.period.started < REPORT_EVERY_MS) return;
+    if (Date.now() - this.period.started < DAEMON_OPTIONS.loop.reportEveryMs) return;
     const report = await this.report();
     this.period = this.freshPeriod();
     this.onReport?.(report);
@@ -298,11 +280,11 @@ export class Daemon {
       // Work that ended during the pass already asked for another. Passes that work endings ask
       // for are spaced a little, so that a burst of endings is met by one pass, not by one each.
       if (this.woken) {
-        await pause(Math.max(0, passAt + MIN_PASS_GAP_MS - Date.now()));
+        await pause(Math.max(0, passAt + DAEMON_OPTIONS.loop.minPassGapMs - Date.now()));
         continue;
       }
-      const untilReport = this.period.started + REPORT_EVERY_MS - Date.now();
-      const sleep = Math.max(0, Math.min(MAX_SLEEP_MS, untilReport, wakeAt === null ? Infinity : wakeAt - this.now().getTime()));
+      const untilReport = this.period.started + DAEMON_OPTIONS.loop.reportEveryMs - Date.now();
+      const sleep = Math.max(0, Math.min(DAEMON_OPTIONS.loop.maxSleepMs, untilReport, wakeAt === null ? Infinity : wakeAt - this.now().getTime()));
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, sleep);
         this.wake = () => {
@@ -311,7 +293,7 @@ export class Daemon {
         };
       });
       this.wake = null;
-      if (this.woken) await pause(Math.max(0, passAt + MIN_PASS_GAP_MS - Date.now()));
+      if (this.woken) await pause(Math.max(0, passAt + DAEMON_OPTIONS.loop.minPassGapMs - Date.now()));
     }
   }
 }

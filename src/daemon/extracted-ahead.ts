@@ -1,5 +1,6 @@
 import type { ComparisonKey, ExtractOutcome, PageInput } from './tasks.js';
 import type { FeedFields, TemplateChoice } from '../archive/store.js';
+import { DAEMON_OPTIONS } from './options.js';
 
 /**
  * Extractions made before their snapshot was stored. A revisit is extracted in the pool before
@@ -19,13 +20,6 @@ export interface ExtractionInputs {
   templates: readonly TemplateChoice[];
   compare: ComparisonKey | null;
 }
-
-/**
- * Entries kept at most. A stored revisit is usually extracted within a pass or two; when the
- * extraction queue is far behind, the oldest entries are dropped (those pages are extracted
- * again, as before) rather than holding every waiting page's object in memory.
- */
-const CAPACITY = 64;
 
 const sameTemplates = (a: readonly TemplateChoice[], b: readonly TemplateChoice[]) =>
   a.length === b.length && a.every((template, i) => {
@@ -58,7 +52,7 @@ export class ExtractedAhead {
 
   /** Keeps the extraction of a snapshot just stored for extraction. */
   remember(snapshotId: number, inputs: ExtractionInputs, outcome: ExtractOutcome): void {
-    if (this.entries.size >= CAPACITY) this.entries.delete(this.entries.keys().next().value!);
+    if (this.entries.size >= DAEMON_OPTIONS.extractedAhead) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(snapshotId, { inputs: inputsOnly(inputs), outcome });
   }
 

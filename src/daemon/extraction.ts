@@ -3,6 +3,7 @@ import { emptyArticle, wrapperSetAside } from '../extract/extract.js';
 import type { PipelineContext } from './context.js';
 import type { Comparison, ExtractOutcome, PageInput, RevisitOutcome } from './tasks.js';
 import { decideVersion, outcomeOf, type Extracted, type Outcome } from './versioning.js';
+import { DAEMON_OPTIONS } from './options.js';
 
 /**
  * Extraction in the daemon: every captured page is extracted, in the worker pool, and stored with
@@ -16,34 +17,19 @@ import { decideVersion, outcomeOf, type Extracted, type Outcome } from './versio
  * short transaction: a kill leaves a snapshot queued, and a restart extracts it again.
  */
 
-const RELEARN_FROM = 10;
-const REEXTRACT_LIMIT = 50;
-const MAX_CANDIDATES = 256;
-const RELEARN_GAP = 3;
-/** The gap doubles with each re-learning that did not make the template's pages match again, up to 2^4 × RELEARN_GAP pages. */
-const RELEARN_BACKOFF_STEPS = 4;
-
 /**
  * Pages a template waits, since its last learning, before a wrapper that stopped matching is
- * re-learned: RELEARN_GAP after a redesign (the first failure), doubling with each re-learning
+ * re-learned: DAEMON_OPTIONS.learning.relearnGap after a redesign (the first failure), doubling with each re-learning
  * that did not help — a template whose pages no wrapper fits (bench:scale: 291 of 617
  * learnings were such retries, each parsing ten pages) is not re-learned every few pages forever.
  */
 export function relearnGap(failedRelearns: number): number {
-  return RELEARN_GAP * 2 ** Math.min(failedRelearns, RELEARN_BACKOFF_STEPS);
+  return DAEMON_OPTIONS.learning.relearnGap * 2 ** Math.min(failedRelearns, DAEMON_OPTIONS.learning.relearnBackoffSteps);
 }
 
 /**
- * The most pages between two routine re-learnings of a template. A re-learning parses its ten
- * newest pages: 100 apart, learning costs a busy template at most a tenth of its parsing, and a
- * change inside the template that neither the guard nor matching reports (a new recurring box
- * inside the article's node) is learned within 100 pages.
- */
-const ROUTINE_GAP = 100;
-
-/**
  * Whether a template's page count calls for a routine learning: at `learnAfter`, 5 and 10 pages,
- * then at a doubling gap (20, 40, 80, 160) up to every ROUTINE_GAP pages. FOREST's wrappers
+ * then at a doubling gap (20, 40, 80, 160) up to every DAEMON_OPTIONS.learning.routineGap pages. FOREST's wrappers
  * plateau at 8–10 samples (forest-paper §5): past that a re-learning only follows slow change,
  * and drift is re-learned at once anyway (the guard, a wrapper that stops matching). Every 10
  * pages, a feed publishing every minute was re-learned 144 times a day, each learning usually
@@ -52,8 +38,8 @@ const ROUTINE_GAP = 100;
 export function learningDue(pages: number, learnAfter: number): boolean {
   if (pages === learnAfter || pages === 5) return true;
   let at = 10;
-  while (at < pages && at < ROUTINE_GAP) at *= 2;
-  return at >= pages ? at === pages : (pages - at) % ROUTINE_GAP === 0;
+  while (at < pages && at < DAEMON_OPTIONS.learning.routineGap) at *= 2;
+  return at >= pages ? at === pages : (pages - at) % DAEMON_OPTIONS.learning.routineGap === 0;
 }
 
 /** A stored capture as the pool reads it, with the feed item's fields of `feed` (the same signifiers on both sides of a comparison). */
@@ -137,7 +123,7 @@ export class Extractor {
     let started = 0;
     const { store } = this.context;
     // Enough candidates to pass over the feeds already being extracted.
-    for (const { snapshotId, feedId } of await store.queuedExtractions(Math.min(MAX_CANDIDATES, room * 8 + this.running.size))) {
+    for (const { snapshotId, feedId } of await store.queuedExtractions(Math.min(DAEMON_OPTIONS.learning.maxCandidates, room * 8 + this.running.size))) {
       if (started >= room) break;
       if (this.running.has(snapshotId) || this.feeds.has(feedId)) continue;
       const capture = await store.storedCapture(snapshotId);
@@ -270,9 +256,9 @@ export class Extractor {
         }));
         return pages.flat();
       };
-      const samples = await pagesOf(RELEARN_FROM);
+      const samples = await pagesOf(DAEMON_OPTIONS.learning.relearnFrom);
       if (samples.length < 2) return;
-      const recent = await pagesOf(REEXTRACT_LIMIT);
+      const recent = await pagesOf(DAEMON_OPTIONS.learning.reextractLimit);
       const active = (await store.templateChoices(feedId)).find((template) => template.id === templateId);
       const outcome = await pool.learn({ samples, pages: recent, maxBytes: settings.extract.maxBytes, current: active?.wrapper ?? null, routine });
       if (!outcome.wrapper) {

@@ -1,3 +1,4 @@
+import { DAEMON_OPTIONS } from './options.js';
 /**
  * When a poll makes its feed news for the webhooks (notify event `feed`): it is *gone* — the
  * first 404/410 after a poll that did not fail — or *failing*, at its `failingAfter`-th failure
@@ -7,17 +8,12 @@
  * next poll that succeeds.
  */
 
-export const FEED_EVENT_OPTIONS = {
-  /** Failures in a row that make a feed failing. */
-  failingAfter: 3,
-} as const;
-
 export type FeedEvent = 'failing' | 'gone';
 
 export function feedEventOf(poll: { errorsBefore: number; errorsAfter: number; status: number | null }): FeedEvent | null {
   const gone = poll.status === 404 || poll.status === 410;
   if (gone && poll.errorsBefore === 0) return 'gone';
   // A feed that answers 404/410 again was said to be gone: it is not news that it fails.
-  if (!gone && poll.errorsAfter === FEED_EVENT_OPTIONS.failingAfter && poll.errorsBefore === FEED_EVENT_OPTIONS.failingAfter - 1) return 'failing';
+  if (!gone && poll.errorsAfter === DAEMON_OPTIONS.feedEvents.failingAfter && poll.errorsBefore === DAEMON_OPTIONS.feedEvents.failingAfter - 1) return 'failing';
   return null;
 }

@@ -1,5 +1,6 @@
 import type { FeedGap } from '../archive/store.js';
 import type { FeedItem, ParsedFeed } from '../feeds/model.js';
+import { DAEMON_OPTIONS } from './options.js';
 
 /**
  * Gaps (issue #52): a feed document shows its newest items only, so a poll that comes too late —
@@ -10,11 +11,6 @@ import type { FeedItem, ParsedFeed } from '../feeds/model.js';
  * WordPress, whose feeds page with `?paged=N` without saying so. Forest follows them back until
  * it meets an item it knows, and records the gap either way.
  */
-
-export const GAP_OPTIONS = {
-  /** Archive documents followed back after one gap at most: a feed that shows 10 items a document reaches 250 missed items. */
-  maxPages: 25,
-} as const;
 
 /**
  * Whether this poll's document may have lost items: the previous document showed items, this one
@@ -65,7 +61,7 @@ export async function walkBack(
   document: ParsedFeed,
   fetchDocument: (url: string) => Promise<ParsedFeed | null>,
   known: (guids: string[]) => Promise<ReadonlySet<string>>,
-  maxPages: number = GAP_OPTIONS.maxPages,
+  maxPages: number = DAEMON_OPTIONS.gaps.maxPages,
 ): Promise<WalkBack> {
   const seen = new Set(document.items.map((item) => item.guid));
   const visited = new Set([feedUrl]);

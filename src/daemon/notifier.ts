@@ -3,6 +3,7 @@ import type { ArchiveEvent, ArchiveNotifications, NotifyEvent, QueuedNotificatio
 import type { Settings } from '../config/settings.js';
 import type { Logger } from '../util/logger.js';
 import { FOREST_SOFTWARE } from '../util/project-root.js';
+import { DAEMON_OPTIONS } from './options.js';
 
 /**
  * Webhook notifications (issue #53): a signed JSON POST per archive event, from the outbox the
@@ -12,15 +13,6 @@ import { FOREST_SOFTWARE } from '../util/project-root.js';
  * A receiver that does not answer 2xx is tried again after `notify.retryDelay`, twice as long
  * each time, up to `notify.maxRetryDelay`: nothing is dropped.
  */
-
-export const NOTIFY_OPTIONS = {
-  /** How often the outbox is filled and delivered (ms). */
-  every: 5000,
-  /** Events read per webhook and pass. */
-  queueLimit: 500,
-  /** Deliveries tried per pass, one at a time (a receiver is not flooded). */
-  deliveriesPerPass: 50,
-} as const;
 
 type Webhook = Settings['notify']['webhooks'][number];
 
@@ -105,7 +97,7 @@ export async function post(url: string, delivery: { body: string; headers: Recor
 export async function queueEvents(store: ArchiveNotifications, settings: Settings['notify'], base: string, now: Date = new Date()): Promise<number> {
   const webhooks = new Map(settings.webhooks.map((webhook) => [webhook.url, webhook]));
   if (webhooks.size === 0) return 0;
-  return store.queueNotifications([...webhooks.keys()], (url, event) => composeNotification(webhooks.get(url)!, event, base), NOTIFY_OPTIONS.queueLimit, now);
+  return store.queueNotifications([...webhooks.keys()], (url, event) => composeNotification(webhooks.get(url)!, event, base), DAEMON_OPTIONS.notify.queueLimit, now);
 }
 
 /** One pass: the events since the last one queued, then the deliveries due, one at a time. */
@@ -114,7 +106,7 @@ export async function notifyPass(store: ArchiveNotifications, settings: Settings
   if (webhooks.size === 0) return;
   await queueEvents(store, settings, base, now());
   const failing = new Set<string>();
-  for (const delivery of await store.dueNotifications(now(), NOTIFY_OPTIONS.deliveriesPerPass)) {
+  for (const delivery of await store.dueNotifications(now(), DAEMON_OPTIONS.notify.deliveriesPerPass)) {
     const webhook = webhooks.get(delivery.webhook);
     // A webhook taken out of the settings keeps its waiting deliveries until it comes back; one
     // that failed in this pass is not tried again in it (its deliveries keep their order).

@@ -4,7 +4,7 @@ import type { FeedItem, ParsedFeed } from '../feeds/model.js';
 import { FetchError, type FetchResult } from '../net/fetcher.js';
 import { allowHintFor } from '../net/address-check.js';
 import { freshnessMs } from '../net/freshness.js';
-import { BEHIND_SCHEDULE_MS, estimateRate, nextPoll, relaxWhenPushed, stretchWhenBehind } from '../schedule/policy.js';
+import { estimateRate, nextPoll, relaxWhenPushed, stretchWhenBehind } from '../schedule/policy.js';
 import { discoverHub, hubKeptUp, pushedNow } from '../net/websub.js';
 import { observePoll, parseState } from '../schedule/state.js';
 import { redirectVerdict } from './availability.js';
@@ -13,6 +13,7 @@ import { feedEventOf } from './feed-events.js';
 import { recordUnchangedRevisit } from './extraction.js';
 import type { PipelineContext } from './context.js';
 import type { RevisitTask } from './tasks.js';
+import { SCHEDULE_OPTIONS } from '../schedule/options.js';
 
 /** The date a feed shows for an item, as the scheduler reads it. */
 const shownDate = (item: FeedItem): number | null => {
@@ -94,7 +95,7 @@ export async function pollFeed(context: PipelineContext, feed: FeedToPoll, signa
     else error = `unexpected: ${(caught as Error).message}`;
     // A timeout while Forest itself is behind (its loop and pool saturated) says nothing of the
     // feed: it is recorded, but neither counted as the feed's failure nor backed off from.
-    busyTimeout = caught instanceof FetchError && caught.kind === 'timeout' && (context.pollLag?.() ?? 0) > BEHIND_SCHEDULE_MS;
+    busyTimeout = caught instanceof FetchError && caught.kind === 'timeout' && (context.pollLag?.() ?? 0) > SCHEDULE_OPTIONS.behindScheduleMs;
     if (busyTimeout) error = `${error} while Forest was behind schedule (not counted against the feed)`;
   }
   const result = error ? 'error' : fetch?.notModified ? 'not-modified' : 'ok';

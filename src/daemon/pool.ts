@@ -7,6 +7,7 @@ import {
   WORKER_LOADED, encodeTask, extractTask, learnTask, parseFeedTask, rebaseTask, revisitTask, type EncodeTask, type ExtractOutcome, type ExtractTask, type LearnOutcome, type LearnTask, type ParseFeedOutcome,
   type ParseFeedTask, type RebaseOutcome, type RebaseTask, type RevisitOutcome, type RevisitTask,
 } from './tasks.js';
+import { DAEMON_OPTIONS } from './options.js';
 
 /**
  * The pool of worker threads that does the daemon's CPU work: parsing, extraction,
@@ -15,26 +16,9 @@ import {
  * own). `workers: 0` runs the same tasks on the main thread — for debugging, and the reference
  * the pool is checked against.
  */
-/**
- * Old-generation heap of each worker (MB). Learning from ten large pages needs about 150; at 384
- * the workers held on to more (bench:scale: 676 MB resident at most, against 619 MB at 256, with
- * the same CPU per page).
- */
-const WORKER_HEAP_MB = 256;
-/**
- * Young generation of each worker (MB; V8 splits it into two semi-spaces and a large-object
- * space, so 48 gives 16 MB semi-spaces, V8's default for a large heap). With the old generation
- * capped, V8 sizes the young one from it and gives it a few MB: parsing a page allocates a tree
- * that lives until the task ends, so tiny semi-spaces copy it again and again — a quarter of the
- * workers' time went to scavenges. bench:scale (3,000 feeds, 3 min): 57 → 40 CPU ms per page at
- * 48, 38 at 96 but with 100 MB more resident. `npm run bench:pool` (CPU of all threads): 26.1 ms
- * a page at 48, 24.0 at 64 with 30 MB more resident per worker — bench:scale's resident maximum
- * went to 635 MB, past the 600 the service is held to, so 48 stays.
- */
-const WORKER_YOUNG_MB = 48;
 
 /** Each worker's heap (node's `resourceLimits`); bench/pool.ts replays the tasks under the same. */
-export const WORKER_LIMITS = { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB } as const;
+export const WORKER_LIMITS = { maxOldGenerationSizeMb: DAEMON_OPTIONS.pool.workerHeapMb, maxYoungGenerationSizeMb: DAEMON_OPTIONS.pool.workerYoungMb } as const;
 
 export interface CpuPool {
   readonly threads: number;
@@ -57,14 +41,6 @@ function workerFile(): string {
   const here = fileURLToPath(import.meta.url);
   return here.endsWith('.ts') ? here.replace(/pool\.ts$/, 'worker-tsx.mjs') : here.replace(/pool\.js$/, 'worker.js');
 }
-
-/**
- * How long closing the pool waits for workers still loading their module. Built, a pool's
- * workers have loaded about 1.4 s after it was made (thread start, parse5, franc, zstd's
- * WebAssembly); from source under tsx, 3.3 s. Past this, something else is wrong and the
- * shutdown deadline matters more.
- */
-const LOAD_WAIT_MS = 5000;
 
 export function createPool(threads: number): CpuPool {
   if (threads === 0) return inlinePool();
@@ -99,7 +75,7 @@ export function createPool(threads: number): CpuPool {
     async close() {
       if (closed) return;
       closed = true;
-      await settlesWithin(loading, LOAD_WAIT_MS);
+      await settlesWithin(loading, DAEMON_OPTIONS.pool.loadWaitMs);
       await piscina.destroy();
     },
   };

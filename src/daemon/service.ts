@@ -5,14 +5,15 @@ import { openArchive } from '../archive/open-archive.js';
 import { isStorageFull, type Store } from '../archive/store.js';
 import type { Settings } from '../config/settings.js';
 import { readSubscriptions } from '../config/subscriptions.js';
-import { linkBase, notifyPass, NOTIFY_OPTIONS, queueEvents } from './notifier.js';
+import { linkBase, notifyPass, queueEvents } from './notifier.js';
 import { REFUSED } from '../net/address-check.js';
 import { Fetcher } from '../net/fetcher.js';
 import type { Logger } from '../util/logger.js';
 import { Daemon, type DaemonReport } from './daemon.js';
-import { BEHIND_SCHEDULE_MS } from '../schedule/policy.js';
 import { createPool, poolSize } from './pool.js';
-import { websubPass, WEBSUB_PASS } from './websub.js';
+import { websubPass } from './websub.js';
+import { DAEMON_OPTIONS } from './options.js';
+import { SCHEDULE_OPTIONS } from '../schedule/options.js';
 
 export interface RunOptions {
   settings: Settings;
@@ -26,12 +27,6 @@ export interface RunOptions {
   /** Called once the daemon has stopped, before the database closes (what else reads it stops here). */
   beforeClose?: () => Promise<void>;
 }
-
-/** The heartbeat of the daemon's lease; a lease this much older is stale (its process died). */
-export const HEARTBEAT_MS = 10_000;
-export const LEASE_STALE_MS = 60_000;
-const RETENTION_FIRST_MS = 5 * 60_000;
-const RETENTION_EVERY_MS = 24 * 3600_000;
 
 /** The retention ages of the settings (ms), null for `never`. */
 export const retentionAges = (settings: Settings) => ({
@@ -57,7 +52,7 @@ function processAlive(pid: number): boolean {
 function logReport(log: Logger, report: DaemonReport): void {
   const { done, backlog } = report;
   const fields = { ...done, backlog, memory: report.memory, pollLagSeconds: Math.round(report.pollLagMs / 1000), waitedForSlots: report.waitedForSlots, inFlight: report.inFlight, next: report.nextWorkAt };
-  if (report.pollLagMs > BEHIND_SCHEDULE_MS) log.warn(fields, 'behind schedule: polls start late, their intervals are stretched until the backlog clears');
+  if (report.pollLagMs > SCHEDULE_OPTIONS.behindScheduleMs) log.warn(fields, 'behind schedule: polls start late, their intervals are stretched until the backlog clears');
   else if (done.poll + done.capture + done.revisit + done.extract === 0) log.info(fields, 'idle');
   else log.info(fields, 'last minute');
 }
@@ -71,12 +66,12 @@ export async function runDaemon(options: RunOptions): Promise<void> {
   const { settings, log } = options;
   const store = openArchive(settings.database, { create: true });
   const me = { owner: randomUUID(), pid: process.pid, host: hostname() };
-  const lease = await store.acquireLease({ me, now: new Date(), staleAfterMs: LEASE_STALE_MS, isAlive: (holder) => holder.host !== me.host || processAlive(holder.pid) });
+  const lease = await store.acquireLease({ me, now: new Date(), staleAfterMs: DAEMON_OPTIONS.lease.staleAfterMs, isAlive: (holder) => holder.host !== me.host || processAlive(holder.pid) });
   if (!lease.acquired) {
     await store.close();
     const { holder } = lease;
     throw new DaemonRunningError(`another forest daemon is running on ${settings.database.path}: pid ${holder.pid} on ${holder.host}, since ${holder.startedAt} `
-      + `(last heartbeat ${holder.heartbeatAt}). Stop it first (or wait ${LEASE_STALE_MS / 1000}s after it died).`);
+      + `(last heartbeat ${holder.heartbeatAt}). Stop it first (or wait ${DAEMON_OPTIONS.lease.staleAfterMs / 1000}s after it died).`);
   }
   const sync = async () => {
     const report = await store.syncSubscriptions(readSubscriptions(settings.subscriptions));
@@ -120,13 +115,13 @@ export async function runDaemon(options: RunOptions): Promise<void> {
   };
   let retention = setTimeout(function again() {
     unlessFull(retain);
-    retention = setTimeout(again, RETENTION_EVERY_MS);
-  }, RETENTION_FIRST_MS);
+    retention = setTimeout(again, DAEMON_OPTIONS.retention.everyMs);
+  }, DAEMON_OPTIONS.retention.firstMs);
   const heartbeat = setInterval(() => unlessFull(async () => {
     // The minute's report, with what cannot wait a minute: that the database is full.
     const status = { ...(latest ?? await daemon.report()), storageFullSince: daemon.storageFullSince };
     if (!(await store.renewLease(me.owner, new Date(), status))) log.error('the daemon lease was taken over by another process');
-  }), HEARTBEAT_MS);
+  }), DAEMON_OPTIONS.lease.heartbeatMs);
   // Webhook notifications: the outbox filled and delivered every few seconds, one pass at a time.
   let notifying: Promise<void> | null = null;
   const notifier = settings.notify.webhooks.length === 0 ? null : setInterval(() => {
@@ -135,7 +130,7 @@ export async function runDaemon(options: RunOptions): Promise<void> {
         if (!isStorageFull(error)) log.error({ err: error }, 'notifications failed');
       })
       .finally(() => (notifying = null));
-  }, NOTIFY_OPTIONS.every);
+  }, DAEMON_OPTIONS.notify.every);
   // WebSub: subscriptions requested, renewed and ended, one pass at a time.
   let subscribing: Promise<void> | null = null;
   const websubStop = new AbortController();
@@ -145,7 +140,7 @@ export async function runDaemon(options: RunOptions): Promise<void> {
         if (!isStorageFull(error)) log.error({ err: error }, 'WebSub pass failed');
       })
       .finally(() => (subscribing = null));
-  }, WEBSUB_PASS.every);
+  }, DAEMON_OPTIONS.websub.every);
   options.onReady?.(store);
 
   let stopping: Promise<void> | null = null;

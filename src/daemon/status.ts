@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { LeaseHolder } from '../archive/store.js';
 import type { DaemonReport } from './daemon.js';
-import { LEASE_STALE_MS } from './service.js';
+import { DAEMON_OPTIONS } from './options.js';
 
 const count = z.number();
 
@@ -34,5 +34,5 @@ export function daemonStatus(holder: LeaseHolder | null, now = Date.now()): Daem
   } catch {
     report = null;
   }
-  return { pid: holder.pid, host: holder.host, startedAt: holder.startedAt, heartbeatAt: holder.heartbeatAt, stale: now - Date.parse(holder.heartbeatAt) > LEASE_STALE_MS, report };
+  return { pid: holder.pid, host: holder.host, startedAt: holder.startedAt, heartbeatAt: holder.heartbeatAt, stale: now - Date.parse(holder.heartbeatAt) > DAEMON_OPTIONS.lease.staleAfterMs, report };
 }

@@ -13,6 +13,7 @@ import { closestTemplate, structureSignature } from '../extract/template.js';
 import { wrapperSchema, type Wrapper } from '../extract/wrapper.js';
 import { FeedParseError, type ParsedFeed } from '../feeds/model.js';
 import { parseFeed } from '../feeds/parse.js';
+import { DAEMON_OPTIONS } from './options.js';
 
 /**
  * The daemon's CPU work, as pure functions over plain data: they run in the worker pool
@@ -221,18 +222,6 @@ export interface LearnOutcome {
   changed: Array<{ snapshotId: number; article: ArticleObject }>;
 }
 
-/**
- * The HTML a learning holds parsed at once (bytes). A learning keeps every sample's tree until it
- * ends, and a prepared page takes about 27 times its HTML in heap (measured on the article
- * benchmark's largest pages: 26–29×), so ten samples of a site whose pages weigh a megabyte
- * (bench:scale has such sites) need about 270 MB — past a worker's heap (pool.ts), and the
- * worker died at every learning of that site. 3 MB of HTML is about 80 MB of trees, a third of
- * that heap. FOREST needs two pages and plateaus at 8–10 (forest-paper §5): a site of large pages
- * learns from fewer of them, never from fewer than two.
- */
-export const LEARNING_HTML_BYTES = 3 * 2 ** 20;
-const MIN_SAMPLES = 2;
-
 const FIELDS = ['title', 'byline', 'published', 'modified', 'leadImage', 'language', 'text'] as const satisfies ReadonlyArray<keyof ExtractedFields>;
 
 /** Whether extracting again gave what the extraction holds: every field of the object, not its text alone (a byline or a lead image a wrapper finds or loses is a change). */
@@ -246,7 +235,7 @@ export function learnTask(task: LearnTask): LearnOutcome {
   // Newest first, as many as the budget holds (a page that does not fit is passed over: a smaller one may).
   for (const sample of task.samples) {
     const bytes = decodeStoredBody(sample.body);
-    if (samples.length >= MIN_SAMPLES && held + bytes.byteLength > LEARNING_HTML_BYTES) continue;
+    if (samples.length >= DAEMON_OPTIONS.learning.minSamples && held + bytes.byteLength > DAEMON_OPTIONS.learning.htmlBytes) continue;
     const ready = prepareBytes(bytes, sample, task.maxBytes);
     if (!('prepared' in ready)) continue;
     held += bytes.byteLength;

@@ -63,6 +63,12 @@ export function decideVersion(existing: ArticleState | null, capture: StoredCapt
     };
   }
   const unchanged = nextCheck(revisit, existing.revisitStep, false, page.at);
+  // Versions follow the order of their captures. A capture older than the latest version's (two
+  // revisits queued at once, the newer extracted first) shows a state the article has since left:
+  // it is kept as a capture and a check, never as a version after a newer one.
+  if (existing.latestCapturedAt !== null && capture.fetchedAt < existing.latestCapturedAt) {
+    return { kind: 'check', result: 'failed', page, next: unchanged, reason: `captured before the latest version (${existing.latestCapturedAt}): extracted too late to be a version` };
+  }
   // A page that no longer presents the article (availability.ts) is neither an edit nor the same.
   const unavailable = canonicalVerdict(existing.url, existing.canonicalUrl, extracted.canonicalUrl)
     ?? (comparison.kind === 'edited' ? textVerdict(existing.latestTextLength, extracted.article.text.length) : null);

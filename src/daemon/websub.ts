@@ -4,6 +4,7 @@ import type { Settings } from '../config/settings.js';
 import { FetchError } from '../net/fetcher.js';
 import { retryDelayMs, subscriptionForm, WEBSUB_OPTIONS } from '../net/websub.js';
 import type { Logger } from '../util/logger.js';
+import { DAEMON_OPTIONS } from './options.js';
 
 /**
  * The daemon's WebSub pass (issue #53): once a minute, the feeds that name a hub are subscribed
@@ -12,13 +13,6 @@ import type { Logger } from '../util/logger.js';
  * are ended. The hub answers at the callback (`forest serve`, web/websub.ts), which records the
  * verification and the pushes.
  */
-
-export const WEBSUB_PASS = {
-  /** How often the pass runs (ms): a new feed's hub is asked within this long of the poll that found it. */
-  every: 10_000,
-  /** Subscriptions looked at per pass. */
-  perPass: 50,
-} as const;
 
 export type PushAction = 'subscribe' | 'unsubscribe' | 'forget' | 'unverified' | null;
 
@@ -53,7 +47,7 @@ export async function websubPass(
 ): Promise<void> {
   const base = settings.callbackUrl;
   if (base === null) return;
-  for (const candidate of await store.pushCandidates(now, WEBSUB_PASS.perPass)) {
+  for (const candidate of await store.pushCandidates(now, DAEMON_OPTIONS.websub.perPass)) {
     if (signal?.aborted) return;
     const action = pushAction(candidate);
     const { subscription } = candidate;

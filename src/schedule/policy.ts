@@ -3,7 +3,8 @@ import { nextCronTime } from './cron.js';
 import {
   burstOverflow, burstRate, choGarciaMolinaRate, decayedCount, expectedArrivals, HOUR_MS, poissonTail, rateUpperBound, recentArrivals, safeMean,
 } from './estimate.js';
-import { isBurst, MAX_BURSTS, planningProfile, RATE_HALF_LIFE, type ScheduleState } from './state.js';
+import { isBurst, planningProfile, type ScheduleState } from './state.js';
+import { SCHEDULE_OPTIONS } from './options.js';
 
 /**
  * When to poll a feed next: a pure function of the scheduler's state for the feed (after the
@@ -85,9 +86,6 @@ export interface PollDecision {
   window: number | null;
 }
 
-/** Polls starting later than this mean the daemon, not the feed, is the bottleneck. */
-export const BEHIND_SCHEDULE_MS = 60_000;
-
 /**
  * Overload: while polls start `lagMs` late, each feed's next poll is pushed back by that lag. At
  * the planned interval the queue of due polls would never shrink — every poll done makes another
@@ -95,7 +93,7 @@ export const BEHIND_SCHEDULE_MS = 60_000;
  * polls drain and the lag falls. A cron schedule is the user's explicit wish and is kept.
  */
 export function stretchWhenBehind(decision: PollDecision, lagMs: number, cron: string | null): PollDecision {
-  if (lagMs <= BEHIND_SCHEDULE_MS || cron) return decision;
+  if (lagMs <= SCHEDULE_OPTIONS.behindScheduleMs || cron) return decision;
   return { ...decision, at: new Date(decision.at.getTime() + lagMs), reason: `${decision.reason}; +${Math.round(lagMs / 1000)}s: Forest is behind schedule` };
 }
 
@@ -111,11 +109,6 @@ export function relaxWhenPushed(decision: PollDecision, at: number, intervalMs: 
 
 export const NO_HINTS: PublisherHints = { cron: null, ttlMinutes: null, updatePeriod: null, updateFrequency: null, skipHours: [], skipDays: [], maxAgeMs: null, retryAfterMs: null };
 
-const ASSUMED_WINDOW = 10;
-/** A recent count less likely than this under the long-run rate is a burst (see estimateRate). */
-const BURST_SIGNIFICANCE = 0.001;
-/** Odds, gap under the burst rate against under the usual rate, that mark a burst's onset. */
-const BURST_ONSET_ODDS = 20;
 const PERIODS: Record<string, number> = { hourly: HOUR_MS, daily: 24 * HOUR_MS, weekly: 168 * HOUR_MS, monthly: 30 * 24 * HOUR_MS, yearly: 365 * 24 * HOUR_MS };
 const DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 
@@ -149,7 +142,7 @@ export function burstsOf(state: ScheduleState, now: number, longRun: number, pro
   if (bursts.length === 0) return null;
   const fastest = bursts.reduce((a, b) => (b.rate > a.rate ? b : a));
   // Once the list is full, its oldest episode is where the count starts.
-  const since = state.bursts.length >= MAX_BURSTS ? state.bursts[0]!.seenAt : (state.firstPollAt ?? now);
+  const since = state.bursts.length >= SCHEDULE_OPTIONS.maxBursts ? state.bursts[0]!.seenAt : (state.firstPollAt ?? now);
   return { rate: fastest.rate, hazard: bursts.length / Math.max(now - since, 24 * HOUR_MS) };
 }
 
@@ -158,7 +151,7 @@ export function estimateRate(state: ScheduleState, now: number): RateEstimate | 
   if (state.lastSuccessAt === null || state.observedSince === null) return null;
   const span = now - state.observedSince;
   const datesUseful = state.datesSeen < 3 || state.datesTrusted / state.datesSeen >= 0.5;
-  const { count, exposure } = decayedCount(state.arrivals, now, state.observedSince, RATE_HALF_LIFE);
+  const { count, exposure } = decayedCount(state.arrivals, now, state.observedSince, SCHEDULE_OPTIONS.rateHalfLife);
   let rate = count / exposure;
   // The overflow risk is planned with what the rate could still be, given how little was seen.
   let riskRate = rateUpperBound(count, exposure);
@@ -177,7 +170,7 @@ export function estimateRate(state: ScheduleState, now: number): RateEstimate | 
   const shape = planningProfile(state, now);
   const profile = shape?.multipliers ?? null;
   // Bursts and wake-ups: a recent span holding more items than the long-run rate (shaped by the
-  // hour) makes plausible — a Poisson tail below BURST_SIGNIFICANCE, not a mere busy stretch,
+  // hour) makes plausible — a Poisson tail below SCHEDULE_OPTIONS.burstSignificance, not a mere busy stretch,
   // which every slow feed has now and then. The shortest spans see a feed that fills its window
   // in minutes (a wire, a live blog) at the first polls, before an hour of its history exists.
   // The burst's rate is measured from its first item in the span to now (burstRate): a wire seen
@@ -191,7 +184,7 @@ export function estimateRate(state: ScheduleState, now: number): RateEstimate | 
     if (recent.count < 3 || recent.first === null) continue;
     const expected = expectedArrivals(longRun, profile, now - spanMs, spanMs);
     const burst = burstRate(recent.count, recent.first, now, spanMs);
-    if (burst > rate && poissonTail(expected, recent.count - 1) < BURST_SIGNIFICANCE) {
+    if (burst > rate && poissonTail(expected, recent.count - 1) < SCHEDULE_OPTIONS.burstSignificance) {
       rate = burst;
       riskRate = Math.max(riskRate, burst);
       source = `burst over ${hours}h`;
@@ -203,10 +196,10 @@ export function estimateRate(state: ScheduleState, now: number): RateEstimate | 
   // under the two rates (exponential gaps); it lasts while such a burst would still be going.
   const bursts = burstsOf(state, now, longRun, shape?.label ?? null);
   const [previous, newest] = state.arrivals.slice(-2);
-  if (bursts && bursts.rate > rate && previous !== undefined && newest !== undefined && now - newest < (state.window || ASSUMED_WINDOW) / bursts.rate) {
+  if (bursts && bursts.rate > rate && previous !== undefined && newest !== undefined && now - newest < (state.window || SCHEDULE_OPTIONS.assumedWindow) / bursts.rate) {
     const gap = newest - previous;
     const ratio = (bursts.rate / rate) * Math.exp(-(bursts.rate - rate) * gap);
-    if (ratio >= BURST_ONSET_ODDS) {
+    if (ratio >= SCHEDULE_OPTIONS.burstOnsetOdds) {
       rate = bursts.rate;
       riskRate = Math.max(riskRate, rate);
       source = 'burst onset';
@@ -281,7 +274,7 @@ export function nextPoll(state: ScheduleState, hints: PublisherHints, now: numbe
   // Until an item has been seen to leave the document, its size is only a lower bound on the
   // window: assume at least the most common window, 10 (thesis ch. 1 §3.4). A feed that has
   // shown one item is not a feed that holds one (which would need a poll per item).
-  const window = state.windowFull ? state.window : Math.max(state.window, ASSUMED_WINDOW);
+  const window = state.windowFull ? state.window : Math.max(state.window, SCHEDULE_OPTIONS.assumedWindow);
   let delta: number;
   let reason: string;
   let risk = 0;

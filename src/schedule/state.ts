@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { seedOf } from '../util/random.js';
 import { burstRate, dailyMultipliers, decayedRate, hourOfWeek, multiplierWithout, profileMultipliers } from './estimate.js';
+import { SCHEDULE_OPTIONS } from './options.js';
 
 /**
  * What the scheduler remembers of a feed between polls (stored as JSON on the feed row). Only
@@ -41,7 +42,7 @@ export interface ScheduleState {
   /** Last poll that showed a probable loss (no overlap with the previous full document). */
   gapAt: number | null;
   gaps: number;
-  /** Burst episodes seen, oldest first (at most MAX_BURSTS): a feed that has burst (a live
+  /** Burst episodes seen, oldest first (at most SCHEDULE_OPTIONS.maxBursts): a feed that has burst (a live
    *  blog) is planned as if it may burst again, as often as it has. */
   bursts: BurstEpisode[];
   consecutiveErrors: number;
@@ -110,26 +111,6 @@ export interface PollObservation {
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-const MAX_ARRIVALS = 400;
-/** How long old behaviour keeps weight. */
-export const RATE_HALF_LIFE = 7 * 24 * HOUR;
-const PROFILE_HALF_LIFE = 28 * 24 * HOUR;
-/** A burst is an hour-scale rate this many times what the feed's rate and profile expect then. */
-export const BURST_FACTOR = 4;
-/** The longest span an episode's items are counted over (its size): the hour-scale of a news event. */
-const EPISODE_SPAN = 3 * HOUR;
-/** Burst episodes kept: enough to estimate how often a feed bursts. */
-export const MAX_BURSTS = 16;
-const POLL_HALF_LIFE = 7 * 24 * HOUR;
-/** Arrivals before the shape of the day is used (about two a day in each hour of the day). */
-const DAILY_SHAPE_ARRIVALS = 48;
-/**
- * A silence is long — the feed that breaks it is watched afresh — when it lasted at least the
- * rate's half-life (past it the estimate describes the feed's past more than its present) and
- * at least this many of the feed's mean gaps (a silence that long happens by chance e^-4 ≈ 2 %
- * of the time: a weekly feed's week without news is no silence).
- */
-const SILENT_GAPS = 4;
 
 // Enough to recognise the previous document's items; collisions only hide a gap now and then.
 const shortHash = (guid: string) => seedOf(guid).toString(36);
@@ -185,7 +166,7 @@ export function arrivalEstimates(
 export function profileKind(state: ScheduleState, now: number): 'weekly' | 'daily' | null {
   const span = now - (state.observedSince ?? now);
   if (span >= 14 * 24 * HOUR && state.arrivals.length >= 30) return 'weekly';
-  if (span >= 2 * 24 * HOUR && state.arrivals.length >= DAILY_SHAPE_ARRIVALS) return 'daily';
+  if (span >= 2 * 24 * HOUR && state.arrivals.length >= SCHEDULE_OPTIONS.dailyShapeArrivals) return 'daily';
   return null;
 }
 
@@ -210,7 +191,7 @@ export function isBurst(state: ScheduleState, profile: 'weekly' | 'daily' | null
       shape = Math.max(shape, multiplierWithout(state.profile, profile === 'daily', hourOfWeek(hour), burst.size));
     }
   }
-  return burst.rate > BURST_FACTOR * longRun * shape;
+  return burst.rate > SCHEDULE_OPTIONS.burstFactor * longRun * shape;
 }
 
 /**
@@ -223,15 +204,15 @@ export function isBurst(state: ScheduleState, profile: 'weekly' | 'daily' | null
  */
 function rememberBurst(state: ScheduleState, now: number, previousPoll: number, newArrivals: readonly number[]): void {
   const profile = profileKind(state, now);
-  const longRun = decayedRate(state.arrivals, now, state.observedSince ?? now, RATE_HALF_LIFE);
+  const longRun = decayedRate(state.arrivals, now, state.observedSince ?? now, SCHEDULE_OPTIONS.rateHalfLife);
   let found: BurstEpisode | null = null;
   // The arrivals are in order: a span's items are found by bisection, not by a pass over all of
   // them for each new item (a feed showing a hundred items judged again at every poll).
   const arrivals = state.arrivals;
   for (const end of newArrivals) {
     const last = firstAfter(arrivals, end) - 1;
-    const size = last - firstAfter(arrivals, end - EPISODE_SPAN) + 1;
-    for (const span of [HOUR, EPISODE_SPAN]) {
+    const size = last - firstAfter(arrivals, end - SCHEDULE_OPTIONS.episodeSpan) + 1;
+    for (const span of [HOUR, SCHEDULE_OPTIONS.episodeSpan]) {
       const first = firstAfter(arrivals, end - span);
       const count = last - first + 1;
       if (count < 5) continue;
@@ -243,10 +224,10 @@ function rememberBurst(state: ScheduleState, now: number, previousPoll: number, 
   }
   if (!found) return;
   const last = state.bursts[state.bursts.length - 1];
-  if (last && (last.seenAt >= previousPoll || found.at - EPISODE_SPAN <= last.at)) {
+  if (last && (last.seenAt >= previousPoll || found.at - SCHEDULE_OPTIONS.episodeSpan <= last.at)) {
     state.bursts = [...state.bursts.slice(0, -1), found.rate > last.rate ? { ...found, size: Math.max(found.size, last.size) } : { ...last, seenAt: now, size: Math.max(found.size, last.size) }];
   } else {
-    state.bursts = [...state.bursts, found].slice(-MAX_BURSTS);
+    state.bursts = [...state.bursts, found].slice(-SCHEDULE_OPTIONS.maxBursts);
   }
 }
 
@@ -264,15 +245,15 @@ function firstAfter(times: readonly number[], t: number): number {
 
 /**
  * Whether new items at this poll end a long silence: nothing new since well before the previous
- * poll, for longer than the feed's rate makes likely (SILENT_GAPS). A dormant feed that wakes
+ * poll, for longer than the feed's rate makes likely (SCHEDULE_OPTIONS.silentGaps). A dormant feed that wakes
  * may publish at any rate; its old rate says nothing of it.
  */
 export function brokeSilence(state: ScheduleState, previousPoll: number): boolean {
   const newest = state.arrivals[state.arrivals.length - 1];
-  if (newest === undefined) return state.watchedSince !== null && previousPoll - state.watchedSince >= RATE_HALF_LIFE;
+  if (newest === undefined) return state.watchedSince !== null && previousPoll - state.watchedSince >= SCHEDULE_OPTIONS.rateHalfLife;
   const silence = previousPoll - newest;
-  const rate = decayedRate(state.arrivals, newest, state.observedSince ?? newest, RATE_HALF_LIFE);
-  return silence >= RATE_HALF_LIFE && silence * rate >= SILENT_GAPS;
+  const rate = decayedRate(state.arrivals, newest, state.observedSince ?? newest, SCHEDULE_OPTIONS.rateHalfLife);
+  return silence >= SCHEDULE_OPTIONS.rateHalfLife && silence * rate >= SCHEDULE_OPTIONS.silentGaps;
 }
 
 /** The state after a poll: a pure function, run by the daemon and by the simulation alike. */
@@ -290,14 +271,14 @@ export function observePoll(previous: ScheduleState, observation: PollObservatio
   // Decay the poll and profile counters to now.
   if (previousPoll !== null) {
     const elapsed = now - previousPoll;
-    state.polls = decay(state.polls, elapsed, POLL_HALF_LIFE) + 1;
-    state.pollsWithNew = decay(state.pollsWithNew, elapsed, POLL_HALF_LIFE);
-    state.intervalSum = decay(state.intervalSum, elapsed, POLL_HALF_LIFE) + elapsed;
-    state.datesSeen = decay(state.datesSeen, elapsed, POLL_HALF_LIFE);
-    state.datesTrusted = decay(state.datesTrusted, elapsed, POLL_HALF_LIFE);
+    state.polls = decay(state.polls, elapsed, SCHEDULE_OPTIONS.pollHalfLife) + 1;
+    state.pollsWithNew = decay(state.pollsWithNew, elapsed, SCHEDULE_OPTIONS.pollHalfLife);
+    state.intervalSum = decay(state.intervalSum, elapsed, SCHEDULE_OPTIONS.pollHalfLife) + elapsed;
+    state.datesSeen = decay(state.datesSeen, elapsed, SCHEDULE_OPTIONS.pollHalfLife);
+    state.datesTrusted = decay(state.datesTrusted, elapsed, SCHEDULE_OPTIONS.pollHalfLife);
   }
   if (state.profileAt !== null && now > state.profileAt) {
-    const factor = Math.pow(0.5, (now - state.profileAt) / PROFILE_HALF_LIFE);
+    const factor = Math.pow(0.5, (now - state.profileAt) / SCHEDULE_OPTIONS.profileHalfLife);
     for (let h = 0; h < 168; h++) state.profile[h]! *= factor;
   }
   state.profileAt = now;
@@ -327,9 +308,9 @@ export function observePoll(previous: ScheduleState, observation: PollObservatio
     const all = state.arrivals.concat(arrivals);
     // Usually already in order (new items arrive after old ones); sort only when not.
     if (arrivals.length > 0 && state.arrivals.length > 0 && arrivals[0]! < state.arrivals[state.arrivals.length - 1]!) all.sort((a, b) => a - b);
-    state.arrivals = all.slice(-MAX_ARRIVALS);
+    state.arrivals = all.slice(-SCHEDULE_OPTIONS.maxArrivals);
     // Forgetting the oldest arrivals shortens the span they describe, or the rate would sag.
-    if (all.length > MAX_ARRIVALS && state.observedSince !== null) state.observedSince = Math.max(state.observedSince, state.arrivals[0]!);
+    if (all.length > SCHEDULE_OPTIONS.maxArrivals && state.observedSince !== null) state.observedSince = Math.max(state.observedSince, state.arrivals[0]!);
     // The first document is evidence too: a window that filled in half an hour yesterday can
     // fill as fast today, long before the profile has seen that hour.
     if (arrivals.length > 0) rememberBurst(state, now, previousPoll ?? -Infinity, arrivals);

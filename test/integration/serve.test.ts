@@ -102,10 +102,10 @@ test('the OpenAPI document lists every API route with its parameters', async () 
   const { body } = await get('/api/v1/openapi.json');
   const document = body as { openapi: string; paths: Record<string, Record<string, { parameters?: Array<{ name: string }> }>> };
   assert.match(document.openapi, /^3\./);
-  for (const path of ['/api/v1/feeds', '/api/v1/feeds/{id}', '/api/v1/articles', '/api/v1/articles/{id}', '/api/v1/articles/{id}/versions/{n}', '/api/v1/articles/{id}/diff', '/api/v1/search', '/api/v1/status']) {
+  for (const path of ['/api/v1/feeds', '/api/v1/feeds/{id}', '/api/v1/feeds/{id}/polls', '/api/v1/articles', '/api/v1/articles/{id}', '/api/v1/articles/{id}/versions/{n}', '/api/v1/articles/{id}/diff', '/api/v1/search', '/api/v1/status']) {
     assert.ok(document.paths[path]?.['get'], `${path} documented`);
   }
-  assert.deepEqual(document.paths['/api/v1/articles']!['get']!.parameters!.map((parameter) => parameter.name).sort(), ['cursor', 'feed', 'limit', 'since', 'until']);
+  assert.deepEqual(document.paths['/api/v1/articles']!['get']!.parameters!.map((parameter) => parameter.name).sort(), ['cursor', 'feed', 'language', 'limit', 'since', 'until']);
 });
 
 test('pages: the dashboard and an article page, with the text of feeds escaped and a Content Security Policy', async () => {

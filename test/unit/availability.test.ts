@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { canonicalVerdict, redirectVerdict, textVerdict, UNAVAILABLE_MIN_PREVIOUS_CHARS } from '../../src/daemon/availability.js';
+import { canonicalVerdict, redirectVerdict, textVerdict } from '../../src/daemon/availability.js';
+import { DAEMON_OPTIONS } from '../../src/daemon/options.js';
 
 const article = 'https://news.example/2026/11/city-council-votes';
 
@@ -33,5 +34,5 @@ test('text under a fifth of a real article is unavailable; a cut or a short piec
   assert.match(textVerdict(2000, 150) ?? '', /150 characters of text where the article had 2000/);
   assert.equal(textVerdict(2000, 450), null, 'a heavy cut keeps more than a fifth');
   assert.equal(textVerdict(2000, 2400), null);
-  assert.equal(textVerdict(UNAVAILABLE_MIN_PREVIOUS_CHARS - 1, 10), null, 'too short before to judge');
+  assert.equal(textVerdict(DAEMON_OPTIONS.availability.unavailableMinPreviousChars - 1, 10), null, 'too short before to judge');
 });

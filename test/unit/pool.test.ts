@@ -6,7 +6,8 @@ import { encodeBody, loadCodec, type EncodedBody, type StoredBody } from '../../
 import { normalizeArticle, objectHash } from '../../src/archive/normalize.js';
 import { learningDue, relearnGap } from '../../src/daemon/extraction.js';
 import { createPool, type CpuPool } from '../../src/daemon/pool.js';
-import { LEARNING_HTML_BYTES, extractTask, type PageInput } from '../../src/daemon/tasks.js';
+import { extractTask, type PageInput } from '../../src/daemon/tasks.js';
+import { DAEMON_OPTIONS } from '../../src/daemon/options.js';
 import { EXTRACTOR_VERSION } from '../../src/extract/extract.js';
 import { extractArticle } from '../../src/extract/extract.js';
 import { learnFromSamples } from '../../src/extract/learn.js';
@@ -166,7 +167,7 @@ test('a learning holds at most its HTML budget of samples, newest first, and nev
   });
   assert.equal((await learn(40)).samples, 4, 'small pages: every sample');
   const large = await learn(1200);
-  assert.ok(4 * 1200 * 1024 > LEARNING_HTML_BYTES && 2 * 1200 * 1024 <= LEARNING_HTML_BYTES, 'the pages are sized around the budget');
+  assert.ok(4 * 1200 * 1024 > DAEMON_OPTIONS.learning.htmlBytes && 2 * 1200 * 1024 <= DAEMON_OPTIONS.learning.htmlBytes, 'the pages are sized around the budget');
   assert.equal(large.samples, 2, 'pages of 1.2 MB: the two newest fit the budget');
   assert.equal((await learn(4000)).samples, 2, 'pages larger than the budget: still two');
 });

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { cronProblem, nextCronTime } from '../../src/schedule/cron.js';
 import { decayedRate, expectedArrivals, poissonTail, safeMean } from '../../src/schedule/estimate.js';
-import { BEHIND_SCHEDULE_MS, estimateRate, NO_HINTS, nextPoll, stretchWhenBehind, type PublisherHints, type ScheduleSettings } from '../../src/schedule/policy.js';
-import { arrivalEstimates, emptyState, isBurst, observePoll, parseState, profileKind, RATE_HALF_LIFE, type ScheduleState } from '../../src/schedule/state.js';
+import { estimateRate, NO_HINTS, nextPoll, stretchWhenBehind, type PublisherHints, type ScheduleSettings } from '../../src/schedule/policy.js';
+import { arrivalEstimates, emptyState, isBurst, observePoll, parseState, profileKind, type ScheduleState } from '../../src/schedule/state.js';
+import { SCHEDULE_OPTIONS } from '../../src/schedule/options.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -155,7 +156,7 @@ test('a stretch that runs from the last peak hour into a quiet one is judged by 
   const state = replay(times, 10, 10 * MIN, now);
   const profile = profileKind(state, now);
   assert.equal(profile, 'daily');
-  const longRun = decayedRate(state.arrivals, now, state.observedSince!, RATE_HALF_LIFE);
+  const longRun = decayedRate(state.arrivals, now, state.observedSince!, SCHEDULE_OPTIONS.rateHalfLife);
   const episode = { seenAt: now, from: T0 + 3 * DAY + 23 * HOUR + 40 * MIN, at: T0 + 4 * DAY + 10 * MIN, rate: 20 / HOUR, size: 10 };
   assert.equal(isBurst(state, profile, longRun, episode), false);
   assert.equal(isBurst(state, profile, longRun, { ...episode, from: T0 + 3 * DAY + 3 * HOUR, at: T0 + 3 * DAY + 3 * HOUR + 30 * MIN }), true);
@@ -400,7 +401,7 @@ test('nextCronTime finds weekday and hour matches; cronProblem explains bad ones
 test('behind schedule, the next poll is pushed back by the lag (not retried at the minimum interval); a cron schedule is kept', () => {
   const planned = { at: new Date('2026-11-22T10:01:00Z'), reason: 'minimum interval', ratePerHour: null, window: null };
   // Under a minute late: the plan stands.
-  assert.equal(stretchWhenBehind(planned, BEHIND_SCHEDULE_MS, null), planned);
+  assert.equal(stretchWhenBehind(planned, SCHEDULE_OPTIONS.behindScheduleMs, null), planned);
   const late = stretchWhenBehind(planned, 5 * 60_000, null);
   assert.equal(late.at.toISOString(), '2026-11-22T10:06:00.000Z');
   assert.match(late.reason, /^minimum interval; \+300s: Forest is behind schedule$/);

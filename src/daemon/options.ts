@@ -1,0 +1,108 @@
+/**
+ * The daemon's tunables, in one place (as extract/options.ts holds extraction's): what each
+ * bounds and why it is what it is. The measurements behind the values are in
+ * docs/measurements.md ("The daemon's tunables"); settings a user may change are in
+ * config/default.yaml, not here. The scheduler's are in schedule/options.ts.
+ */
+export const DAEMON_OPTIONS = {
+  loop: {
+    /** The most due units of each kind a pass looks at. */
+    candidates: 4096,
+    /** The longest the loop sleeps before looking again (work another process may have added: `forest feeds add`, a push, "poll now"). */
+    maxSleepMs: 5000,
+    /**
+     * The shortest time between two passes asked for by work ending (ms): a pass reads the due
+     * work of every host that is not ready, so passes close together cost CPU for nothing; 50 ms
+     * leaves a freed slot idle at most that long, against a politeness delay of a second per host.
+     */
+    minPassGapMs: 50,
+    /** Pages waiting for extraction beyond which no revisit is fetched (extraction is the bottleneck then). */
+    extractionBacklogForRevisits: 100,
+    /** How often the daemon reports (log line and the lease's status) what it did and what waits. */
+    reportEveryMs: 60_000,
+    /** While the database is full: how often to test for room again, and how often to say so. */
+    fullProbeEveryMs: 5_000,
+    fullLogEveryMs: 60_000,
+  },
+  lease: {
+    /** The heartbeat of the daemon's lease (ms). */
+    heartbeatMs: 10_000,
+    /** A lease whose heartbeat is older than this (six missed beats) belongs to a daemon that died. */
+    staleAfterMs: 60_000,
+  },
+  retention: {
+    /** The first pass a few minutes in (a restart loop does not run it over and over), then daily. */
+    firstMs: 5 * 60_000,
+    everyMs: 24 * 3600_000,
+  },
+  learning: {
+    /** Pages a template's wrapper is learned from (the newest). */
+    relearnFrom: 10,
+    /** Recent pages re-extracted with a new wrapper. */
+    reextractLimit: 50,
+    /** Due extractions looked at per pass. */
+    maxCandidates: 256,
+    /** Pages a template waits after a wrapper stopped matching before it is re-learned… */
+    relearnGap: 3,
+    /** …doubling with each re-learning that did not help, up to 2^4 × relearnGap: a template no wrapper fits is not re-learned every few pages forever. */
+    relearnBackoffSteps: 4,
+    /** The most pages between two routine re-learnings: learning then costs a busy template at most a tenth of its parsing. */
+    routineGap: 100,
+    /**
+     * The HTML a learning holds parsed at once (bytes): a prepared page takes about 27 times its
+     * HTML in heap, so 3 MB is about 80 MB of trees, a third of a worker's heap.
+     */
+    htmlBytes: 3 * 2 ** 20,
+    /** FOREST needs two pages (forest-paper §5): a site of large pages learns from fewer, never from fewer than two. */
+    minSamples: 2,
+  },
+  /** Revisits extracted ahead of their storage, kept at most (older ones are extracted again instead of held in memory). */
+  extractedAhead: 64,
+  pool: {
+    /** Old-generation heap of each worker (MB): learning from ten large pages needs about 150. */
+    workerHeapMb: 256,
+    /**
+     * Young generation of each worker (MB): with the old generation capped, V8 would give it a
+     * few MB, and a page's tree, which lives until its task ends, would be copied by scavenge
+     * after scavenge. 48 gives 16 MB semi-spaces, V8's default for a large heap.
+     */
+    workerYoungMb: 48,
+    /** How long closing the pool waits for workers still loading their module (built: about 1.4 s). */
+    loadWaitMs: 5000,
+  },
+  availability: {
+    /**
+     * A revisit whose text is under this share of the previous version's is not the article any
+     * more (a teaser, a paywall, an error page): a newsroom's edit keeps most of the text.
+     */
+    unavailableTextShare: 0.2,
+    /** Below this many characters the previous version was too short for the share to mean anything. */
+    unavailableMinPreviousChars: 600,
+  },
+  /** When a poll makes its feed news for the webhooks (feed-events.ts). */
+  feedEvents: {
+    /** Failures in a row that make a feed failing. */
+    failingAfter: 3,
+  },
+  /** Recovering the items a gap may have lost (gap-recovery.ts). */
+  gaps: {
+    /** Archive documents followed back after one gap at most: a feed that shows 10 items a document reaches 250 missed items. */
+    maxPages: 25,
+  },
+  /** Webhook deliveries (notifier.ts). */
+  notify: {
+    /** How often the outbox is filled and delivered (ms). */
+    every: 5000,
+    /** Events read per webhook and pass. */
+    queueLimit: 500,
+    /** Deliveries tried per pass, one at a time (a receiver is not flooded). */
+    deliveriesPerPass: 50,
+  },
+  /** The WebSub pass (websub.ts). */
+  websub: {
+    /** How often the pass runs (ms): a new feed's hub is asked within this long of the poll that found it. */
+    every: 10_000,
+    /** Subscriptions looked at per pass. */
+    perPass: 50,
+  },
+} as const;
