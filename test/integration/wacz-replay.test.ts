@@ -80,9 +80,17 @@ test('ReplayWeb.page replays the exported WACZ: the archived article\'s text is 
   const page = await browser.newPage();
   try {
     await page.goto(`${origin}/`);
-    const deadline = Date.now() + 30_000;
+    // On a busy machine the embed's frame can ask for /replay/ before the service worker it just
+    // registered controls that scope (the server answers 404 there); a reload, as a reader would
+    // make, finds the worker installed. The WACZ is read the same either way.
+    const deadline = Date.now() + 90_000;
+    let reloadAt = Date.now() + 20_000;
     let replayed: string | null = null;
     while (replayed === null && Date.now() < deadline) {
+      if (Date.now() > reloadAt) {
+        await page.reload();
+        reloadAt = Date.now() + 20_000;
+      }
       await new Promise((resolve) => setTimeout(resolve, 500));
       for (const frame of page.frames()) {
         const text = await frame.evaluate(() => document.body?.innerText ?? '').catch(() => '');
