@@ -1,5 +1,6 @@
 import { diffArrays, diffWords } from 'diff';
 import { wordCount, type Block, type NormalizedObject } from './normalize.js';
+import { plural } from '../util/units.js';
 
 /**
  * The structured diff between two versions of an article (docs/architecture.md §6): blocks aligned by their
@@ -101,8 +102,6 @@ export function alignBlocks(before: Block[], after: Block[]): BlockChange[] {
   flush();
   return out;
 }
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export function diffObjects(before: NormalizedObject, after: NormalizedObject): ObjectDiff {
   const fields: FieldChange[] = [];

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import type { FeedStatus } from '../archive/store.js';
 import { pushInWords } from '../net/websub.js';
 import { daemonStatus, type DaemonStatus } from '../daemon/status.js';
-import { formatDuration } from '../util/units.js';
+import { formatDuration, plural } from '../util/units.js';
 import { printJson, settingsFor, withStore } from './context.js';
 import { describeGap } from '../daemon/gap-recovery.js';
 import { allowHintFor } from '../net/address-check.js';
@@ -69,8 +69,6 @@ export function printStatus(statuses: FeedStatus[], now = Date.now()): void {
 export const FEEDS_LISTED_IN_FULL = 12;
 /** Feeds needing attention listed in a summary. */
 const ATTENTION_LISTED = 10;
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** Totals over every feed, then only the feeds that need attention (failing first). */
 export function printSummary(statuses: FeedStatus[], now = Date.now()): void {

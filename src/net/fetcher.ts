@@ -157,16 +157,7 @@ export class Fetcher {
   }
 
   async fetch(url: string, conditional: ConditionalHeaders = {}, signal?: AbortSignal): Promise<FetchResult> {
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`unsupported scheme ${parsed.protocol}`);
-    } catch (error) {
-      throw new FetchError('invalid-url', `invalid URL: ${(error as Error).message}`, url, 0);
-    }
-    const host = parsed.host;
-    const refusal = literalRefusal(this.policy, parsed);
-    if (refusal !== null) throw new FetchError('blocked', `blocked: ${refusal}`, url, 0);
+    const host = this.allowedTarget(url).host;
     try {
       return await this.queue.run(
         host,
@@ -188,18 +179,10 @@ export class Fetcher {
    * (a hub's reason for refusing).
    */
   async postForm(url: string, form: Record<string, string>, signal?: AbortSignal): Promise<{ status: number; body: string }> {
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`unsupported scheme ${parsed.protocol}`);
-    } catch (error) {
-      throw new FetchError('invalid-url', `invalid URL: ${(error as Error).message}`, url, 0);
-    }
-    const refusal = literalRefusal(this.policy, parsed);
-    if (refusal !== null) throw new FetchError('blocked', `blocked: ${refusal}`, url, 0);
+    const target = this.allowedTarget(url);
     const started = performance.now();
     try {
-      return await this.queue.run(parsed.host, async () => {
+      return await this.queue.run(target.host, async () => {
         const response = await got.post(url, {
           form, headers: { 'user-agent': this.options.userAgent }, followRedirect: false, throwHttpErrors: false, retry: { limit: 0 },
           timeout: { connect: this.options.connectTimeout, request: this.options.timeout }, dnsLookup: this.lookup, maxHeaderSize: MAX_HEADER_BYTES, signal,
@@ -209,6 +192,20 @@ export class Fetcher {
     } catch (error) {
       throw classify(error, url, Math.round(performance.now() - started), this.options.maxBodySize);
     }
+  }
+
+  /** `url` parsed, if it is http(s) and its host is not a refused address literal (the policy is checked again on every connection). */
+  private allowedTarget(url: string): URL {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`unsupported scheme ${parsed.protocol}`);
+    } catch (error) {
+      throw new FetchError('invalid-url', `invalid URL: ${(error as Error).message}`, url, 0);
+    }
+    const refusal = literalRefusal(this.policy, parsed);
+    if (refusal !== null) throw new FetchError('blocked', `blocked: ${refusal}`, url, 0);
+    return parsed;
   }
 
   /** 429/503 pause the whole host; any other answer ends a pause streak. */

@@ -30,3 +30,6 @@ export function formatDuration(millis: number): string {
   }
   return parts.join(' ');
 }
+
+/** A count with its noun, for messages: `plural(1, 'block')` is "1 block", `plural(2, 'block')` "2 blocks". */
+export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -14,6 +14,7 @@ import { describeGap } from '../daemon/gap-recovery.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { Problem } from './problems.js';
 import { webHref } from './uri.js';
+import { plural } from '../util/units.js';
 
 /**
  * The web app's pages, rendered on the server (usable without JavaScript, readable on a phone):
@@ -160,8 +161,6 @@ ${versions.length >= 2 ? html`<form action="/articles/${article.id}/diff" method
 /** What a feed's page shows of its polling: the latest polls, and that many days. */
 const FEED_PAGE = { polls: 20, days: 30 } as const;
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-
 /** A feed's polling over time: a row per day (polls, results, new items, gaps), then its latest polls, each with what it found. */
 function pollHistory(history: { polls: PollEntry[]; days: PollDay[] }): Safe {
   if (history.polls.length === 0 && history.days.length === 0) return html`<p>Not polled yet.</p>`;
@@ -234,7 +233,7 @@ const afterSide = (parts: WordPart[]) => words(parts.filter((part) => part.op !=
 function blockRow(change: BlockChange, n: number, view: 'side' | 'inline', context: Block[] | null): Safe {
   const anchor = html`<a id="change-${n}" href="#change-${n + 1}" class="muted" title="next change">↓</a>`;
   if (change.op === 'equal') {
-    const label = `${change.count} unchanged block${change.count === 1 ? '' : 's'}`;
+    const label = plural(change.count, 'unchanged block');
     // Expandable without a script: <details> opens in place, by keyboard too.
     return context === null ? html`<tr><td colspan="2" class="muted">… ${label}</td></tr>`
       : html`<tr><td colspan="2"><details class="context"><summary class="muted">… ${label} (show)</summary>${context.map((block) => html`<p>${block.text}</p>`)}</details></td></tr>`;

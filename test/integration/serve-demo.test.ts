@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { parseFeed } from '../../src/feeds/parse.js';
-import { forest, startForest, waitFor } from '../helpers/cli.js';
+import { forest, startServe, type ForestProcess } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 
 // What a new user sees: `forest demo` archives the synthetic web, then `forest serve` shows all
@@ -10,15 +10,13 @@ import { tempDir } from '../helpers/temp.js';
 // URL an article is known by.
 
 const database = join(tempDir(), 'demo.db');
-let server: ReturnType<typeof startForest>;
+let server: ForestProcess;
 let base = '';
 
 before(async () => {
   const demo = await forest(['demo', '--db', database, '--edits', '3', '--edit-every', '1s']);
   assert.equal(demo.code, 0, demo.stderr);
-  server = startForest(['serve', '--db', database, '--port', '0']);
-  await waitFor(() => /listening on/.test(server.output.stdout), 15_000, `forest serve (stderr: ${server.output.stderr})`);
-  base = /listening on (http:\/\/\S+)/.exec(server.output.stdout)![1]!;
+  ({ server, base } = await startServe(['--db', database]));
 });
 
 after(() => {

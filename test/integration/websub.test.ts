@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { after, before, test } from 'node:test';
-import { finished, forest, startForest } from '../helpers/cli.js';
+import { finished, forest, startForest, waitFor } from '../helpers/cli.js';
+import { listenOn } from '../helpers/listen.js';
 import { workspace } from '../helpers/setup.js';
 
 /*
@@ -26,12 +27,6 @@ let posts = 3;
 const FIRST_LEASE = 6;
 const requests: HubRequest[] = [];
 const verifications: Verification[] = [];
-
-const listen = async (server: Server, address: string) => {
-  await new Promise<void>((resolve) => server.listen(0, address, resolve));
-  const bound = server.address();
-  return `http://${address}:${typeof bound === 'object' && bound ? bound.port : 0}`;
-};
 
 const readBody = (request: import('node:http').IncomingMessage) => new Promise<string>((resolve) => {
   let body = '';
@@ -59,14 +54,6 @@ async function push(request: HubRequest, secret: string): Promise<number> {
   return response.status;
 }
 
-const until = async (what: string, check: () => boolean | Promise<boolean>, ms = 30_000) => {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-};
-
 before(async () => {
   site = createServer((request, response) => {
     if (request.url === '/feed.xml') {
@@ -89,8 +76,8 @@ before(async () => {
       verifications.push(await verify(hubRequest.mode, hubRequest.callback, hubRequest.topic));
     });
   });
-  siteUrl = await listen(site, '127.0.0.19');
-  hubUrl = await listen(hub, '127.0.0.20');
+  siteUrl = await listenOn(site, '127.0.0.19');
+  hubUrl = await listenOn(hub, '127.0.0.20');
 });
 after(async () => {
   await Promise.all([site, hub].map((server) => new Promise((resolve) => server.close(resolve))));
@@ -98,7 +85,7 @@ after(async () => {
 
 const freePort = async () => {
   const probe = createServer();
-  const url = await listen(probe, '127.0.0.1');
+  const url = await listenOn(probe, '127.0.0.1');
   await new Promise((resolve) => probe.close(resolve));
   return Number(new URL(url).port);
 };
@@ -123,7 +110,7 @@ test('subscribe, verify, renew, push (signed or not), a silent hub, unsubscribe 
   };
   try {
     // 1. Discovery and subscription: the topic is the Link header's self, with a callback and a secret of our own.
-    await until('the hub verified a subscription', () => verifications.some((verification) => verification.mode === 'subscribe'));
+    await waitFor(() => verifications.some((verification) => verification.mode === 'subscribe'), 30_000, 'the hub verified a subscription');
     const subscribe = requests.find((request) => request.mode === 'subscribe')!;
     assert.equal(subscribe.topic, feedUrl, 'the topic is the Link header\'s rel=self');
     assert.match(subscribe.callback, new RegExp(`^http://127\\.0\\.0\\.1:${port}/websub/[A-Za-z0-9_-]{32}$`));
@@ -138,7 +125,7 @@ test('subscribe, verify, renew, push (signed or not), a silent hub, unsubscribe 
     assert.equal((await verify('unsubscribe', subscribe.callback, feedUrl)).status, 404);
 
     // 3. Renewal before the lease (6 s granted) ends: the same callback, asked again.
-    await until('the subscription was renewed', () => requests.filter((request) => request.mode === 'subscribe').length >= 2, 25_000);
+    await waitFor(() => requests.filter((request) => request.mode === 'subscribe').length >= 2, 25_000, 'the subscription was renewed');
     assert.equal(requests.filter((request) => request.mode === 'subscribe')[1]!.callback, subscribe.callback, 'a renewal keeps its callback');
     const status = await forest([...ws.args, 'status']);
     assert.match(status.stdout, /WebSub \(127\.0\.0\.20:\d+\): pushed by its hub/);
@@ -153,21 +140,21 @@ test('subscribe, verify, renew, push (signed or not), a silent hub, unsubscribe 
 
     // 5. The same push, signed: the feed is polled at once, and the page captured from the origin.
     assert.equal(await push(subscribe, subscribe.secret!), 202);
-    await until('the pushed item was archived', async () => (await titles()).includes('Post 4'), 15_000);
+    await waitFor(async () => (await titles()).includes('Post 4'), 15_000, 'the pushed item was archived');
 
     // 6. A silent hub: two polls in a row find items no push announced; the feed is polled in full again.
     for (const n of [5, 6]) {
       posts = n;
       const poll = await forest([...ws.args, 'feeds', 'poll', feedUrl]);
       assert.equal(poll.code, 0, poll.stderr);
-      await until(`Post ${n} was archived`, async () => (await titles()).includes(`Post ${n}`), 15_000);
+      await waitFor(async () => (await titles()).includes(`Post ${n}`), 15_000, `Post ${n} was archived`);
     }
-    await until('the subscription was dropped', async () => /polled in full again/.test((await forest([...ws.args, 'status'])).stdout), 10_000);
+    await waitFor(async () => /polled in full again/.test((await forest([...ws.args, 'status'])).stdout), 10_000, 'the subscription was dropped');
 
     // 7. feeds remove: the daemon asks the hub to stop, and answers its verification of that.
     const removed = await forest([...ws.args, 'feeds', 'remove', feedUrl]);
     assert.equal(removed.code, 0, removed.stderr);
-    await until('the hub verified the unsubscription', () => verifications.some((verification) => verification.mode === 'unsubscribe'), 25_000);
+    await waitFor(() => verifications.some((verification) => verification.mode === 'unsubscribe'), 25_000, 'the hub verified the unsubscription');
     const unsubscribe = verifications.find((verification) => verification.mode === 'unsubscribe')!;
     assert.deepEqual([unsubscribe.callback, unsubscribe.status, unsubscribe.echoed], [subscribe.callback, 200, true]);
     // The subscription is gone: a push to its callback is 410 Gone (§8: the hub ends it).
