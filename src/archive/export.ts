@@ -3,12 +3,10 @@ import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { STATUS_CODES } from 'node:http';
 import { WARCRecord, WARCSerializer } from 'warcio';
-import { checksOf, listArticles, versionsOf } from './articles.js';
-import { getBlob } from './blobs.js';
+import type { CheckRow, VersionRow } from './articles.js';
 import { loadCodec } from './codec.js';
 import { z } from 'zod';
-import type { Db } from './database.js';
-import { checkedRows, integer, joinedHeaders, json, nullableInteger, nullableText, text } from './rows.js';
+import { integer, joinedHeaders, json, nullableInteger, nullableText, text } from './rows.js';
 import { cdxjLines } from './cdxj.js';
 import type { ArticleFilter, ArticleSummary, Progress } from './store.js';
 import type { ExportSink, ExportReport, WarcOptions, WarcIndexEntry } from './store.js';
@@ -78,31 +76,46 @@ class AtomicFile implements ExportSink {
   }
 }
 
+/**
+ * What an export reads, a backend's rows as both backends store them: exports are built once,
+ * here, on these reads (each backend answers them with its own SQL).
+ */
+export interface ExportSource {
+  /** Every article the filter selects, oldest first. */
+  exportArticles(filter: ArticleFilter): Promise<ArticleSummary[]>;
+  exportVersions(articleId: number): Promise<VersionRow[]>;
+  exportChecks(articleId: number): Promise<CheckRow[]>;
+  /** The article's captures in the order they were fetched, each with the check and version it made. */
+  exportCaptures(articleId: number): Promise<ExportCapture[]>;
+  /** A stored body, decoded (the codec is loaded), or null. */
+  exportBody(sha256: string): Promise<Buffer | null>;
+}
+
 /** A version's change kinds, as stored (JSON). */
 const changeKinds = z.array(z.string());
 
-function articleRecord(db: Db, article: ArticleSummary) {
+async function articleRecord(source: ExportSource, article: ArticleSummary) {
   return {
     ...article,
-    versions: versionsOf(db, article.id).map((version) => ({
+    versions: (await source.exportVersions(article.id)).map((version) => ({
       n: version.n, capturedAt: version.captured_at, method: version.method, wrapper: version.wrapper_id, hash: version.hash,
       change: json(changeKinds, version.change, `version ${version.n} of article ${version.article_id} (change)`), summary: version.summary,
       title: version.title, byline: version.byline, published: version.published, text: version.text, html: version.html,
     })),
-    checks: checksOf(db, article.id).map((check) => ({ at: check.at, status: check.status, result: check.result, version: check.version_n, reason: check.reason })),
+    checks: (await source.exportChecks(article.id)).map((check) => ({ at: check.at, status: check.status, result: check.result, version: check.version_n, reason: check.reason })),
   };
 }
 
-export function exportJsonl(db: Db, filter: ArticleFilter, path: string, progress?: Progress): Promise<ExportReport> {
-  return AtomicFile.write(path, (file) => writeJsonl(db, filter, file, progress));
+export function exportJsonl(source: ExportSource, filter: ArticleFilter, path: string, progress?: Progress): Promise<ExportReport> {
+  return AtomicFile.write(path, (file) => writeJsonl(source, filter, file, progress));
 }
 
 /** One line per article, with every version and check. */
-export async function writeJsonl(db: Db, filter: ArticleFilter, sink: ExportSink, progress?: Progress): Promise<ExportReport> {
-  const articles = listArticles(db, filter);
+export async function writeJsonl(source: ExportSource, filter: ArticleFilter, sink: ExportSink, progress?: Progress): Promise<ExportReport> {
+  const articles = await source.exportArticles(filter);
   let versions = 0;
   for (const [index, article] of articles.entries()) {
-    const record = articleRecord(db, article);
+    const record = await articleRecord(source, article);
     versions += record.versions.length;
     await sink.write(`${JSON.stringify(record)}\n`);
     progress?.(index + 1, articles.length);
@@ -110,7 +123,8 @@ export async function writeJsonl(db: Db, filter: ArticleFilter, sink: ExportSink
   return { articles: articles.length, versions, records: { article: articles.length }, bytes: sink.bytes };
 }
 
-const captureRow = z.object({
+/** A capture as an export reads it (ExportSource.exportCaptures). */
+export const exportCapture = z.object({
   snapshot_id: integer,
   article_id: integer,
   url: text,
@@ -126,6 +140,14 @@ const captureRow = z.object({
   version_n: nullableInteger,
   new_version: nullableInteger,
 });
+export type ExportCapture = z.infer<typeof exportCapture>;
+
+/** The rows of ExportSource.exportCaptures: snapshots with the check and the version each made (the same SQL on both backends). */
+export const EXPORT_CAPTURE_QUERY = `SELECT snapshots.id AS snapshot_id, articles.id AS article_id, snapshots.url, snapshots.final_url, snapshots.fetched_at,
+      snapshots.status, snapshots.headers, snapshots.content_type, snapshots.sha256, snapshots.payload_digest, checks.result AS check_result, checks.reason AS check_reason, checks.version_n, versions.n AS new_version
+    FROM articles JOIN snapshots ON snapshots.item_id = articles.item_id
+    LEFT JOIN checks ON checks.snapshot_id = snapshots.id LEFT JOIN versions ON versions.snapshot_id = snapshots.id
+    WHERE articles.id = ? ORDER BY snapshots.fetched_at, snapshots.id`;
 
 /**
  * The revisit profile of a capture whose body Forest did not keep because the article object
@@ -151,15 +173,15 @@ function payloadHeaders(stored: Record<string, string>, length: number): Record<
   return headers;
 }
 
-export async function exportWarc(db: Db, filter: ArticleFilter, path: string, options: WarcOptions): Promise<ExportReport> {
-  return AtomicFile.write(path, (file) => writeWarc(db, filter, file, path.split('/').pop()!, options));
+export async function exportWarc(source: ExportSource, filter: ArticleFilter, path: string, options: WarcOptions): Promise<ExportReport> {
+  return AtomicFile.write(path, (file) => writeWarc(source, filter, file, path.split('/').pop()!, options));
 }
 
 /**
  * The CDXJ index of the WARC that writeWarc makes with the same filter and options (cdxj.ts):
  * the WARC is made again without being kept, to learn where each capture's record lies.
  */
-export async function writeCdxj(db: Db, filter: ArticleFilter, sink: ExportSink, filename: string, options: Omit<WarcOptions, 'onCapture' | 'progress'>): Promise<{ captures: number; bytes: number }> {
+export async function writeCdxj(source: ExportSource, filter: ArticleFilter, sink: ExportSink, filename: string, options: Omit<WarcOptions, 'onCapture' | 'progress'>): Promise<{ captures: number; bytes: number }> {
   const entries: WarcIndexEntry[] = [];
   let counted = 0;
   const counter: ExportSink = {
@@ -168,7 +190,7 @@ export async function writeCdxj(db: Db, filter: ArticleFilter, sink: ExportSink,
       return counted;
     },
   };
-  await writeWarc(db, filter, counter, filename, { ...options, onCapture: (entry) => entries.push(entry) });
+  await writeWarc(source, filter, counter, filename, { ...options, onCapture: (entry) => entries.push(entry) });
   for (const line of cdxjLines(entries, filename)) await sink.write(`${line}\n`);
   return { captures: entries.length, bytes: sink.bytes };
 }
@@ -193,8 +215,8 @@ function newestActivity(articles: ArticleSummary[], capturedUntil: string | unde
   return capturedUntil !== undefined && capturedUntil < newest ? capturedUntil : newest;
 }
 
-export async function writeWarc(db: Db, filter: ArticleFilter, sink: ExportSink, filename: string, options: WarcOptions): Promise<ExportReport> {
-  const articles = listArticles(db, filter);
+export async function writeWarc(source: ExportSource, filter: ArticleFilter, sink: ExportSink, filename: string, options: WarcOptions): Promise<ExportReport> {
+  const articles = await source.exportArticles(filter);
   // The captures' bodies are decoded here, on this thread.
   await loadCodec();
   const counts: Record<string, number> = {};
@@ -215,21 +237,16 @@ export async function writeWarc(db: Db, filter: ArticleFilter, sink: ExportSink,
   }));
   // The first response record of each payload, for revisit records of the same bytes.
   const firstResponse = new Map<string, { id: string; url: string; date: string; digest: string | null }>();
-  const captures = db.prepare(`SELECT snapshots.id AS snapshot_id, articles.id AS article_id, snapshots.url, snapshots.final_url, snapshots.fetched_at,
-      snapshots.status, snapshots.headers, snapshots.content_type, snapshots.sha256, snapshots.payload_digest, checks.result AS check_result, checks.reason AS check_reason, checks.version_n, versions.n AS new_version
-    FROM articles JOIN snapshots ON snapshots.item_id = articles.item_id
-    LEFT JOIN checks ON checks.snapshot_id = snapshots.id LEFT JOIN versions ON versions.snapshot_id = snapshots.id
-    WHERE articles.id = ? ORDER BY snapshots.fetched_at, snapshots.id`);
   let versions = 0;
   for (const [index, article] of articles.entries()) {
-    const versionRows = new Map(versionsOf(db, article.id).map((version) => [version.n, version]));
+    const versionRows = new Map((await source.exportVersions(article.id)).map((version) => [version.n, version]));
     // The article's latest response record: what a capture kept without its body refers to.
     let lastResponse: { id: string; url: string; date: string; digest: string | null } | null = null;
     versions += versionRows.size;
-    for (const capture of checkedRows(captureRow, captures.all(article.id), 'writeWarc')) {
+    for (const capture of await source.exportCaptures(article.id)) {
       if (options.capturedUntil !== undefined && capture.fetched_at > options.capturedUntil) continue;
       const id = recordId('capture', capture.snapshot_id);
-      const body = capture.sha256 ? getBlob(db, capture.sha256) ?? Buffer.alloc(0) : Buffer.alloc(0);
+      const body = capture.sha256 ? await source.exportBody(capture.sha256) ?? Buffer.alloc(0) : Buffer.alloc(0);
       const date = warcDate(capture.fetched_at);
       const url = capture.final_url;
       const httpHeaders = payloadHeaders(joinedHeaders(capture.headers, `capture ${capture.snapshot_id} (headers)`), body.length);

@@ -1,11 +1,12 @@
 import { existsSync, statSync } from 'node:fs';
 import { z } from 'zod';
 import { captureContent, capturesOfUrl, recentChanges, wrappersOfFeed } from './access.js';
-import { articleById, articlesAfter, checksOf, pageOfArticles, sameArticleElsewhere, versionOf, versionsOf, type ArticleRow, type CheckRow, type VersionRow } from './articles.js';
+import { articleById, articlesAfter, checksOf, listArticles, pageOfArticles, sameArticleElsewhere, versionOf, versionsOf } from './articles.js';
 import { checkpoint, heldOpenElsewhere, limitSize, openDatabase, type Db } from './database.js';
-import { blockSchema, normalizedObjectSchema } from './normalize.js';
-import { exportJsonl, exportWarc, writeCdxj, writeJsonl, writeWarc } from './export.js';
-import { feedCounts, listFeeds, pollFeedsNow, syncSubscriptions, type FeedRow } from './feeds.js';
+import { archiveEvents, articleOf, changeKind, checkOf, feedGapSchema, feedOf, feedStatusOf, objectDiff, versionOfRow } from './domain-rows.js';
+import { EXPORT_CAPTURE_QUERY, exportCapture, exportJsonl, exportWarc, writeCdxj, writeJsonl, writeWarc, type ExportSource } from './export.js';
+import { getBlob } from './blobs.js';
+import { feedCounts, listFeeds, pollFeedsNow, syncSubscriptions } from './feeds.js';
 import { backupArchive, checkArchive } from './integrity.js';
 import { leaseHolder } from './lease.js';
 import { dueNotifications, eventsAfterCursor, moveCursor, notificationSummary, queueDelivery, recordDelivery } from './notifications.js';
@@ -13,10 +14,10 @@ import { backlog } from './queues.js';
 import { applyRetention, vacuum } from './retention.js';
 import { pollDays, recentPolls } from './polls.js';
 import { search } from './search.js';
-import { json, storedHeaders } from './rows.js';
+import { checkedRows, json, storedHeaders } from './rows.js';
 import { SqliteWork } from './sqlite-work.js';
 import { confirmPush, denyPush, recordPush, subscriptionByCallback, subscriptionsByFeed } from './websub.js';
-import type { ArchiveEvent, Article, Check, Feed, FeedStatus, Store, Version } from './store.js';
+import type { ArticleFilter, FeedStatus, Store } from './store.js';
 import { activeWrappers, articleVersionCounts, checkCounts, countArticles, exampleCaptures, storedBodyBytes, versionsByMethod } from './summary.js';
 
 /**
@@ -26,48 +27,7 @@ import { activeWrappers, articleVersionCounts, checkCounts, countArticles, examp
  * error naming the row rather than a wrong value somewhere later.
  */
 
-const changeKind = z.enum(['title', 'byline', 'dates', 'body-edit', 'paragraphs-added', 'paragraphs-removed', 'media-added', 'media-removed']);
-const wordPart = z.object({ op: z.enum(['equal', 'added', 'removed']), text: z.string() });
-const blockChange = z.union([
-  z.object({ op: z.literal('equal'), count: z.number() }),
-  z.object({ op: z.enum(['added', 'removed']), block: blockSchema }),
-  z.object({ op: z.literal('changed'), before: blockSchema, after: blockSchema, words: z.array(wordPart) }),
-]);
-const objectDiff = z.object({
-  fields: z.array(z.object({ field: z.enum(['title', 'byline', 'published']), before: z.string().nullable(), after: z.string().nullable() })),
-  blocks: z.array(blockChange),
-  media: z.object({ added: z.array(z.string()), removed: z.array(z.string()) }),
-  kinds: z.array(changeKind),
-  editedShare: z.number(),
-  summary: z.string(),
-});
-
-const feedOf = (row: FeedRow): Feed => ({
-  id: row.id, subscribedUrl: row.subscribed_url, url: row.url, title: row.title ?? row.feed_title, feedTitle: row.feed_title, siteUrl: row.site_url,
-  tags: json(z.array(z.string()), row.tags, `feed ${row.id}'s tags`), schedule: row.cron, enabled: row.enabled === 1, format: row.format,
-});
-
-const articleOf = (row: ArticleRow): Article => ({
-  id: row.id, feedId: row.feed_id, url: row.url, finalUrl: row.final_url, canonicalUrl: row.canonical_url, title: row.title, versions: row.versions,
-  firstCaptured: row.first_captured, lastChecked: row.last_checked, nextCheck: row.next_check_at, goneSince: row.gone_since,
-});
-
-function versionOfRow(row: VersionRow): Version {
-  const where = `version ${row.n} of article ${row.article_id}`;
-  return {
-    n: row.n, capturedAt: row.captured_at, method: row.method, wrapperId: row.wrapper_id, reason: row.extraction_reason, hash: row.hash,
-    change: json(z.array(changeKind), row.change, `${where} (change)`), summary: row.summary,
-    diff: row.diff === null ? null : json(objectDiff, row.diff, `${where} (diff)`),
-    title: row.title, byline: row.byline, published: row.published, text: row.text, html: row.html,
-    object: json(normalizedObjectSchema, row.blocks, `${where} (object)`),
-  };
-}
-
-const checkOf = (row: CheckRow): Check => ({ at: row.at, status: row.status, result: row.result, version: row.version_n, reason: row.reason });
-
-const feedGapSchema = z.object({ since: z.string(), until: z.string(), recovered: z.number(), pages: z.number(), complete: z.boolean(), missing: z.number().nullable() });
-
-export class SqliteStore extends SqliteWork implements Store {
+export class SqliteStore extends SqliteWork implements Store, ExportSource {
   constructor(db: Db, private readonly path: string) {
     super(db);
   }
@@ -84,20 +44,7 @@ export class SqliteStore extends SqliteWork implements Store {
   async feedStatuses(): Promise<FeedStatus[]> {
     const counts = feedCounts(this.db);
     const pushes = subscriptionsByFeed(this.db);
-    return listFeeds(this.db).map((row) => {
-      const count = counts.get(row.id);
-      const enabled = row.enabled === 1;
-      return {
-        id: row.id, url: row.subscribed_url, fetchUrl: row.url, title: row.title ?? row.feed_title, enabled,
-        lastPoll: row.last_poll_at, result: row.last_result, httpStatus: row.last_status, nextPoll: enabled ? row.next_poll_at : null,
-        scheduleReason: row.schedule_reason, ratePerHour: row.rate_per_hour, window: row.window_size,
-        items: count?.items ?? 0, pages: count?.pages ?? 0, pendingPages: count?.pendingPages ?? 0, failedPages: count?.failedPages ?? 0,
-        errors: row.error_count, consecutiveErrors: row.consecutive_errors, lastError: row.last_error, lastPageError: count?.lastPageError ?? null,
-        lastGap: row.last_gap ? json(feedGapSchema, row.last_gap, `feed ${row.id}'s last gap`) : null,
-        push: ((push) => push ? { hub: push.hub, topic: push.topic, state: push.state, leaseUntil: push.leaseUntil, lastPushAt: push.lastPushAt, pushes: push.pushes, lastError: push.lastError } : null)(pushes.get(row.id)),
-        articles: count?.articles ?? 0, versions: count?.versions ?? 0, checks: count?.checks ?? 0, nextRevisit: count?.nextRevisit ?? null,
-      };
-    });
+    return listFeeds(this.db).map((row) => feedStatusOf(row, counts.get(row.id), pushes.get(row.id)));
   }
 
   async queueNotifications(...[webhooks, compose, limit, now]: Parameters<Store['queueNotifications']>) {
@@ -106,22 +53,7 @@ export class SqliteStore extends SqliteWork implements Store {
     for (const webhook of webhooks) {
       this.db.transaction(() => {
         const { versions, gaps, cursor } = eventsAfterCursor(this.db, webhook, limit);
-        const tagsOf = (tags: string, where: string) => json(z.array(z.string()), tags, `${where} (its feed's tags)`);
-        const events: ArchiveEvent[] = [
-          ...versions.map((row): ArchiveEvent => {
-            const where = `version ${row.n} of article ${row.articleId}`;
-            return {
-              kind: 'version', id: row.id, articleId: row.articleId, n: row.n, title: row.title, url: row.url, feed: row.feed, feedTitle: row.feedTitle,
-              tags: tagsOf(row.tags, where), capturedAt: row.capturedAt, change: json(z.array(z.string()), row.change, `${where} (change)`), summary: row.summary,
-              diff: row.diff === null ? null : json(objectDiff, row.diff, `${where} (diff)`),
-            };
-          }),
-          ...gaps.map((row): ArchiveEvent => {
-            const about = { id: row.id, feed: row.feed, feedTitle: row.feedTitle, tags: tagsOf(row.tags, `poll ${row.id}`) };
-            return row.gap !== null ? { kind: 'gap', ...about, gap: json(feedGapSchema, row.gap, `poll ${row.id} (gap)`) }
-              : { kind: 'feed', ...about, feedId: row.feedId, state: row.feedEvent ?? 'failing', at: row.startedAt, status: row.status, error: row.error };
-          }),
-        ];
+        const events = archiveEvents(versions, gaps);
         for (const event of events) {
           const delivery = compose(webhook, event);
           if (delivery) {
@@ -253,23 +185,43 @@ export class SqliteStore extends SqliteWork implements Store {
   }
 
   exportJsonl(...args: Parameters<Store['exportJsonl']>) {
-    return exportJsonl(this.db, ...args);
+    return exportJsonl(this, ...args);
   }
 
   exportWarc(...args: Parameters<Store['exportWarc']>) {
-    return exportWarc(this.db, ...args);
+    return exportWarc(this, ...args);
   }
 
   writeJsonl(...args: Parameters<Store['writeJsonl']>) {
-    return writeJsonl(this.db, ...args);
+    return writeJsonl(this, ...args);
   }
 
   writeWarc(...args: Parameters<Store['writeWarc']>) {
-    return writeWarc(this.db, ...args);
+    return writeWarc(this, ...args);
   }
 
   writeCdxj(...args: Parameters<Store['writeCdxj']>) {
-    return writeCdxj(this.db, ...args);
+    return writeCdxj(this, ...args);
+  }
+
+  async exportArticles(filter: ArticleFilter) {
+    return listArticles(this.db, filter);
+  }
+
+  async exportVersions(articleId: number) {
+    return versionsOf(this.db, articleId);
+  }
+
+  async exportChecks(articleId: number) {
+    return checksOf(this.db, articleId);
+  }
+
+  async exportCaptures(articleId: number) {
+    return checkedRows(exportCapture, this.db.prepare(EXPORT_CAPTURE_QUERY).all(articleId), 'exportCaptures');
+  }
+
+  async exportBody(sha256: string) {
+    return getBlob(this.db, sha256);
   }
 
   async verify() {

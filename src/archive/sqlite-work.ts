@@ -1,5 +1,4 @@
 import Database from 'better-sqlite3';
-import { z } from 'zod';
 import type { ArticleObject } from '../extract/extract.js';
 import type { Wrapper } from '../extract/wrapper.js';
 import type { NextCheck } from '../schedule/revisit.js';
@@ -9,10 +8,9 @@ import {
 import { captureReferenceOf, referenceHost, storedBlob } from './blobs.js';
 import type { EncodedBody } from './codec.js';
 import { hasRoomToWrite, type Db } from './database.js';
-import { joinedHeaders, json } from './rows.js';
+import { articleToRevisitOf, captureOf, feedToPollOf } from './domain-rows.js';
 import {
   addTemplate, confirmWrapper, countTemplatePage, itemExtractedBefore, recentSnapshotsOfTemplate, saveExtraction, snapshotById, storeWrapper, templateChoicesOf,
-  type PendingSnapshot,
 } from './extractions.js';
 import { countEnabledFeeds, feedById } from './feeds.js';
 import { itemById, knownGuids } from './items.js';
@@ -32,13 +30,6 @@ import {
  * the method's promise resolves, so no other work interleaves with it), and a write that finds
  * no room raises StorageFullError — the daemon stops taking work until there is room again.
  */
-
-const captureOf = (row: PendingSnapshot): StoredCapture => ({
-  snapshotId: row.snapshot_id, itemId: row.item_id, feedId: row.feed_id, url: row.url, finalUrl: row.final_url, fetchedAt: row.fetched_at, status: row.status,
-  headers: joinedHeaders(row.headers, `capture ${row.snapshot_id} (headers)`),
-  contentType: row.content_type, sha256: row.sha256,
-  item: { title: row.title, summary: row.summary, published: row.published, updated: row.updated, author: row.author },
-});
 
 /** Thrown inside a transaction to undo it: the revisit's object was not the archived one after all. */
 class NotUnchanged extends Error {}
@@ -92,18 +83,7 @@ export class SqliteWork implements WorkStore {
   async feedToPoll(id: number) {
     const row = feedById(this.db, id);
     if (!row) return null;
-    const where = `feed ${id}`;
-    return {
-      id: row.id, url: row.url, etag: row.etag, lastModified: row.last_modified, scheduleState: row.schedule_state, cron: row.cron,
-      hints: {
-        ttlMinutes: row.ttl_minutes, updatePeriod: row.update_period, updateFrequency: row.update_frequency,
-        skipHours: json(z.array(z.number()), row.skip_hours, `${where} (skip_hours)`), skipDays: json(z.array(z.string()), row.skip_days, `${where} (skip_days)`),
-      },
-      maxAgeSeconds: row.max_age_seconds,
-      push: ((subscription) => subscription && {
-        state: subscription.state, leaseUntil: subscription.leaseUntil, lastPushAt: subscription.lastPushAt, missedInRow: subscription.missedInRow,
-      })(subscriptionOfFeed(this.db, id)),
-    };
+    return feedToPollOf(row, subscriptionOfFeed(this.db, id));
   }
 
   async knownGuids(feedId: number, guids: string[]) {
@@ -135,10 +115,7 @@ export class SqliteWork implements WorkStore {
     const row = articleById(this.db, id);
     const item = row ? itemById(this.db, row.item_id) : undefined;
     if (!row || !item) return null;
-    return {
-      id: row.id, itemId: row.item_id, feedId: row.feed_id, url: row.url, etag: row.etag, lastModified: row.last_modified, revisitStep: row.revisit_step,
-      item: { title: item.title, summary: item.summary, published: item.published, updated: item.updated, author: item.author },
-    };
+    return articleToRevisitOf(row, item);
   }
 
   async otherArticleAt(url: string, exceptId: number) {

@@ -10,6 +10,7 @@ import { captureReferenceOf, getBlob, putBlob } from '../../src/archive/blobs.js
 import { encodeBody, loadCodec } from '../../src/archive/codec.js';
 import { checkArchive } from '../../src/archive/integrity.js';
 import { exportWarc, SAME_OBJECT_PROFILE } from '../../src/archive/export.js';
+import { SqliteStore } from '../../src/archive/sqlite-store.js';
 import { migrate, openDatabase, readMigrations } from '../../src/archive/database.js';
 import { feedById, syncSubscriptions } from '../../src/archive/feeds.js';
 import { recordPoll } from '../../src/archive/polls.js';
@@ -171,7 +172,7 @@ test('WARC export: a repeated payload is a revisit record that refers to the fir
   recordRevisit(db, 1, fetched(new Date('2026-11-02T01:00:00Z')), { kind: 'extract', body: encodeBody(body) });
 
   const out = join(tempDir(), 'out.warc');
-  const report = await exportWarc(db, {}, out, { gzip: false, software: 'test' });
+  const report = await exportWarc(new SqliteStore(db, ':memory:'), {}, out, { gzip: false, software: 'test' });
   assert.deepEqual(report.records, { warcinfo: 1, request: 2, response: 1, revisit: 1, metadata: 2 });
   const records: Array<{ type: string; id: string | null | undefined; refersTo: string | null | undefined; profile: string | null | undefined; digest: string | null | undefined; payload: string }> = [];
   for await (const record of WARCParser.iterRecords(createReadStream(out))) {
@@ -212,7 +213,7 @@ test('a byte-identical revisit stores no body and queues no extraction; it expor
   assert.equal(articleById(db, 1)!.next_check_at, '2026-11-02T07:00:00.000Z');
 
   const out = join(tempDir(), 'identical.warc');
-  const report = await exportWarc(db, {}, out, { gzip: false, software: 'test' });
+  const report = await exportWarc(new SqliteStore(db, ':memory:'), {}, out, { gzip: false, software: 'test' });
   assert.equal(report.records['response'], 1);
   assert.equal(report.records['revisit'], 1);
   db.close();
@@ -232,7 +233,7 @@ test('a revisit whose object did not change keeps its digest and headers, not it
   dropCaptureBody(db, revisit);
 
   const out = join(tempDir(), 'same-object.warc');
-  await exportWarc(db, {}, out, { gzip: false, software: 'test' });
+  await exportWarc(new SqliteStore(db, ':memory:'), {}, out, { gzip: false, software: 'test' });
   const records: Array<{ type: string; id: string | null | undefined; refersTo: string | null | undefined; profile: string | null | undefined; digest: string | null | undefined }> = [];
   for await (const record of WARCParser.iterRecords(createReadStream(out))) {
     records.push({ type: record.warcType, id: record.warcHeader('WARC-Record-ID'), refersTo: record.warcHeader('WARC-Refers-To'), profile: record.warcHeader('WARC-Profile'), digest: record.warcHeader('WARC-Payload-Digest') });
