@@ -67,7 +67,7 @@ const storedVersionRow = z.object({
   packed: z.instanceof(Uint8Array).nullable(),
 });
 /** A version with its HTML and object as text, however they are stored. */
-const versionRow = storedVersionRow.transform(({ packed, ...row }) => (packed === null ? row : { ...row, ...unpackContent(packed) }));
+export const versionRow = storedVersionRow.transform(({ packed, ...row }) => (packed === null ? row : { ...row, ...unpackContent(packed) }));
 export type VersionRow = z.infer<typeof versionRow>;
 
 const checkResult = z.enum(['unchanged', 'changed', 'failed', 'gone', 'unavailable']) satisfies z.ZodType<CheckResult>;

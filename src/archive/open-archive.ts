@@ -1,16 +1,24 @@
 import type { Settings } from '../config/settings.js';
+import { openPgStore } from './postgres/store.js';
 import { archiveFileInUse, openStore } from './sqlite-store.js';
 import type { Store } from './store.js';
 
 /**
  * Opens the archive the settings name — the one place outside a backend that knows which
- * backends there are. Callers get the Store contract, never a backend's own type or handle.
- * `create`: make a missing archive (the commands that build one: run, demo, feeds); without it a
- * missing archive is an error that says so.
+ * backends there are: PostgreSQL when `database.url` is set, else the SQLite file at
+ * `database.path`. Callers get the Store contract, never a backend's own type or handle.
+ * `create`: make a missing SQLite archive (the commands that build one: run, demo, feeds);
+ * without it a missing file is an error that says so. A PostgreSQL database must exist; its
+ * tables are created (migrated) on open.
  */
-export function openArchive(database: Settings['database'], options: { create?: boolean } = {}): Store {
+export async function openArchive(database: Pick<Settings['database'], 'path' | 'maxSize'> & { url?: string | null }, options: { create?: boolean } = {}): Promise<Store> {
+  if (database.url) return openPgStore(database.url);
   return openStore(database.path, { create: options.create ?? false, maxSize: database.maxSize });
 }
+
+/** Where the archive is, for messages: the file, or the PostgreSQL URL without its password. */
+export const archiveName = (database: Pick<Settings['database'], 'path'> & { url?: string | null }): string =>
+  database.url ? database.url.replace(/(\/\/[^:@/]*):[^@/]*@/, '$1@') : database.path;
 
 /** Whether another process (a `forest serve`, a daemon) has the archive open: replacing it under them would lose their work. */
 export function archiveInUse(database: Pick<Settings['database'], 'path'>): boolean {

@@ -177,3 +177,26 @@ export function toFts5(node: SearchNode): string {
     }
   }
 }
+
+/**
+ * The query as a PostgreSQL tsquery (to_tsquery with the index's configuration, which stems each
+ * word as the index did): a phrase is its words joined by `<->` (followed by), a prefix is `:*`,
+ * `title:` is weight A (the title's weight in the index); every word is quoted, and words are
+ * letters and digits only (indexWords), so nothing a user types is ever tsquery syntax.
+ */
+export function toTsquery(node: SearchNode): string {
+  switch (node.kind) {
+    case 'phrase': {
+      const words = node.words.map((word, index) => {
+        const last = index === node.words.length - 1;
+        const marks = `${last && node.prefix ? '*' : ''}${node.field === 'title' ? 'A' : ''}`;
+        return `'${word}'${marks ? `:${marks}` : ''}`;
+      });
+      return words.length === 1 ? words[0]! : `(${words.join(' <-> ')})`;
+    }
+    case 'or':
+      return `(${node.any.map(toTsquery).join(' | ')})`;
+    case 'and':
+      return `(${[...node.include.map(toTsquery), ...node.exclude.map((excluded) => `!${toTsquery(excluded)}`)].join(' & ')})`;
+  }
+}

@@ -21,7 +21,7 @@ export function settingsFor(command: Command): Settings {
  * the archive (`run`, `demo`, `feeds`) create a missing one (see openArchive).
  */
 export async function withStore<T>(settings: Settings, work: (store: Store) => Promise<T>, options: { create?: boolean } = {}): Promise<T> {
-  const store = openArchive(settings.database, options);
+  const store = await openArchive(settings.database, options);
   try {
     return await work(store);
   } finally {

@@ -198,7 +198,7 @@ export function demoCommand(): Command {
         });
         clearInterval(watcher);
         progress.done();
-        const store = openArchive({ path: database, maxSize: 'unlimited' });
+        const store = await openArchive({ path: database, maxSize: 'unlimited' });
         try {
           summary = await summarize(store, web, database, logFile, (performance.now() - started) / 1000);
         } finally {

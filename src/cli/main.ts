@@ -28,7 +28,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 const program = new Command('forest')
   .description('Forest: a feed-monitoring archiver. Polls RSS/Atom/JSON feeds, captures the page behind every item, archives it in SQLite.')
   .option('--config <file>', 'settings file overriding config/default.yaml')
-  .option('--db <path>', 'database file (overrides database.path)')
+  .option('--db <path|url>', 'the archive: a SQLite file (overrides database.path) or postgres://… (overrides database.url)')
   .version(FOREST_VERSION, '-V, --version', 'print Forest\'s version');
 
 for (const command of [runCommand(), feedsCommand(), statusCommand(), articlesCommand(), showCommand(), historyCommand(), diffCommand(), searchCommand(), exportCommand(), parseFeedCommand(), extractCommand(), learnCommand(), scheduleSimCommand(), demoCommand(), serveCommand(), serveSyntheticCommand(), vacuumCommand(), backupCommand(), checkCommand(), notifyCommand()]) {

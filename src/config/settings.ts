@@ -30,7 +30,11 @@ const size = z.union([z.string(), z.number()]).transform((value, ctx) => {
 
 const settingsSchema = z.strictObject({
   subscriptions: z.string().min(1),
-  database: z.strictObject({ path: z.string().min(1), maxSize: z.union([z.literal('unlimited'), size]) }),
+  database: z.strictObject({
+    path: z.string().min(1),
+    url: z.string().regex(/^postgres(ql)?:\/\//, 'a PostgreSQL URL starts with postgres:// (e.g. postgres://forest@db.example/forest), or leave it null for the SQLite file at database.path').nullable(),
+    maxSize: z.union([z.literal('unlimited'), size]),
+  }),
   http: z.strictObject({
     userAgent: z.string().min(1),
     connectTimeout: duration,
@@ -114,10 +118,13 @@ const settingsSchema = z.strictObject({
 /** Durations are in milliseconds and sizes in bytes once loaded. */
 export type Settings = z.output<typeof settingsSchema>;
 
+/** Whether a `--db` value (or `forest copy`'s SOURCE/TARGET) names a PostgreSQL archive rather than a SQLite file. */
+export const isPostgresUrl = (value: string): boolean => /^postgres(ql)?:\/\//.test(value);
+
 export interface LoadOptions {
   /** `--config FILE`: overrides the shipped defaults. */
   configFile?: string | undefined;
-  /** `--db PATH`: overrides `database.path`. */
+  /** `--db PATH` (overrides `database.path`) or `--db postgres://…` (overrides `database.url`). */
   databasePath?: string | undefined;
   env?: NodeJS.ProcessEnv;
 }
@@ -187,7 +194,9 @@ export function loadSettings(options: LoadOptions = {}): Settings {
   }
   const env = environmentOverrides(defaults.data, options.env ?? process.env);
   merged = merge(merged, env.tree);
-  if (options.databasePath) merged = merge(merged, { database: { path: options.databasePath } });
+  if (options.databasePath) {
+    merged = merge(merged, { database: isPostgresUrl(options.databasePath) ? { url: options.databasePath } : { path: options.databasePath, url: null } });
+  }
 
   const result = settingsSchema.safeParse(merged);
   if (!result.success) {

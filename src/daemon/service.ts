@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { openArchive } from '../archive/open-archive.js';
+import { archiveName, openArchive } from '../archive/open-archive.js';
 import { isStorageFull, type Store } from '../archive/store.js';
 import type { Settings } from '../config/settings.js';
 import { readSubscriptions } from '../config/subscriptions.js';
@@ -64,13 +64,13 @@ function logReport(log: Logger, report: DaemonReport): void {
  */
 export async function runDaemon(options: RunOptions): Promise<void> {
   const { settings, log } = options;
-  const store = openArchive(settings.database, { create: true });
+  const store = await openArchive(settings.database, { create: true });
   const me = { owner: randomUUID(), pid: process.pid, host: hostname() };
   const lease = await store.acquireLease({ me, now: new Date(), staleAfterMs: DAEMON_OPTIONS.lease.staleAfterMs, isAlive: (holder) => holder.host !== me.host || processAlive(holder.pid) });
   if (!lease.acquired) {
     await store.close();
     const { holder } = lease;
-    throw new DaemonRunningError(`another forest daemon is running on ${settings.database.path}: pid ${holder.pid} on ${holder.host}, since ${holder.startedAt} `
+    throw new DaemonRunningError(`another forest daemon is running on ${archiveName(settings.database)}: pid ${holder.pid} on ${holder.host}, since ${holder.startedAt} `
       + `(last heartbeat ${holder.heartbeatAt}). Stop it first (or wait ${DAEMON_OPTIONS.lease.staleAfterMs / 1000}s after it died).`);
   }
   const sync = async () => {
@@ -165,7 +165,7 @@ export async function runDaemon(options: RunOptions): Promise<void> {
     process.on('SIGHUP', onHangup);
   }
   const timer = options.exitAfter !== undefined ? setTimeout(() => void stop('exit-after'), options.exitAfter) : null;
-  log.info({ database: settings.database.path, feeds: await store.enabledFeedCount(), workers: pool.threads }, 'forest running');
+  log.info({ database: archiveName(settings.database), feeds: await store.enabledFeedCount(), workers: pool.threads }, 'forest running');
   try {
     await daemon.start();
     await stopping;

@@ -60,7 +60,7 @@ test('first attempts in document order, before retries; revisits before retries;
   const start = pages[0]!.at;
   for (const path of GOOD) assert.ok(pages[firstAsked.get(path)!]!.at - start < TIMEOUT_MS, `${path} asked ${pages[firstAsked.get(path)!]!.at - start} ms after the first page`);
 
-  const store = openArchive({ path: ws.db, maxSize: 'unlimited' });
+  const store = await openArchive({ path: ws.db, maxSize: 'unlimited' });
   try {
     const articles = await store.versionCounts();
     for (const path of [...GOOD, ...LATER_GONE]) assert.ok(articles.some((article) => article.url.endsWith(path)), `${path} archived`);

@@ -19,10 +19,13 @@ function sectionOf(dir: string): string {
 test('docs/architecture.md names every source module in the paragraph of its folder', () => {
   const src = join(PROJECT_ROOT, 'src');
   const missing: string[] = [];
-  for (const dir of readdirSync(src, { withFileTypes: true }).filter((entry) => entry.isDirectory())) {
-    const section = sectionOf(dir.name);
-    for (const file of readdirSync(join(src, dir.name)).filter((name) => name.endsWith('.ts'))) {
-      if (!section.includes(`\`${file}\``)) missing.push(`src/${dir.name}/${file}`);
+  // Every folder under src, a backend's own folder (src/archive/postgres) too.
+  const folders = readdirSync(src, { recursive: true, withFileTypes: true }).filter((entry) => entry.isDirectory())
+    .map((entry) => join(entry.parentPath, entry.name).slice(src.length + 1));
+  for (const dir of folders) {
+    const section = sectionOf(dir);
+    for (const file of readdirSync(join(src, dir)).filter((name) => name.endsWith('.ts'))) {
+      if (!section.includes(`\`${file}\``)) missing.push(`src/${dir}/${file}`);
     }
   }
   assert.deepEqual(missing, []);

@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import type { FeedItem } from '../../feeds/model.js';
+import { pollEntryRow, type PollEntryRow } from '../polls.js';
+import { checkedRow, checkedRows, count, integer, nullableText, text } from '../rows.js';
+import type { PollRecord, UpsertReport } from '../store.js';
+import type { Sql } from './database.js';
+
+/** Polls on PostgreSQL: everything one poll changes, in the caller's transaction (as polls.ts and items.ts on SQLite). */
+
+const knownItem = z.object({ id: integer, guid: text, title: nullableText, summary: nullableText, updated: nullableText });
+
+async function upsertItems(sql: Sql, feedId: number, items: FeedItem[], now: Date, capture: boolean): Promise<UpsertReport> {
+  const stamp = now.toISOString();
+  const report: UpsertReport = { newItems: 0, changedItems: 0, changedIds: [] };
+  const guids = [...new Set(items.map((item) => item.guid))];
+  const known = new Map(checkedRows(knownItem, await sql.all('SELECT id, guid, title, summary, updated FROM items WHERE feed_id = ? AND guid = ANY(?::text[])', [feedId, guids]), 'upsertItems')
+    .map((row) => [row.guid, row]));
+  const inThisPoll = new Set<string>();
+  for (const item of items) {
+    // A feed that repeats a guid gets one item: the first occurrence, as readers show it.
+    if (inThisPoll.has(item.guid)) continue;
+    inThisPoll.add(item.guid);
+    const row = known.get(item.guid);
+    const values = {
+      feedId, guid: item.guid, link: item.link, origLink: item.origLink, title: item.title, summary: item.summary,
+      content: item.content, author: item.author, categories: JSON.stringify(item.categories), enclosures: JSON.stringify(item.enclosures),
+      published: item.published, updated: item.updated, stamp, pageState: capture && (item.origLink ?? item.link) ? 'pending' : 'skipped',
+    };
+    if (!row) {
+      // Another daemon's poll of this feed may have stored it a moment ago: then it is known, not new.
+      const added = await sql.run(`INSERT INTO items (feed_id, guid, link, orig_link, title, summary, content, author, categories, enclosures,
+          published, updated, first_seen, last_seen, page_state, page_due_at)
+        VALUES (@feedId, @guid, @link, @origLink, @title, @summary, @content, @author, @categories, @enclosures,
+          @published, @updated, @stamp, @stamp, @pageState, @stamp) ON CONFLICT (feed_id, guid) DO NOTHING`, values);
+      if (added) report.newItems++;
+    } else if (row.title !== item.title || row.summary !== item.summary || row.updated !== item.updated) {
+      await sql.run(`UPDATE items SET last_seen = @stamp, title = @title, summary = @summary, content = @content,
+          updated = @updated, link = COALESCE(@link::text, link), changed_at = @stamp, change_count = change_count + 1 WHERE id = @id`,
+      { stamp, title: values.title, summary: values.summary, content: values.content, updated: values.updated, link: values.link, id: row.id });
+      report.changedItems++;
+      report.changedIds.push(row.id);
+    } else {
+      await sql.run('UPDATE items SET last_seen = ? WHERE id = ?', [stamp, row.id]);
+    }
+  }
+  return report;
+}
+
+export async function knownGuids(sql: Sql, feedId: number, guids: string[]): Promise<Set<string>> {
+  return new Set(checkedRows(text, await sql.column('SELECT guid FROM items WHERE feed_id = ? AND guid = ANY(?::text[])', [feedId, guids]), 'knownGuids'));
+}
+
+export async function recordPoll(sql: Sql, feed: { id: number; url: string }, poll: PollRecord): Promise<UpsertReport> {
+  const { fetch, parsed } = poll;
+  const report = parsed ? await upsertItems(sql, feed.id, parsed.items, poll.startedAt, poll.capturePages) : { newItems: 0, changedItems: 0, changedIds: [] };
+  if (poll.revisitChangedItemsAt && report.changedIds.length) {
+    await sql.run('UPDATE articles SET next_check_at = ? WHERE item_id = ANY(?::bigint[])', [poll.revisitChangedItemsAt.toISOString(), report.changedIds]);
+  }
+  const gap = poll.gap ? JSON.stringify(poll.gap) : null;
+  await sql.run(`INSERT INTO polls (feed_id, started_at, duration_ms, url, final_url, status, result, bytes, items_seen, new_items, changed_items, warnings, error, gap, feed_event)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [feed.id, poll.startedAt.toISOString(), Math.round(poll.durationMs), feed.url, fetch?.finalUrl ?? null,
+    fetch?.status ?? null, poll.result, fetch ? fetch.bytes : null, parsed?.items.length ?? 0, report.newItems, report.changedItems,
+    JSON.stringify(parsed?.warnings ?? []), poll.error, gap, poll.feedEvent ?? null]);
+
+  const failed = poll.result === 'error' && poll.countsAsFailure !== false;
+  const info = parsed?.feed;
+  await sql.run(`UPDATE feeds SET
+      url = COALESCE(@permanentUrl::text, url),
+      etag = CASE WHEN @ok::boolean THEN COALESCE(@etag::text, CASE WHEN @notModified::boolean THEN etag ELSE NULL END) ELSE etag END,
+      last_modified = CASE WHEN @ok::boolean THEN COALESCE(@lastModified::text, CASE WHEN @notModified::boolean THEN last_modified ELSE NULL END) ELSE last_modified END,
+      feed_title = COALESCE(@feedTitle::text, feed_title), site_url = COALESCE(site_url, @siteUrl::text), description = COALESCE(@description::text, description),
+      format = COALESCE(@format::text, format),
+      ttl_minutes = CASE WHEN @parsed::boolean THEN @ttl::integer ELSE ttl_minutes END,
+      skip_hours = COALESCE(@skipHours::text, skip_hours), skip_days = COALESCE(@skipDays::text, skip_days),
+      update_period = CASE WHEN @parsed::boolean THEN @updatePeriod::text ELSE update_period END,
+      update_frequency = CASE WHEN @parsed::boolean THEN @updateFrequency::integer ELSE update_frequency END,
+      hub = CASE WHEN @parsed::boolean THEN @hub::text ELSE hub END,
+      self_url = CASE WHEN @parsed::boolean THEN @selfUrl::text ELSE self_url END,
+      last_gap = COALESCE(@gap::text, last_gap),
+      next_poll_at = @nextPollAt, schedule_reason = @reason, schedule_state = @scheduleState,
+      rate_per_hour = @ratePerHour, window_size = @window,
+      max_age_seconds = CASE WHEN @ok::boolean THEN @maxAge::bigint ELSE max_age_seconds END,
+      retry_after_until = @retryAfterUntil,
+      last_poll_at = @startedAt, last_status = @status, last_result = @result, last_error = @error,
+      error_count = error_count + @failed::integer, consecutive_errors = CASE WHEN @failed::integer = 1 THEN consecutive_errors + 1 ELSE 0 END,
+      updated_at = @stamp
+    WHERE id = @id`, {
+    id: feed.id,
+    permanentUrl: fetch?.permanentUrl ?? null,
+    ok: !failed,
+    notModified: Boolean(fetch?.notModified),
+    etag: fetch?.headers['etag'] ?? null,
+    lastModified: fetch?.headers['last-modified'] ?? null,
+    feedTitle: info?.title ?? null,
+    siteUrl: info?.link ?? null,
+    description: info?.description ?? null,
+    format: parsed?.format ?? null,
+    parsed: Boolean(parsed),
+    ttl: info?.ttl ?? null,
+    skipHours: info ? JSON.stringify(info.skipHours) : null,
+    skipDays: info ? JSON.stringify(info.skipDays) : null,
+    updatePeriod: info?.updatePeriod ?? null,
+    updateFrequency: info?.updateFrequency ?? null,
+    hub: info?.hub ?? null,
+    selfUrl: info?.self ?? null,
+    gap,
+    nextPollAt: poll.schedule.nextPollAt.toISOString(),
+    reason: poll.schedule.reason,
+    scheduleState: poll.schedule.state,
+    ratePerHour: poll.schedule.ratePerHour,
+    window: poll.schedule.window,
+    maxAge: poll.schedule.maxAgeSeconds,
+    retryAfterUntil: fetch?.retryAfterMs ? new Date(poll.startedAt.getTime() + fetch.retryAfterMs).toISOString() : null,
+    startedAt: poll.startedAt.toISOString(),
+    status: fetch?.status ?? null,
+    result: poll.result,
+    error: poll.error,
+    failed: failed ? 1 : 0,
+    stamp: new Date().toISOString(),
+  });
+  if (poll.push) {
+    await sql.run(`UPDATE websub_subscriptions SET missed_in_row = ?, state = CASE WHEN ?::boolean THEN 'dropped' ELSE state END,
+        last_error = CASE WHEN ?::boolean THEN 'the hub stayed silent while polls found new items: polled in full again' ELSE last_error END
+      WHERE feed_id = ?`, [poll.push.missedInRow, poll.push.drop, poll.push.drop, feed.id]);
+  }
+  return report;
+}
+
+export async function recentPolls(sql: Sql, feedId: number, limit: number): Promise<PollEntryRow[]> {
+  return checkedRows(pollEntryRow, await sql.all(`SELECT started_at, result, status, duration_ms, items_seen, new_items, changed_items, error, gap
+    FROM polls WHERE feed_id = ? ORDER BY started_at DESC LIMIT ?`, [feedId, limit]), 'recentPolls');
+}
+
+const pollDayRow = z.object({ day: text, polls: count, ok: count, notModified: count, errors: count, newItems: count, gaps: count });
+
+export async function pollDays(sql: Sql, feedId: number, limit: number): Promise<Array<z.infer<typeof pollDayRow>>> {
+  return checkedRows(pollDayRow, await sql.all(`SELECT day, SUM(polls) AS polls, SUM(ok) AS ok, SUM(not_modified) AS "notModified", SUM(errors) AS errors,
+      SUM(new_items) AS "newItems", SUM(gaps) AS gaps FROM (
+        SELECT substr(started_at, 1, 10) AS day, COUNT(*) AS polls, COUNT(*) FILTER (WHERE result = 'ok') AS ok, COUNT(*) FILTER (WHERE result = 'not-modified') AS not_modified,
+          COUNT(*) FILTER (WHERE result = 'error') AS errors, SUM(new_items) AS new_items, COUNT(gap) AS gaps
+        FROM polls WHERE feed_id = @feedId GROUP BY day
+        UNION ALL
+        SELECT day, polls, ok, not_modified, errors, new_items, 0 FROM poll_days WHERE feed_id = @feedId) AS days
+    GROUP BY day ORDER BY day DESC LIMIT @limit`, { feedId, limit }), 'pollDays');
+}
+
+export const maxId = async (sql: Sql, table: 'versions' | 'polls'): Promise<number> =>
+  checkedRow(count, (await sql.column(`SELECT COALESCE(MAX(id), 0) FROM ${table}`))[0], `max id of ${table}`) ?? 0;

@@ -1,0 +1,492 @@
+import type { ArticleObject } from '../../extract/extract.js';
+import type { Wrapper } from '../../extract/wrapper.js';
+import type { NextCheck } from '../../schedule/revisit.js';
+import type { EncodedBody } from '../codec.js';
+import { loadCodec } from '../codec.js';
+import {
+  articleOf, articleToRevisitOf, captureOf, changeKind, checkOf, feedGapSchema, feedOf, feedStatusOf, feedToPollOf, objectDiff, versionOfRow,
+} from '../domain-rows.js';
+import { EXPORT_CAPTURE_QUERY, exportCapture, exportJsonl, exportWarc, writeCdxj, writeJsonl, writeWarc, type ExportSource } from '../export.js';
+import { itemRow } from '../items.js';
+import { checkedRow, checkedRows, count, json, storedHeaders } from '../rows.js';
+import {
+  StorageFullError, type ArticleFilter, type CheckedPage, type Decide, type ExtractionRecord, type FetchedPage, type LeaseRequest, type PollRecord,
+  type PushRequest, type RevisitRecord, type StoredCapture, type StoredComparisonKey, type StoredExtraction, type Store,
+} from '../store.js';
+import { z } from 'zod';
+import {
+  applyDecision, articleById, articleOfItem, articleOfItemForUpdate, articleStateOf, articlesAfter, checksOf, comparisonKeyOf, listArticles, otherArticleAt,
+  pageOfArticles, recordCheck, recordRevisit, sameArticleElsewhere, setComparisonKey, versionOf, versionsOf,
+} from './articles.js';
+import {
+  captureReferenceOf, dropCaptureBody, getBlob, insertSnapshot, latestPayloadDigest, recordCapture, recordCaptureFailure, setCanonicalUrl, storedBlob,
+} from './captures.js';
+import { migratePg, PgDatabase, type Sql } from './database.js';
+import {
+  addTemplate, confirmWrapper, countTemplatePage, itemExtractedBefore, recentSnapshotsOfTemplate, saveExtraction, snapshotById, storeWrapper, templateChoicesOf,
+} from './extractions.js';
+import { countEnabledFeeds, feedById, feedCounts, listFeeds, pollFeedsNow, syncSubscriptions } from './feeds.js';
+import { acquireLease, leaseHolder, releaseLease, renewLease } from './lease.js';
+import { applyRetention, checkArchive } from './maintenance.js';
+import { dueNotifications, notificationSummary, queueWebhookEvents, recordDelivery } from './notifications.js';
+import { knownGuids, pollDays, recentPolls, recordPoll } from './polls.js';
+import { backlog, dueCaptures, duePolls, dueRevisits, extractionBacklogOver, nextWorkAt, queuedExtractions } from './queues.js';
+import { search } from './search.js';
+import {
+  activeWrappers, articleVersionCounts, captureContent, capturesOfUrl, checkCounts, countArticles, exampleCaptures, recentChanges, storedBodyBytes,
+  versionsByMethod, wrappersOfFeed,
+} from './summary.js';
+import {
+  confirmPush, denyPush, forgetPush, pushCandidates, recordPush, recordPushFailure, recordPushRequest, subscriptionByCallback, subscriptionOfFeed,
+  subscriptionsByFeed,
+} from './websub.js';
+
+/**
+ * The Store on PostgreSQL (issue #51): the same contract as the SQLite store, over a pool. Each
+ * method that writes is one transaction; where what to write depends on what is stored, the
+ * daemon's rule runs inside it on rows read there, the article's row locked (FOR UPDATE) so that
+ * another connection deciding for the same article waits for this one. A full disk (SQLSTATE
+ * 53100) is StorageFullError, as SQLITE_FULL is.
+ */
+
+/** Thrown inside a transaction to undo it: the revisit's object was not the archived one after all. */
+class NotUnchanged extends Error {}
+
+const isDiskFull = (error: unknown) => (error as { code?: unknown }).code === '53100';
+
+export class PgStore implements Store, ExportSource {
+  constructor(readonly db: PgDatabase, private readonly url: string) {}
+
+  /** Runs `work` as one transaction; a full disk becomes StorageFullError. */
+  private async write<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
+    try {
+      return await this.db.transaction(work);
+    } catch (error) {
+      if (isDiskFull(error)) throw new StorageFullError((error as Error).message);
+      throw error;
+    }
+  }
+
+  // Reading (ArchiveReader)
+
+  async feeds() {
+    return (await listFeeds(this.db)).map(feedOf);
+  }
+
+  async feedStatuses() {
+    const [rows, counts, pushes] = [await listFeeds(this.db), await feedCounts(this.db), await subscriptionsByFeed(this.db)];
+    return rows.map((row) => feedStatusOf(row, counts.get(row.id), pushes.get(row.id)));
+  }
+
+  leaseHolder() {
+    return leaseHolder(this.db);
+  }
+
+  articles(...args: Parameters<Store['articles']>) {
+    return pageOfArticles(this.db, ...args);
+  }
+
+  async articlesAfter(...[filter, cursor, limit]: Parameters<Store['articlesAfter']>) {
+    const rows = await articlesAfter(this.db, filter, cursor, limit + 1);
+    const articles = rows.slice(0, limit);
+    const last = articles.at(-1);
+    return { articles, next: rows.length > limit && last ? { firstCaptured: last.firstCaptured, id: last.id } : null };
+  }
+
+  async article(id: number) {
+    const row = await articleById(this.db, id);
+    return row ? articleOf(row) : null;
+  }
+
+  async versions(articleId: number) {
+    return (await versionsOf(this.db, articleId)).map(versionOfRow);
+  }
+
+  async version(articleId: number, n: number) {
+    const row = await versionOf(this.db, articleId, n);
+    return row ? versionOfRow(row) : null;
+  }
+
+  async checks(articleId: number) {
+    return (await checksOf(this.db, articleId)).map(checkOf);
+  }
+
+  async sameArticleElsewhere(articleId: number) {
+    const row = await articleById(this.db, articleId);
+    return row ? sameArticleElsewhere(this.db, row) : [];
+  }
+
+  search(...args: Parameters<Store['search']>) {
+    return search(this.db, ...args);
+  }
+
+  async changes(...[filter, limit]: Parameters<Store['changes']>) {
+    return (await recentChanges(this.db, filter, limit)).map((row) => ({
+      articleId: row.articleId, version: row.n, capturedAt: row.capturedAt, title: row.title, url: row.url,
+      change: json(z.array(changeKind), row.change, `version ${row.n} of article ${row.articleId} (change)`), summary: row.summary,
+      diff: row.diff === null ? null : json(objectDiff, row.diff, `version ${row.n} of article ${row.articleId} (diff)`), feed: row.feed, feedTitle: row.feedTitle,
+    }));
+  }
+
+  async mementos(url: string) {
+    await loadCodec();
+    return (await capturesOfUrl(this.db, url)).map((row) => ({ snapshotId: row.snapshotId, datetime: row.fetchedAt, status: row.status }));
+  }
+
+  async capture(snapshotId: number) {
+    await loadCodec();
+    const row = await captureContent(this.db, snapshotId);
+    return row ? { ...row, headers: json(storedHeaders, row.headers, `capture ${snapshotId} (headers)`) } : null;
+  }
+
+  async feedHistory(feedId: number, limits: { polls: number; days: number }) {
+    return {
+      polls: (await recentPolls(this.db, feedId, limits.polls)).map((row) => ({
+        startedAt: row.started_at, result: row.result, status: row.status, durationMs: row.duration_ms, itemsSeen: row.items_seen, newItems: row.new_items,
+        changedItems: row.changed_items, error: row.error, gap: row.gap === null ? null : json(feedGapSchema, row.gap, `a poll of feed ${feedId} (gap)`),
+      })),
+      days: await pollDays(this.db, feedId, limits.days),
+    };
+  }
+
+  async wrappers(feedId: number, limit: number) {
+    return (await wrappersOfFeed(this.db, feedId, limit)).map((row) => ({ ...row, active: row.active === 1 }));
+  }
+
+  async totals() {
+    return {
+      checks: await checkCounts(this.db), versionsByMethod: await versionsByMethod(this.db), articles: await countArticles(this.db),
+      storedBodyBytes: await storedBodyBytes(this.db), examples: await exampleCaptures(this.db), wrappers: await activeWrappers(this.db), backlog: await backlog(this.db, new Date()),
+    };
+  }
+
+  versionCounts() {
+    return articleVersionCounts(this.db);
+  }
+
+  notificationSummary() {
+    return notificationSummary(this.db);
+  }
+
+  exportJsonl(...args: Parameters<Store['exportJsonl']>) {
+    return exportJsonl(this, ...args);
+  }
+
+  exportWarc(...args: Parameters<Store['exportWarc']>) {
+    return exportWarc(this, ...args);
+  }
+
+  writeJsonl(...args: Parameters<Store['writeJsonl']>) {
+    return writeJsonl(this, ...args);
+  }
+
+  writeWarc(...args: Parameters<Store['writeWarc']>) {
+    return writeWarc(this, ...args);
+  }
+
+  writeCdxj(...args: Parameters<Store['writeCdxj']>) {
+    return writeCdxj(this, ...args);
+  }
+
+  exportArticles(filter: ArticleFilter) {
+    return listArticles(this.db, filter);
+  }
+
+  exportVersions(articleId: number) {
+    return versionsOf(this.db, articleId);
+  }
+
+  exportChecks(articleId: number) {
+    return checksOf(this.db, articleId);
+  }
+
+  async exportCaptures(articleId: number) {
+    return checkedRows(exportCapture, await this.db.all(EXPORT_CAPTURE_QUERY, [articleId]), 'exportCaptures');
+  }
+
+  exportBody(sha256: string) {
+    return getBlob(this.db, sha256);
+  }
+
+  // The subscription list (ArchiveSubscriptions)
+
+  syncSubscriptions(...[subscriptions]: Parameters<Store['syncSubscriptions']>) {
+    return this.write((sql) => syncSubscriptions(sql, subscriptions));
+  }
+
+  pollNow(...[feeds, now]: Parameters<Store['pollNow']>) {
+    return pollFeedsNow(this.db, feeds, now);
+  }
+
+  // Administering (ArchiveAdmin)
+
+  verify() {
+    return checkArchive(this.db);
+  }
+
+  async backup(): Promise<{ file: string; bytes: number; ms: number }> {
+    throw new Error(`forest backup copies a SQLite archive; back up a PostgreSQL archive with its own tools: pg_dump "${this.url.replace(/\?.*$/, '')}" > forest.sql (or pg_basebackup for the whole cluster)`);
+  }
+
+  applyRetention(...[ages, now]: Parameters<Store['applyRetention']>) {
+    return applyRetention(this.db, ages, now);
+  }
+
+  async compact() {
+    await this.db.exec('VACUUM (ANALYZE)');
+  }
+
+  async size() {
+    return checkedRow(count, (await this.db.column('SELECT pg_database_size(current_database())'))[0], 'size') ?? 0;
+  }
+
+  async close() {
+    await this.db.close();
+  }
+
+  // Notifications and WebSub
+
+  async queueNotifications(...[webhooks, compose, limit, now]: Parameters<Store['queueNotifications']>) {
+    let queued = 0;
+    for (const webhook of webhooks) queued += await this.write((sql) => queueWebhookEvents(sql, webhook, compose, limit, now));
+    return queued;
+  }
+
+  dueNotifications(...[now, limit]: Parameters<Store['dueNotifications']>) {
+    return dueNotifications(this.db, now, limit);
+  }
+
+  recordDelivery(...[id, outcome, now]: Parameters<Store['recordDelivery']>) {
+    return recordDelivery(this.db, id, outcome, now);
+  }
+
+  pushSubscription(callback: string) {
+    return subscriptionByCallback(this.db, callback);
+  }
+
+  confirmPush(...[callback, verified, now]: Parameters<Store['confirmPush']>) {
+    return this.write((sql) => confirmPush(sql, callback, verified, now));
+  }
+
+  denyPush(...[callback, reason, , retryAt]: Parameters<Store['denyPush']>) {
+    return this.write((sql) => denyPush(sql, callback, reason, retryAt));
+  }
+
+  recordPush(callback: string, now: Date) {
+    return this.write((sql) => recordPush(sql, callback, now));
+  }
+
+  pushCandidates(now: Date, limit: number) {
+    return pushCandidates(this.db, now, limit);
+  }
+
+  recordPushRequest(feedId: number, request: PushRequest) {
+    return this.write((sql) => recordPushRequest(sql, feedId, request));
+  }
+
+  recordPushFailure(feedId: number, error: string, retryAt: Date) {
+    return this.write((sql) => recordPushFailure(sql, feedId, error, retryAt));
+  }
+
+  forgetPush(feedId: number) {
+    return this.write((sql) => forgetPush(sql, feedId));
+  }
+
+  // Working (WorkStore)
+
+  duePolls(now: Date, limit: number) {
+    return duePolls(this.db, now, limit);
+  }
+
+  dueCaptures(now: Date, limit: number) {
+    return dueCaptures(this.db, now, limit);
+  }
+
+  dueRevisits(now: Date, limit: number) {
+    return dueRevisits(this.db, now, limit);
+  }
+
+  nextWorkAt(kinds: { capture: boolean; revisit: boolean }) {
+    return nextWorkAt(this.db, kinds);
+  }
+
+  queuedExtractions(limit: number) {
+    return queuedExtractions(this.db, limit);
+  }
+
+  extractionBacklogOver(limit: number) {
+    return extractionBacklogOver(this.db, limit);
+  }
+
+  backlog(now: Date) {
+    return backlog(this.db, now);
+  }
+
+  async feedToPoll(id: number) {
+    const row = await feedById(this.db, id);
+    return row ? feedToPollOf(row, await subscriptionOfFeed(this.db, id)) : null;
+  }
+
+  knownGuids(feedId: number, guids: string[]) {
+    return knownGuids(this.db, feedId, guids);
+  }
+
+  recordPoll(feed: { id: number; url: string }, poll: PollRecord) {
+    return this.write((sql) => recordPoll(sql, feed, poll));
+  }
+
+  async itemToCapture(id: number) {
+    const row = checkedRow(itemRow, await this.db.get('SELECT * FROM items WHERE id = ?', [id]), 'itemToCapture');
+    return row ? { id: row.id, url: row.orig_link ?? row.link } : null;
+  }
+
+  captureReference(url: string) {
+    return captureReferenceOf(this.db, url);
+  }
+
+  recordCapture(itemId: number, page: FetchedPage, body: EncodedBody | null) {
+    return this.write((sql) => recordCapture(sql, itemId, page, body));
+  }
+
+  recordCaptureFailure(itemId: number, error: string, retryAt: Date, maxAttempts: number) {
+    return this.write((sql) => recordCaptureFailure(sql, itemId, error, retryAt, maxAttempts));
+  }
+
+  async articleToRevisit(id: number) {
+    const row = await articleById(this.db, id);
+    const item = row ? checkedRow(itemRow, await this.db.get('SELECT * FROM items WHERE id = ?', [row.item_id]), 'articleToRevisit') : undefined;
+    return row && item ? articleToRevisitOf(row, item) : null;
+  }
+
+  otherArticleAt(url: string, exceptId: number) {
+    return otherArticleAt(this.db, url, exceptId);
+  }
+
+  latestPayloadDigest(itemId: number) {
+    return latestPayloadDigest(this.db, itemId);
+  }
+
+  recordCheck(articleId: number, page: CheckedPage, result: 'unchanged' | 'failed' | 'unavailable', next: NextCheck, reason: string | null) {
+    return this.write((sql) => recordCheck(sql, articleId, page, result, next, reason));
+  }
+
+  recordRevisit(articleId: number, page: FetchedPage, record: RevisitRecord) {
+    return this.write((sql) => recordRevisit(sql, articleId, page, record));
+  }
+
+  async recordRevisitWithoutBody(itemId: number, page: FetchedPage, digest: string, extraction: ExtractionRecord & { template: { id: number } }, decide: Decide) {
+    try {
+      await this.write(async (sql) => {
+        const article = await articleOfItemForUpdate(sql, itemId);
+        const snapshotId = await insertSnapshot(sql, itemId, page, { digest }, null);
+        await setCanonicalUrl(sql, snapshotId, extraction.canonicalUrl);
+        const capture = captureOf((await snapshotById(sql, snapshotId))!);
+        const decision = decide(article ? await articleStateOf(sql, article) : null, capture);
+        // Anything but "unchanged" needs the body: undo, and let the caller store the capture.
+        if (decision.kind !== 'check' || decision.result !== 'unchanged') throw new NotUnchanged();
+        await applyDecision(sql, article, decision);
+        await saveExtraction(sql, snapshotId, itemId, extraction.template.id, extraction.wrapperId, extraction.article, extraction.hash);
+      });
+      return true;
+    } catch (error) {
+      if (error instanceof NotUnchanged) return false;
+      throw error;
+    }
+  }
+
+  async storedCapture(snapshotId: number) {
+    const row = await snapshotById(this.db, snapshotId);
+    return row ? captureOf(row) : null;
+  }
+
+  storedBody(sha256: string) {
+    return storedBlob(this.db, sha256);
+  }
+
+  async comparisonKey(itemId: number): Promise<StoredComparisonKey | null> {
+    const article = await articleOfItem(this.db, itemId);
+    return article ? comparisonKeyOf(this.db, article) : null;
+  }
+
+  templateChoices(feedId: number) {
+    return templateChoicesOf(this.db, feedId);
+  }
+
+  itemExtractedBefore(itemId: number, snapshotId: number) {
+    return itemExtractedBefore(this.db, itemId, snapshotId);
+  }
+
+  async recentCapturesOfTemplate(templateId: number, limit: number) {
+    return (await recentSnapshotsOfTemplate(this.db, templateId, limit)).flatMap((row) => {
+      if (row.sha256 === null) return [];
+      const extracted = {
+        title: row.extracted_title, byline: row.extracted_byline, published: row.extracted_published, modified: row.extracted_modified,
+        leadImage: row.extracted_lead_image, language: row.extracted_language, text: row.text,
+      };
+      return [{ ...captureOf(row), sha256: row.sha256, extracted }];
+    });
+  }
+
+  recordExtraction(capture: StoredCapture, extraction: ExtractionRecord, options: { rebasedKey: StoredComparisonKey | null; countsForTemplate: boolean }, decide: Decide): Promise<StoredExtraction> {
+    return this.write(async (sql) => {
+      const article = await articleOfItemForUpdate(sql, capture.itemId);
+      const { template } = extraction;
+      const templateId = template === null ? null : 'id' in template ? template.id : await addTemplate(sql, capture.feedId, template.signature);
+      await setCanonicalUrl(sql, capture.snapshotId, extraction.canonicalUrl);
+      if (article && options.rebasedKey) await setComparisonKey(sql, article.id, options.rebasedKey);
+      const current = article && options.rebasedKey ? await articleById(sql, article.id) : article;
+      const pages = templateId !== null && options.countsForTemplate ? await countTemplatePage(sql, templateId) : null;
+      const decision = decide(current ? await articleStateOf(sql, current) : null, capture);
+      await applyDecision(sql, current, decision);
+      await saveExtraction(sql, capture.snapshotId, capture.itemId, templateId, extraction.wrapperId, extraction.article, extraction.hash);
+      if (decision.kind === 'check' && decision.result === 'unchanged') await dropCaptureBody(sql, capture.snapshotId);
+      return { decision, templateId, pages };
+    });
+  }
+
+  storeWrapper(feedId: number, templateId: number, wrapper: Wrapper, reason: string, reextracted: Array<{ snapshotId: number; itemId: number; article: ArticleObject }>) {
+    return this.write(async (sql) => {
+      const id = await storeWrapper(sql, feedId, templateId, wrapper, reason);
+      for (const page of reextracted) await saveExtraction(sql, page.snapshotId, page.itemId, templateId, page.article.method === 'forest' ? id : null, page.article);
+      return id;
+    });
+  }
+
+  confirmWrapper(wrapperId: number, samples: number, reason: string) {
+    return this.write((sql) => confirmWrapper(sql, wrapperId, samples, reason));
+  }
+
+  acquireLease(request: LeaseRequest) {
+    return this.write((sql) => acquireLease(sql, request));
+  }
+
+  renewLease(owner: string, now: Date, status: unknown) {
+    return renewLease(this.db, owner, now, status);
+  }
+
+  releaseLease(owner: string) {
+    return releaseLease(this.db, owner);
+  }
+
+  enabledFeedCount() {
+    return countEnabledFeeds(this.db);
+  }
+
+  /** PostgreSQL reports a full disk on the write itself (53100); there is no size cap of Forest's own to probe. */
+  async hasRoomToWrite() {
+    return true;
+  }
+}
+
+/** Opens (migrating if needed) the PostgreSQL archive at `url`; a server that cannot be reached is an error that says which. */
+export async function openPgStore(url: string): Promise<PgStore> {
+  const db = new PgDatabase(url);
+  try {
+    await migratePg(db);
+  } catch (error) {
+    await db.close();
+    const where = url.replace(/\/\/[^@/]*@/, '//');
+    throw new Error(`cannot open the PostgreSQL archive at ${where}: ${(error as Error).message} (check database.url, or FOREST_DATABASE_URL)`);
+  }
+  return new PgStore(db, url);
+}

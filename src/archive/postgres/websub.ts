@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { checkedRow, checkedRows, integer, nullableInteger, nullableText, text } from '../rows.js';
+import type { PushCandidate, PushRequest, PushSubscriptionRecord } from '../store.js';
+import type { Sql } from './database.js';
+
+/** WebSub subscriptions on PostgreSQL (as websub.ts on SQLite). */
+
+const subscriptionRow = z.object({
+  feed_id: integer, hub: text, topic: text, callback: text, secret: text,
+  state: z.enum(['subscribing', 'active', 'unsubscribing', 'denied', 'failed', 'dropped']),
+  attempts: integer, retry_at: nullableText, lease_until: nullableText, renew_at: nullableText,
+  last_push_at: nullableText, pushes: integer, missed_in_row: integer, last_error: nullableText,
+});
+type SubscriptionRow = z.infer<typeof subscriptionRow>;
+
+const recordOf = (row: SubscriptionRow): PushSubscriptionRecord => ({
+  feedId: row.feed_id, hub: row.hub, topic: row.topic, callback: row.callback, secret: row.secret, state: row.state, attempts: row.attempts,
+  retryAt: row.retry_at, leaseUntil: row.lease_until, renewAt: row.renew_at, lastPushAt: row.last_push_at, pushes: row.pushes, lastError: row.last_error,
+  missedInRow: row.missed_in_row,
+});
+
+const COLUMNS = 'feed_id, hub, topic, callback, secret, state, attempts, retry_at, lease_until, renew_at, last_push_at, pushes, missed_in_row, last_error';
+
+export async function subscriptionOfFeed(sql: Sql, feedId: number): Promise<PushSubscriptionRecord | null> {
+  const row = checkedRow(subscriptionRow, await sql.get(`SELECT ${COLUMNS} FROM websub_subscriptions WHERE feed_id = ?`, [feedId]), 'subscriptionOfFeed');
+  return row ? recordOf(row) : null;
+}
+
+export async function subscriptionByCallback(sql: Sql, callback: string): Promise<PushSubscriptionRecord | null> {
+  const row = checkedRow(subscriptionRow, await sql.get(`SELECT ${COLUMNS} FROM websub_subscriptions WHERE callback = ?`, [callback]), 'subscriptionByCallback');
+  return row ? recordOf(row) : null;
+}
+
+export async function subscriptionsByFeed(sql: Sql): Promise<Map<number, PushSubscriptionRecord>> {
+  const rows = checkedRows(subscriptionRow, await sql.all(`SELECT ${COLUMNS} FROM websub_subscriptions`), 'subscriptionsByFeed');
+  return new Map(rows.map((row) => [row.feed_id, recordOf(row)]));
+}
+
+const candidateRow = z.object({ id: integer, url: text, hub: nullableText, self_url: nullableText, wanted: integer, has_subscription: nullableInteger });
+
+export async function pushCandidates(sql: Sql, now: Date, limit: number): Promise<PushCandidate[]> {
+  const rows = checkedRows(candidateRow, await sql.all(`SELECT feeds.id, feeds.url, feeds.hub, feeds.self_url, (feeds.enabled = 1 AND feeds.subscribed = 1)::integer AS wanted,
+      websub_subscriptions.feed_id AS has_subscription
+    FROM feeds LEFT JOIN websub_subscriptions ON websub_subscriptions.feed_id = feeds.id
+    WHERE (websub_subscriptions.feed_id IS NULL AND feeds.hub IS NOT NULL AND feeds.enabled = 1 AND feeds.subscribed = 1)
+      OR (websub_subscriptions.feed_id IS NOT NULL AND (
+        (websub_subscriptions.state IN ('subscribing', 'failed', 'denied', 'unsubscribing') AND websub_subscriptions.retry_at <= @at)
+        OR (websub_subscriptions.state = 'active' AND websub_subscriptions.renew_at <= @at)
+        OR (websub_subscriptions.state IN ('active', 'subscribing') AND (feeds.enabled = 0 OR feeds.subscribed = 0 OR feeds.hub IS NULL
+          OR feeds.hub <> websub_subscriptions.hub OR COALESCE(feeds.self_url, feeds.url) <> websub_subscriptions.topic))
+        OR (websub_subscriptions.state = 'dropped' AND (feeds.enabled = 0 OR feeds.subscribed = 0))))
+    ORDER BY feeds.id LIMIT @limit`, { at: now.toISOString(), limit }), 'pushCandidates');
+  const candidates: PushCandidate[] = [];
+  for (const row of rows) {
+    candidates.push({
+      feedId: row.id, feedUrl: row.url, hub: row.hub, topic: row.hub === null ? null : row.self_url ?? row.url, wanted: row.wanted === 1,
+      subscription: row.has_subscription === null ? null : await subscriptionOfFeed(sql, row.id),
+    });
+  }
+  return candidates;
+}
+
+export async function recordPushRequest(sql: Sql, feedId: number, request: PushRequest): Promise<void> {
+  await sql.run(`INSERT INTO websub_subscriptions (feed_id, hub, topic, callback, secret, state, requested_at, retry_at)
+      VALUES (@feedId, @hub, @topic, @callback, @secret, @state, @at, @retryAt)
+    ON CONFLICT (feed_id) DO UPDATE SET hub = excluded.hub, topic = excluded.topic, callback = excluded.callback, secret = excluded.secret, state = excluded.state,
+      requested_at = excluded.requested_at, retry_at = excluded.retry_at, attempts = websub_subscriptions.attempts + 1`, {
+    feedId, hub: request.hub, topic: request.topic, callback: request.callback, secret: request.secret, state: request.state,
+    at: request.at.toISOString(), retryAt: request.retryAt.toISOString(),
+  });
+}
+
+export async function recordPushFailure(sql: Sql, feedId: number, error: string, retryAt: Date): Promise<void> {
+  await sql.run(`UPDATE websub_subscriptions SET state = CASE WHEN state = 'unsubscribing' THEN state ELSE 'failed' END, last_error = ?, retry_at = ?
+    WHERE feed_id = ?`, [error, retryAt.toISOString(), feedId]);
+}
+
+export async function confirmPush(sql: Sql, callback: string, verified: { mode: 'subscribe'; leaseUntil: Date; renewAt: Date } | { mode: 'unsubscribe' }, now: Date): Promise<void> {
+  if (verified.mode === 'unsubscribe') {
+    await sql.run('DELETE FROM websub_subscriptions WHERE callback = ?', [callback]);
+    return;
+  }
+  await sql.run(`UPDATE websub_subscriptions SET state = 'active', attempts = 0, retry_at = NULL, verified_at = ?, lease_until = ?, renew_at = ?, last_error = NULL,
+    missed_in_row = 0 WHERE callback = ?`, [now.toISOString(), verified.leaseUntil.toISOString(), verified.renewAt.toISOString(), callback]);
+}
+
+export async function denyPush(sql: Sql, callback: string, reason: string, retryAt: Date): Promise<void> {
+  await sql.run("UPDATE websub_subscriptions SET state = 'denied', last_error = ?, retry_at = ? WHERE callback = ?", [`the hub denied the subscription: ${reason}`, retryAt.toISOString(), callback]);
+}
+
+export async function recordPush(sql: Sql, callback: string, now: Date): Promise<void> {
+  const at = now.toISOString();
+  const feedId = checkedRow(integer, (await sql.column('UPDATE websub_subscriptions SET last_push_at = ?, pushes = pushes + 1 WHERE callback = ? RETURNING feed_id', [at, callback]))[0], 'recordPush');
+  if (feedId !== undefined) await sql.run('UPDATE feeds SET next_poll_at = ? WHERE id = ? AND enabled = 1 AND subscribed = 1', [at, feedId]);
+}
+
+export async function forgetPush(sql: Sql, feedId: number): Promise<void> {
+  await sql.run('DELETE FROM websub_subscriptions WHERE feed_id = ?', [feedId]);
+}

@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { makeArticle, type ScriptedEdit } from '../../src/synthetic/articles.js';
+import { SyntheticWeb } from '../../src/synthetic/server.js';
+import { forest } from '../helpers/cli.js';
+import { startCluster } from '../helpers/pg-cluster.js';
+import { workspace } from '../helpers/setup.js';
+
+/*
+ * The archive on PostgreSQL, end to end through the built command (issue #51): a throwaway
+ * cluster from Debian's binaries, the daemon against the synthetic web (pages that change on
+ * every request, scripted edits), then every reading command — all through the CLI's --json,
+ * never SQL. The same scenario as versions.test.ts on SQLite: one version per real edit and not
+ * one more.
+ */
+
+const SECOND = 1000;
+const EDITS: ScriptedEdit[] = [
+  { site: 'ledger', index: 7, after: 3 * SECOND, kind: 'correct-word' },
+  { site: 'ledger', index: 6, after: 4 * SECOND, kind: 'change-headline' },
+  { site: 'orbit', index: 7, after: 3.5 * SECOND, kind: 'remove-image' },
+  { site: 'orbit', index: 6, after: 5 * SECOND, kind: 'add-paragraph' },
+];
+
+const web = new SyntheticWeb({ edits: EDITS, holdEdits: true });
+const cluster = startCluster();
+before(() => web.start());
+after(() => web.stop());
+
+interface ArticleLine { id: number; url: string; title: string; versions: number; feed: string }
+const lines = <T>(stdout: string) => stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as T);
+
+test('forest run on a PostgreSQL archive: one version per real edit; status, history, diff, search, export and check read it', async () => {
+  const url = await cluster.createDatabase('forest_versions');
+  const sites = [web.site('ledger'), web.site('orbit')];
+  const ws = workspace(sites.map((site) => ({ url: site.feedUrl, title: site.definition.name })), { revisit: { after: Array.from({ length: 40 }, () => '1s') } });
+  const args = [...ws.args, '--db', url];
+  const edited = (edit: ScriptedEdit) => web.requests.some((request) => request.site === edit.site && request.path.endsWith(makeArticle(edit.site, edit.index, 0).slug));
+  const release = setInterval(() => {
+    if (EDITS.every(edited)) {
+      web.releaseEdits();
+      clearInterval(release);
+    }
+  }, 20);
+  const run = await forest([...args, 'run', '--exit-after', '14s']);
+  clearInterval(release);
+  assert.equal(run.code, 0, run.stderr);
+
+  const status = await forest([...args, 'status', '--json']);
+  assert.equal(status.code, 0, status.stderr);
+  const feeds = lines<{ items: number; articles: number }>(status.stdout);
+  const items = feeds.reduce((sum, feed) => sum + feed.items, 0);
+  assert.ok(items >= 16, `${items} items`);
+
+  const articles = lines<ArticleLine>((await forest([...args, 'articles', '--json'])).stdout);
+  assert.equal(articles.length, items, 'one article per item of the two feeds');
+  const site = (feed: string) => (feed === web.site('ledger').feedUrl ? 'ledger' : 'orbit');
+  const servedRevisions = web.servedRevisions();
+  for (const article of articles) {
+    const path = `${site(article.feed)}${new URL(article.url).pathname.replace(/^\/r\//, '/articles/')}`;
+    const revisions = servedRevisions.get(path) ?? [];
+    assert.ok(revisions.length >= 3, `${path} was checked ${revisions.length} times`);
+    const distinct = revisions.filter((revision, i) => i === 0 || revision !== revisions[i - 1]).length;
+    assert.equal(article.versions, distinct, `${article.title}: ${article.versions} versions for revisions ${revisions.join(',')}`);
+  }
+  for (const edit of EDITS) {
+    const article = articles.find((a) => site(a.feed) === edit.site && a.url.endsWith(makeArticle(edit.site, edit.index, 0).slug));
+    assert.equal(article?.versions, 2, `${edit.site}#${edit.index}: the edit is a version`);
+  }
+
+  const ledgerSeven = articles.find((a) => site(a.feed) === 'ledger' && a.url.endsWith(makeArticle('ledger', 7, 0).slug))!;
+  const history = JSON.parse((await forest([...args, 'history', String(ledgerSeven.id), '--json'])).stdout) as { versions: Array<{ change: string[] }>; checks: Array<{ result: string }> };
+  assert.deepEqual(history.versions.map((v) => v.change), [[], ['body-edit']]);
+  assert.ok(history.checks.filter((c) => c.result === 'unchanged').length >= 2, 'revisits that found the same object are checks, not versions');
+  const original = makeArticle('ledger', 7, 0).paragraphs[1]!.split(' ');
+  const diff = await forest([...args, 'diff', String(ledgerSeven.id), '1', '2']);
+  assert.ok(diff.stdout.includes(`[-${original[3]}-]`), diff.stdout);
+
+  // Search on tsvector: the phrase the correction removed is found, in version 1 only; any text is searched.
+  const phrase = original.slice(2, 5).join(' ').replace(/[.,]/g, '');
+  const hits = lines<{ article: number; versions: number[]; inLatest: boolean; snippet: string }>((await forest([...args, 'search', `"${phrase}"`, '--json'])).stdout);
+  const hit = hits.find((h) => h.article === ledgerSeven.id);
+  assert.ok(hit, `search for "${phrase}" finds the article`);
+  assert.deepEqual([hit.versions, hit.inLatest], [[1], false]);
+  assert.match(hit.snippet, /\[/);
+  for (const text of ['"unbalanced AND (', "it's harbour-bridge", 'title:led*', 'y OR z -x']) {
+    const answer = await forest([...args, 'search', text]);
+    assert.equal(answer.code, 0, `${text}: ${answer.stderr}`);
+  }
+  const nothing = await forest([...args, 'search', '*']);
+  assert.equal(nothing.code, 2);
+  assert.match(nothing.stderr, /no word to search for/);
+
+  // Exports are built on the store's reads: every article, every version.
+  const out = `${ws.dir}/archive.jsonl`;
+  const exported = await forest([...args, 'export', '--format', 'jsonl', '--out', out, '--json']);
+  assert.equal(exported.code, 0, exported.stderr);
+  assert.equal((JSON.parse(exported.stdout) as { articles: number }).articles, items);
+  const warc = await forest([...args, 'export', '--format', 'warc', '--out', `${ws.dir}/archive.warc.gz`, '--json']);
+  assert.equal(warc.code, 0, warc.stderr);
+  const records = (JSON.parse(warc.stdout) as { records: Record<string, number> }).records;
+  assert.ok((records['response'] ?? 0) >= items && (records['revisit'] ?? 0) > 0 && records['metadata'] === records['request'], JSON.stringify(records));
+
+  const check = await forest([...args, 'check', '--json']);
+  assert.equal(check.code, 0, check.stdout + check.stderr);
+});
