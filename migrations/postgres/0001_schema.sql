@@ -153,6 +153,14 @@ CREATE TABLE wrappers (
 CREATE INDEX wrappers_template ON wrappers (template_id, active);
 CREATE INDEX wrappers_feed ON wrappers (feed_id);
 
+-- The text search configuration of the index: English stemming (Snowball, as FTS5's porter
+-- tokenizer stems) and no stop words, as on SQLite: "no", "it's" and "the" are searched as
+-- typed, and a phrase with them means the same on both backends.
+CREATE TEXT SEARCH DICTIONARY forest_stem (TEMPLATE = snowball, LANGUAGE = english);
+CREATE TEXT SEARCH CONFIGURATION forest (COPY = english);
+ALTER TEXT SEARCH CONFIGURATION forest
+  ALTER MAPPING FOR asciiword, asciihword, hword_asciipart, word, hword, hword_part, numword, numhword, hword_numpart WITH forest_stem;
+
 -- Version content, once per object hash; `search` is the full-text document of its title
 -- (weight A) and text (weight B), indexed by GIN: every version is searched, removed text too.
 CREATE TABLE contents (
@@ -165,7 +173,7 @@ CREATE TABLE contents (
   blocks    text NOT NULL,
   packed    bytea,
   search    tsvector GENERATED ALWAYS AS (
-    setweight(to_tsvector('english', COALESCE(title, '')), 'A') || setweight(to_tsvector('english', text), 'B')
+    setweight(to_tsvector('forest', COALESCE(title, '')), 'A') || setweight(to_tsvector('forest', text), 'B')
   ) STORED
 );
 CREATE INDEX contents_search ON contents USING gin (search);

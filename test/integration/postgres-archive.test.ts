@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { makeArticle, type ScriptedEdit } from '../../src/synthetic/articles.js';
 import { SyntheticWeb } from '../../src/synthetic/server.js';
-import { forest } from '../helpers/cli.js';
+import { finished, forest, startForest, waitFor } from '../helpers/cli.js';
 import { startCluster } from '../helpers/pg-cluster.js';
 import { workspace } from '../helpers/setup.js';
 
@@ -101,6 +101,26 @@ test('forest run on a PostgreSQL archive: one version per real edit; status, his
   const records = (JSON.parse(warc.stdout) as { records: Record<string, number> }).records;
   assert.ok((records['response'] ?? 0) >= items && (records['revisit'] ?? 0) > 0 && records['metadata'] === records['request'], JSON.stringify(records));
 
+  const check = await forest([...args, 'check', '--json']);
+  assert.equal(check.code, 0, check.stdout + check.stderr);
+});
+
+test('a PostgreSQL restart mid-run: the daemon reconnects and goes on, nothing lost or doubled', async () => {
+  const url = await cluster.createDatabase('forest_restart');
+  const sites = [web.site('ledger'), web.site('orbit')];
+  const ws = workspace(sites.map((site) => ({ url: site.feedUrl, title: site.definition.name })));
+  const args = [...ws.args, '--db', url];
+  const daemon = startForest([...args, 'run', '--exit-after', '14s']);
+  await waitFor(async () => lines<unknown>((await forest([...args, 'articles', '--json'])).stdout).length >= 4, 20_000, 'the first articles');
+  cluster.restart();
+  const restartedAt = Date.now();
+  const run = await finished(daemon);
+  assert.equal(run.code, 0, run.stderr);
+  const feeds = lines<{ items: number; lastPoll: string | null; consecutiveErrors: number }>((await forest([...args, 'status', '--json'])).stdout);
+  assert.ok(feeds.every((feed) => feed.lastPoll !== null && Date.parse(feed.lastPoll) > restartedAt), `every feed was polled after the restart: ${JSON.stringify(feeds)}`);
+  const items = feeds.reduce((sum, feed) => sum + feed.items, 0);
+  const articles = lines<{ versions: number }>((await forest([...args, 'articles', '--json'])).stdout);
+  assert.equal(articles.length, items, 'every item archived once, none doubled');
   const check = await forest([...args, 'check', '--json']);
   assert.equal(check.code, 0, check.stdout + check.stderr);
 });

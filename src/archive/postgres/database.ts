@@ -149,6 +149,11 @@ export class PgDatabase implements Sql {
   async transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const client = await this.pool.connect();
+      // The server dropping the connection mid-transaction (a restart) is reported twice: as the
+      // failed query, which rolls the transaction back, and as an 'error' event, which would
+      // otherwise crash the process.
+      const dropped = () => undefined;
+      client.on('error', dropped);
       let broken = false;
       try {
         await client.query('BEGIN');
@@ -165,6 +170,7 @@ export class PgDatabase implements Sql {
         if (attempt < 3 && typeof code === 'string' && RETRYABLE.has(code)) continue;
         throw error;
       } finally {
+        client.off('error', dropped);
         client.release(broken);
       }
     }

@@ -18,7 +18,7 @@ export async function checkArchive(db: PgDatabase): Promise<ArchiveCheck[]> {
   checks.push({ name: 'PostgreSQL indexes', problems: invalid.map((row) => `index ${row.index} is invalid: REINDEX INDEX ${row.index}`) });
   checks.push({ name: 'foreign keys', problems: [] });
   const stale = checkedRow(count, (await db.column(`SELECT COUNT(*) FROM contents
-    WHERE search IS DISTINCT FROM setweight(to_tsvector('english', COALESCE(title, '')), 'A') || setweight(to_tsvector('english', text), 'B')`))[0], 'search documents') ?? 0;
+    WHERE search IS DISTINCT FROM setweight(to_tsvector('forest', COALESCE(title, '')), 'A') || setweight(to_tsvector('forest', text), 'B')`))[0], 'search documents') ?? 0;
   checks.push({ name: 'search index', problems: stale ? [`${stale} version text${stale === 1 ? '' : 's'} whose search document does not match`] : [] });
   const orphans = checkedRow(z.object({ count, bytes: count }), await db.get(`SELECT COUNT(*) AS count, COALESCE(SUM(octet_length(data)), 0) AS bytes FROM blobs
     WHERE NOT EXISTS (SELECT 1 FROM snapshots WHERE snapshots.sha256 = blobs.sha256)

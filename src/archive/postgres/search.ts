@@ -19,7 +19,7 @@ export async function search(sql: Sql, query: string, options: SearchOptions = {
   const tsquery = toTsquery(parseSearchQuery(query));
   const rows: Row[] = checkedRows(hitRow, await sql.all(`SELECT versions.article_id AS article, versions.n, feeds.url AS feed, articles.url, contents.title,
         articles.versions AS latest, versions.captured_at AS "capturedAt", -ts_rank_cd(contents.search, q.query) AS rank
-      FROM (SELECT to_tsquery('english', @query) AS query) AS q, contents JOIN versions ON versions.hash = contents.hash
+      FROM (SELECT to_tsquery('forest', @query) AS query) AS q, contents JOIN versions ON versions.hash = contents.hash
       JOIN articles ON articles.id = versions.article_id JOIN feeds ON feeds.id = articles.feed_id
       WHERE contents.search @@ q.query
         AND (@feed::text IS NULL OR feeds.url = @feed::text OR feeds.subscribed_url = @feed::text)
@@ -44,7 +44,7 @@ export async function search(sql: Sql, query: string, options: SearchOptions = {
   }
   // Snippets only for the hits returned: ts_headline reads the whole text.
   const snippets = new Map(checkedRows(snippetRow, await sql.all(`SELECT versions.article_id AS article, versions.n,
-      ts_headline('english', contents.text, to_tsquery('english', @query), 'StartSel=[, StopSel=], MaxWords=16, MinWords=6, MaxFragments=1, FragmentDelimiter=…') AS snippet
+      ts_headline('forest', contents.text, to_tsquery('forest', @query), 'StartSel=[, StopSel=], MaxWords=16, MinWords=6, MaxFragments=1, FragmentDelimiter=…') AS snippet
     FROM versions JOIN contents ON contents.hash = versions.hash
     WHERE (versions.article_id, versions.n) IN (SELECT * FROM unnest(@articles::bigint[], @ns::integer[]))`, {
     query: tsquery, articles: chosen.map(({ best }) => best.article), ns: chosen.map(({ best }) => best.n),

@@ -1,0 +1,188 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { before, describe, test } from 'node:test';
+import { loadCodec, encodeBody } from '../../src/archive/codec.js';
+import { diffObjects } from '../../src/archive/diff.js';
+import { normalizeArticle, objectHash } from '../../src/archive/normalize.js';
+import { openArchive } from '../../src/archive/open-archive.js';
+import { packContent } from '../../src/archive/packed-content.js';
+import type { FetchedPage, Store, VersionContent, VersionDecision } from '../../src/archive/store.js';
+import type { ArticleObject } from '../../src/extract/extract.js';
+import { EXTRACTOR_VERSION } from '../../src/extract/extract.js';
+import type { FeedItem } from '../../src/feeds/model.js';
+import { startCluster } from '../helpers/pg-cluster.js';
+import { tempDir } from '../helpers/temp.js';
+
+/*
+ * One Store conformance suite, run against both backends (issue #51 item 6): the same writes
+ * through the Store contract, the same answers from its reads. Each backend gets a fresh archive:
+ * a SQLite file, and a database on a throwaway PostgreSQL cluster.
+ */
+
+before(() => loadCodec());
+const cluster = startCluster();
+let databases = 0;
+
+const BACKENDS: Array<[string, () => Promise<Store>]> = [
+  ['SQLite', () => openArchive({ path: join(tempDir(), 'forest.db'), maxSize: 'unlimited' }, { create: true })],
+  ['PostgreSQL', async () => openArchive({ path: '', maxSize: 'unlimited', url: await cluster.createDatabase(`conformance_${++databases}`) })],
+];
+
+const T0 = Date.parse('2026-11-02T00:00:00Z');
+const at = (minutes: number) => new Date(T0 + minutes * 60_000);
+const item = (n: number, extra: Partial<FeedItem> = {}): FeedItem => ({
+  guid: `g${n}`, title: `Story ${n}`, link: `https://a.example/${n}`, origLink: null, published: at(-n).toISOString(), updated: null, author: null,
+  summary: null, content: null, categories: [], enclosures: [], ...extra,
+});
+const page = (url: string, when: Date): FetchedPage => ({
+  url, finalUrl: url, status: 200, headers: { 'content-type': 'text/html', etag: `"${when.getTime()}"` }, contentType: 'text/html', redirects: [], permanentUrl: null,
+  notModified: false, retryAfterMs: null, fetchedAt: when, durationMs: 7,
+});
+const schedule = (when: Date) => ({ nextPollAt: when, reason: 'test', state: '{}', ratePerHour: null, window: null, maxAgeSeconds: null });
+const feedDocument = (items: FeedItem[]) => ({
+  format: 'rss2.0' as const, warnings: [], items,
+  feed: { title: 'A feed', link: 'https://a.example/', description: null, language: null, updated: null, ttl: null, skipHours: [], skipDays: [], updatePeriod: null, updateFrequency: null, image: null, hub: null, self: null, prevArchive: null, nextPage: null, generator: null },
+});
+
+function content(snapshotId: number, when: Date, title: string, paragraphs: string[]): { version: VersionContent; article: ArticleObject } {
+  const html = paragraphs.map((text) => `<p>${text}</p>`).join('');
+  const object = normalizeArticle({ title, byline: 'Ann Lee', published: null, html });
+  const text = paragraphs.join('\n');
+  return {
+    version: { snapshotId, capturedAt: when.toISOString(), method: 'sigfeed', wrapperId: null, title, byline: 'Ann Lee', published: null, text, html, object, hash: objectHash(object), extractor: EXTRACTOR_VERSION, source: null, packed: packContent(html, object) },
+    article: { title, byline: 'Ann Lee', published: null, modified: null, html, text, leadImage: null, language: 'en', method: 'sigfeed', wrapper: null, reason: null, source: null },
+  };
+}
+
+/** A small archive written through the contract alone: two feeds' items, pages, versions, an edit, a check. */
+async function fill(store: Store) {
+  await store.syncSubscriptions([
+    { url: 'https://a.example/feed', title: 'A', tags: ['news'], enabled: true },
+    { url: 'https://b.example/feed', title: null, tags: [], enabled: true },
+  ]);
+  const [feedA] = await store.feeds();
+  const report = await store.recordPoll({ id: feedA!.id, url: feedA!.url }, {
+    startedAt: at(0), durationMs: 12.5, result: 'ok', fetch: { ...page(feedA!.url, at(0)), bytes: 900 }, parsed: feedDocument([item(1), item(2), item(2), item(3)]),
+    error: null, schedule: schedule(at(10)), capturePages: true, revisitChangedItemsAt: null,
+  });
+  assert.deepEqual(report, { newItems: 3, changedItems: 0, changedIds: [] }, 'a guid repeated in one document is one item');
+  const due = await store.dueCaptures(at(1), 10);
+  assert.deepEqual(due.map((ref) => ref.url), ['https://a.example/1', 'https://a.example/2', 'https://a.example/3'], 'newest item first');
+  const paragraphs = ['First paragraph of the story about the harbour-bridge.', "The mayor said it's no."];
+  for (const [index, ref] of due.entries()) {
+    const when = at(2 + index);
+    const snapshotId = await store.recordCapture(ref.id, page(ref.url, when), encodeBody(Buffer.from(`<html><body>${paragraphs.join(' ')} ${index}</body></html>`)));
+    const capture = (await store.storedCapture(snapshotId))!;
+    const made = content(snapshotId, when, `Story ${index + 1}`, paragraphs);
+    await store.recordExtraction(capture, { template: { signature: ['html', 'body'] }, canonicalUrl: null, wrapperId: null, article: made.article, hash: made.version.hash }, { rebasedKey: null, countsForTemplate: true },
+      (article): VersionDecision => {
+        assert.equal(article, null, 'no article before the first capture');
+        return { kind: 'first', article: { itemId: capture.itemId, feedId: capture.feedId, url: capture.url, finalUrl: capture.finalUrl, canonicalUrl: null }, content: made.version, page: { at: when.toISOString(), status: 200, snapshotId, headers: capture.headers }, next: { step: 1, at: at(30).toISOString() } };
+      });
+  }
+  // Article 1 is edited: its revisit's extraction makes version 2.
+  const revisits = await store.dueRevisits(at(31), 10);
+  assert.equal(revisits.length, 3);
+  const first = (await store.articles({}, { limit: 10, offset: 0 })).articles.find((article) => article.url === 'https://a.example/1')!;
+  const edited = ['First paragraph of the story about the harbour-bridge.', 'The mayor said yes.'];
+  const revisitId = await store.recordRevisit(first.id, page(first.url, at(32)), { kind: 'extract', body: encodeBody(Buffer.from(`<html><body>${edited.join(' ')}</body></html>`)) });
+  const capture = (await store.storedCapture(revisitId))!;
+  const after = content(revisitId, at(32), 'Story 1', edited);
+  const before = (await store.version(first.id, 1))!;
+  await store.recordExtraction(capture, { template: null, canonicalUrl: null, wrapperId: null, article: after.article, hash: after.version.hash }, { rebasedKey: null, countsForTemplate: false },
+    (article): VersionDecision => {
+      assert.equal(article?.latestTextLength, paragraphs.join('\n').length);
+      return { kind: 'edit', content: after.version, diff: diffObjects(before.object, after.version.object), page: { at: at(32).toISOString(), status: 200, snapshotId: revisitId }, next: { step: 2, at: null }, reason: null };
+    });
+  const second = (await store.articles({}, { limit: 10, offset: 0 })).articles.find((article) => article.url === 'https://a.example/2')!;
+  await store.recordCheck(second.id, { at: at(33).toISOString(), status: 200, snapshotId: null }, 'unchanged', { step: 2, at: at(90).toISOString() }, 'same object');
+  return { first, second };
+}
+
+for (const [name, open] of BACKENDS) {
+  describe(`the Store on ${name}`, () => {
+    test('writes through the contract and reads back the same archive', async () => {
+      const store = await open();
+      try {
+        const { first, second } = await fill(store);
+        assert.deepEqual((await store.feeds()).map((feed) => [feed.subscribedUrl, feed.title, feed.tags, feed.enabled]),
+          [['https://a.example/feed', 'A', ['news'], true], ['https://b.example/feed', null, [], true]]);
+        const statuses = await store.feedStatuses();
+        assert.deepEqual(statuses.map((status) => [status.items, status.pages, status.articles, status.versions, status.checks]), [[3, 3, 3, 4, 5], [0, 0, 0, 0, 0]]);
+        assert.equal(statuses[0]!.lastPoll, at(0).toISOString());
+        assert.equal(statuses[0]!.nextPoll, at(10).toISOString());
+
+        const versions = await store.versions(first.id);
+        assert.deepEqual(versions.map((version) => [version.n, version.change, version.title]), [[1, [], 'Story 1'], [2, ['body-edit'], 'Story 1']]);
+        assert.deepEqual(versions[1]!.object.blocks.map((block) => block.text), ['First paragraph of the story about the harbour-bridge.', 'The mayor said yes.']);
+        assert.deepEqual((await store.checks(second.id)).map((check) => [check.result, check.version, check.reason]), [['changed', 1, 'first capture'], ['unchanged', 1, 'same object']]);
+        assert.equal((await store.article(second.id))?.nextCheck, at(90).toISOString());
+
+        // Pages of the list: newest first, by offset and by cursor; filters by tag, feed, change, language.
+        const page1 = await store.articlesAfter({}, null, 2);
+        const page2 = await store.articlesAfter({}, page1.next, 2);
+        assert.deepEqual([...page1.articles, ...page2.articles].map((article) => article.url), ['https://a.example/3', 'https://a.example/2', 'https://a.example/1']);
+        assert.equal(page2.next, null);
+        assert.equal((await store.articles({ tag: 'news' }, { limit: 10, offset: 0 })).total, 3);
+        assert.equal((await store.articles({ tag: 'sport' }, { limit: 10, offset: 0 })).total, 0);
+        assert.deepEqual((await store.articles({ changed: true }, { limit: 10, offset: 0 })).articles.map((article) => article.id), [first.id]);
+        assert.equal((await store.articles({ language: 'EN' }, { limit: 10, offset: 0 })).total, 3);
+        assert.equal((await store.articles({ feed: 'https://b.example/feed' }, { limit: 10, offset: 0 })).total, 0);
+
+        // Forest's search language, the same answers on both engines.
+        const hits = async (query: string, options = {}) => (await store.search(query, options)).map((hit) => [hit.article, hit.versions, hit.inLatest]);
+        const third = (await store.articles({}, { limit: 1, offset: 0 })).articles[0]!.id;
+        assert.deepEqual((await hits('"it\'s no"')).sort(), [[first.id, [1], false], [second.id, [1], true], [third, [1], true]].sort(), 'text an edit removed is found, in the versions it stood in');
+        assert.deepEqual((await hits('"mayor said"')).find(([article]) => article === first.id), [first.id, [1, 2], true]);
+        assert.deepEqual(await hits('mayor yes'), [[first.id, [2], true]]);
+        assert.equal((await store.search('harbour-bridge', {})).length, 3, 'a hyphen is a phrase, not an operator');
+        assert.equal((await store.search("it's", {})).length, 3, 'an apostrophe is searched');
+        assert.deepEqual(await hits('yes OR nothingsuch'), [[first.id, [2], true]]);
+        assert.equal((await store.search('mayor -yes', {})).length, 3, 'articles whose some version has mayor without yes');
+        assert.equal((await store.search('title:story', {})).length, 3);
+        assert.equal((await store.search('title:mayor', {})).length, 0, 'title: searches titles only');
+        assert.equal((await store.search('harb*', {})).length, 3);
+        await assert.rejects(store.search('*', {}), /no word to search for/);
+        const [snippet] = await store.search('yes', {});
+        assert.match(snippet!.snippet, /\[yes\]/i);
+
+        // Exports are the same code on both, on each backend's reads.
+        const chunks: string[] = [];
+        const report = await store.writeJsonl({}, { write: (data) => void chunks.push(String(data)), get bytes() { return chunks.join('').length; } });
+        assert.deepEqual([report.articles, report.versions], [3, 4]);
+        const cdxj: string[] = [];
+        const index = await store.writeCdxj({}, { write: (data) => void cdxj.push(String(data)), bytes: 0 }, 'a.warc', { gzip: false, software: 'test' });
+        assert.equal(index.captures, 4);
+
+        // Work queues and the backlog.
+        assert.deepEqual(await store.dueCaptures(at(40), 10), []);
+        assert.deepEqual((await store.duePolls(at(5), 10)).map((ref) => ref.url), ['https://b.example/feed'], 'the feed never polled is due, the polled one waits');
+        const backlog = await store.backlog(at(40));
+        assert.deepEqual([backlog.pendingCaptures, backlog.queuedExtractions], [0, 0]);
+        assert.equal(await store.enabledFeedCount(), 2);
+
+        // The list: a feed removed is unsubscribed, its archive kept.
+        const sync = await store.syncSubscriptions([{ url: 'https://a.example/feed', title: 'A', tags: ['news'], enabled: true }]);
+        assert.deepEqual(sync, { added: [], updated: [], removed: ['https://b.example/feed'] });
+        assert.equal((await store.feeds()).length, 1);
+
+        // The lease: one holder; another is refused while its heartbeat is fresh.
+        const me = { owner: 'one', pid: 1, host: 'h' };
+        assert.deepEqual(await store.acquireLease({ me, now: at(50), staleAfterMs: 60_000, isAlive: () => true }), { acquired: true });
+        const other = await store.acquireLease({ me: { owner: 'two', pid: 2, host: 'h' }, now: at(50), staleAfterMs: 60_000, isAlive: () => true });
+        assert.equal(other.acquired, false);
+        assert.equal(await store.renewLease('one', at(51), { ok: true }), true);
+        await store.releaseLease('one');
+        assert.equal(await store.leaseHolder(), null);
+
+        // Retention sums old polls per day and keeps the day's counts.
+        assert.deepEqual(await store.applyRetention({ polls: 60_000, checks: null }, at(100)), { polls: 1, checks: 0 });
+        const history = await store.feedHistory((await store.feeds())[0]!.id, { polls: 10, days: 10 });
+        assert.deepEqual([history.polls.length, history.days.map((day) => [day.day, day.polls, day.newItems])], [0, [['2026-11-02', 1, 3]]]);
+        assert.ok((await store.verify()).every((check) => check.problems.length === 0), 'check finds nothing wrong');
+      } finally {
+        await store.close();
+      }
+    });
+  });
+}
