@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { makeArticle, type ScriptedEdit } from '../../src/synthetic/articles.js';
 import { SyntheticWeb } from '../../src/synthetic/server.js';
-import { finished, forest, startForest, waitFor } from '../helpers/cli.js';
+import { finished, forest, startForest, startServe, waitFor } from '../helpers/cli.js';
 import { startCluster } from '../helpers/pg-cluster.js';
 import { workspace } from '../helpers/setup.js';
 
@@ -101,6 +101,30 @@ test('forest run on a PostgreSQL archive: one version per real edit; status, his
   const records = (JSON.parse(warc.stdout) as { records: Record<string, number> }).records;
   assert.ok((records['response'] ?? 0) >= items && (records['revisit'] ?? 0) > 0 && records['metadata'] === records['request'], JSON.stringify(records));
 
+  const wacz = await forest([...args, 'export', '--format', 'wacz', '--out', `${ws.dir}/archive.wacz`, '--json']);
+  assert.equal(wacz.code, 0, wacz.stderr);
+  const shown = await forest([...args, 'show', String(ledgerSeven.id), '--json']);
+  assert.equal(shown.code, 0, shown.stderr);
+
+  // The web app and the API on the same archive.
+  const { server, base } = await startServe(args);
+  try {
+    const response = await fetch(`${base}/api/v1/articles?limit=5`);
+    assert.equal(response.status, 200);
+    const body = await response.json() as { items: Array<{ id: number }>; next: string | null };
+    assert.equal(body.items.length, 5);
+    const next = await (await fetch(`${base}/api/v1/articles?limit=5&cursor=${encodeURIComponent(body.next!)}`)).json() as { items: Array<{ id: number }> };
+    assert.equal(next.items.length, 5, 'the next page, by cursor');
+    assert.ok(next.items.every((article) => !body.items.some((seen) => seen.id === article.id)), 'no article on both pages');
+    const page = await fetch(`${base}/articles/${ledgerSeven.id}`);
+    assert.equal(page.status, 200);
+  } finally {
+    server.kill('SIGTERM');
+    await finished(server);
+  }
+
+  const vacuum = await forest([...args, 'vacuum']);
+  assert.equal(vacuum.code, 0, vacuum.stderr);
   const check = await forest([...args, 'check', '--json']);
   assert.equal(check.code, 0, check.stdout + check.stderr);
 });
