@@ -103,6 +103,11 @@ export class SqliteStore extends SqliteWork implements Store, ExportSource {
     return leaseHolder(this.db);
   }
 
+  async daemons() {
+    const holder = leaseHolder(this.db);
+    return holder ? [holder] : [];
+  }
+
   async articles(...args: Parameters<Store['articles']>) {
     return pageOfArticles(this.db, ...args);
   }

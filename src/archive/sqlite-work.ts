@@ -20,7 +20,7 @@ import { forgetPush, pushCandidates, recordPushFailure, recordPushRequest, subsc
 import { backlog, duePolls, dueCaptures, dueRevisits, extractionBacklogOver, nextWorkAt, queuedExtractions } from './queues.js';
 import { dropCaptureBody, insertSnapshot, latestPayloadDigest, recordCapture, recordCaptureFailure, setCanonicalUrl } from './snapshots.js';
 import {
-  StorageFullError, type CheckedPage, type Decide, type FetchedPage, type LeaseRequest, type PollRecord, type PushRequest, type ExtractionRecord, type RevisitRecord, type StoredCapture, type StoredComparisonKey,
+  StorageFullError, type CheckedPage, type ClaimRef, type Decide, type FetchedPage, type LeaseRequest, type PollRecord, type PushRequest, type ExtractionRecord, type RevisitRecord, type StoredCapture, type StoredComparisonKey,
   type StoredExtraction, type WorkStore,
 } from './store.js';
 
@@ -230,6 +230,17 @@ export class SqliteWork implements WorkStore {
 
   async releaseLease(owner: string) {
     this.write(() => releaseLease(this.db, owner));
+  }
+
+  /** One daemon per SQLite archive (its lease): every unit is its own, and its hosts' politeness is its fetcher's. */
+  async claim(_ref: ClaimRef, _now: Date) {
+    return true;
+  }
+
+  async release(_ref: ClaimRef, _now: Date) {}
+
+  hostGate() {
+    return null;
   }
 
   async pushCandidates(now: Date, limit: number) {

@@ -72,10 +72,32 @@ export interface LeaseHolder {
 export interface LeaseRequest {
   me: { owner: string; pid: number; host: string };
   now: Date;
-  /** A holder whose heartbeat is older than this (ms) died: its lease is taken over. */
+  /** A holder whose heartbeat is older than this (ms) died: its lease is taken over (on PostgreSQL: its claims, once they expire this long after their last renewal). */
   staleAfterMs: number;
+  /** The pause between two requests to one host (http.perHostDelay), kept across daemons on PostgreSQL. */
+  hostDelayMs?: number;
   /** Whether the holder's process still runs (what can be told for a process on this host). */
   isAlive: (holder: LeaseHolder) => boolean;
+}
+
+/** A unit of work as it is claimed (WorkStore.claim): its kind and row. */
+export interface ClaimRef {
+  kind: WorkKind | 'extract' | 'learn';
+  /** The feed (poll), item (capture), article (revisit), snapshot (extract) or template (learn). */
+  id: number;
+}
+
+/** Politeness shared with other processes: a host is taken before each request and given back after it (net/fetcher.ts). */
+export interface HostGate {
+  /** Takes `host` for one request: 0 when taken, else how long (ms) to wait before asking again. */
+  take(host: string): Promise<number>;
+  /** The request ended: the host rests perHostDelay from now. */
+  give(host: string): Promise<void>;
+}
+
+/** A write of claimed work whose claim another daemon has taken over (its own claim expired): nothing was written. */
+export class FencedError extends Error {
+  override name = 'FencedError';
 }
 
 export type LeaseResult = { acquired: true } | { acquired: false; holder: LeaseHolder };
@@ -538,8 +560,10 @@ export type Progress = (done: number, total: number) => void;
 export interface ArchiveReader {
   feeds(): Promise<Feed[]>;
   feedStatuses(): Promise<FeedStatus[]>;
-  /** The daemon's lease on this archive, if one was taken. */
+  /** The daemon's lease on this archive, if one was taken (on PostgreSQL: the daemon heard from last). */
   leaseHolder(): Promise<LeaseHolder | null>;
+  /** Every daemon working on this archive (SQLite: the lease's holder; PostgreSQL: each registered daemon), longest running first. */
+  daemons(): Promise<LeaseHolder[]>;
 
   /** A page of articles, newest first, and how many the filter selects. */
   articles(filter: ArticleFilter, page: { limit: number; offset: number }): Promise<{ articles: ArticleSummary[]; total: number }>;
@@ -899,11 +923,31 @@ export interface WorkStore {
   /** A re-learning that found the active wrapper again: it stays, and says so. */
   confirmWrapper(wrapperId: number, samples: number, reason: string): Promise<void>;
 
-  /** The daemon's exclusive lease: taken, or the live holder that has it. */
+  /**
+   * The daemon joins the archive's work. SQLite: its exclusive lease, taken, or the live holder
+   * that has it. PostgreSQL: any number of daemons, each registered (always acquired); they
+   * share the work through claims.
+   */
   acquireLease(request: LeaseRequest): Promise<LeaseResult>;
-  /** Renews the heartbeat (and the status report); false if the lease was taken over. */
+  /** Renews the heartbeat (and the status report), and extends the daemon's claims; false if the lease was taken over. */
   renewLease(owner: string, now: Date, status: unknown): Promise<boolean>;
+  /** Leaves the archive: the lease, or the registration with every claim and host the daemon held. */
   releaseLease(owner: string): Promise<void>;
+  /**
+   * Claims a unit of work for this daemon before it starts (`acquireLease` named the daemon):
+   * false when another daemon holds it, or when it is no longer due (another daemon did it).
+   * SQLite's single daemon always gets it. A write of claimed work checks the claim in its
+   * transaction, and fails with FencedError once another daemon took it over.
+   */
+  claim(ref: ClaimRef, now: Date): Promise<boolean>;
+  /** The unit ended (done or not): its claim is let go. */
+  release(ref: ClaimRef, now: Date): Promise<void>;
+  /**
+   * Hosts' politeness shared with the other daemons on the archive (each request takes its host
+   * in the database, one daemon's request at a time, perHostDelay apart), or null when this
+   * daemon is the only one (SQLite: its fetcher's own queue is enough).
+   */
+  hostGate(): HostGate | null;
   enabledFeedCount(): Promise<number>;
   /** Whether a capture's worth can be written now (while storage is full, to resume as soon as it is not). */
   hasRoomToWrite(): Promise<boolean>;

@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { isStorageFull, type Backlog, type WorkKind, type WorkRef } from '../archive/store.js';
+import { isStorageFull, type Backlog, type ClaimRef, type WorkKind, type WorkRef } from '../archive/store.js';
 import { planDispatch, workKey, type DispatchPlan } from './dispatch.js';
 import { ExtractedAhead } from './extracted-ahead.js';
 import { Extractor } from './extraction.js';
@@ -41,6 +41,8 @@ export interface DaemonReport {
 export class Daemon {
   private readonly controller = new AbortController();
   private readonly inFlight = new Map<string, Promise<void>>();
+  /** Units another daemon held when this one asked (WorkStore.claim), and until when they are passed over. */
+  private readonly refused = new Map<string, number>();
   private readonly extractor: Extractor;
   private stopping = false;
   private wake: (() => void) | null = null;
@@ -127,10 +129,11 @@ export class Daemon {
     return { capture: capture.enabled, revisit: revisit.enabled && extract.enabled };
   }
 
+  /** Tracks a unit of work until it ends; one that resolves to false was not done (another daemon had it). */
   private track(key: string, work: Promise<unknown>, kind: WorkKind | 'extract'): void {
     const tracked = work
-      .then(() => {
-        this.period.done[kind]++;
+      .then((done) => {
+        if (done !== false) this.period.done[kind]++;
       })
       .catch((error: unknown) => {
         if (isStorageFull(error)) this.noteFull(error);
@@ -156,27 +159,43 @@ export class Daemon {
   }
 
   /**
-   * Starts the unit of work `ref` names, with its current state (it may have changed since the
-   * pass read it). It holds its key from now on: the next pass cannot start it twice.
+   * Starts the unit of work `ref` names once it is claimed (WorkStore.claim: on a shared archive,
+   * another daemon may hold it). It holds its key from now on: the next pass cannot start it twice.
    */
   private begin(ref: WorkRef): void {
     const { store } = this.context;
     const signal = this.controller.signal;
+    const claim: ClaimRef = { kind: ref.kind, id: ref.id };
     const work = async () => {
-      if (ref.kind === 'poll') {
-        const feed = await store.feedToPoll(ref.id);
-        // The poll sees how far behind the daemon is (to stretch its interval, and not to blame
-        // the feed for a timeout that was Forest's).
-        if (feed) await pollFeed({ ...this.context, pollLag: () => this.period.pollLagMs }, feed, signal);
-      } else if (ref.kind === 'capture') {
-        const item = await store.itemToCapture(ref.id);
-        if (item) await capturePage(this.context, item, signal);
-      } else {
-        const article = await store.articleToRevisit(ref.id);
-        if (article) await revisitPage(this.context, article, signal);
+      if (!(await store.claim(claim, this.now()))) {
+        this.refused.set(workKey(ref), Date.now() + DAEMON_OPTIONS.claims.refusedBackoffMs);
+        return false;
       }
+      try {
+        await this.run(ref, signal);
+      } finally {
+        await store.release(claim, this.now());
+      }
+      return true;
     };
     this.track(workKey(ref), work(), ref.kind);
+  }
+
+  /** Does the unit `ref` names, with its current state (it may have changed since the pass read it). */
+  private async run(ref: WorkRef, signal: AbortSignal): Promise<void> {
+    const { store } = this.context;
+    if (ref.kind === 'poll') {
+      const feed = await store.feedToPoll(ref.id);
+      // The poll sees how far behind the daemon is (to stretch its interval, and not to blame
+      // the feed for a timeout that was Forest's).
+      if (feed) await pollFeed({ ...this.context, pollLag: () => this.period.pollLagMs }, feed, signal);
+    } else if (ref.kind === 'capture') {
+      const item = await store.itemToCapture(ref.id);
+      if (item) await capturePage(this.context, item, signal);
+    } else {
+      const article = await store.articleToRevisit(ref.id);
+      if (article) await revisitPage(this.context, article, signal);
+    }
   }
 
   /**
@@ -220,6 +239,7 @@ export class Daemon {
     // first captures, and only add to it (the overload degrades into later checks, not into a
     // growing pile of unextracted pages).
     const revisitsNow = kinds.revisit && !(await store.extractionBacklogOver(DAEMON_OPTIONS.loop.extractionBacklogForRevisits));
+    for (const [key, until] of this.refused) if (until <= Date.now()) this.refused.delete(key);
     const slots = settings.http.concurrency;
     const requests = [...this.inFlight.keys()].filter((key) => !key.startsWith('extract:'));
     const revisits = requests.filter((key) => key.startsWith('revisit:')).length;
@@ -236,7 +256,8 @@ export class Daemon {
       };
       plan = planDispatch({
         due,
-        inFlight: new Set(this.inFlight.keys()),
+        // Units another daemon holds are passed over as if in flight here.
+        inFlight: new Set([...this.inFlight.keys(), ...this.refused.keys()]),
         room,
         // Revisits take at most half the slots: a wave of them never holds the ones a poll wants.
         revisitRoom: Math.ceil(slots / 2) - revisits,
@@ -252,7 +273,8 @@ export class Daemon {
     }
     this.period.waitedForSlots = Math.max(this.period.waitedForSlots, plan.waitingForSlots);
     const next = await store.nextWorkAt(kinds);
-    const times = [plan.wakeAt, next !== null && next > now.getTime() ? next : null].filter((at): at is number => at !== null);
+    const refusedUntil = this.refused.size ? Math.min(...this.refused.values()) : null;
+    const times = [plan.wakeAt, next !== null && next > now.getTime() ? next : null, refusedUntil].filter((at): at is number => at !== null);
     return times.length ? Math.min(...times) : null;
   }
 

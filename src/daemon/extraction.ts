@@ -126,12 +126,19 @@ export class Extractor {
     for (const { snapshotId, feedId } of await store.queuedExtractions(Math.min(DAEMON_OPTIONS.learning.maxCandidates, room * 8 + this.running.size))) {
       if (started >= room) break;
       if (this.running.has(snapshotId) || this.feeds.has(feedId)) continue;
+      // Another daemon on the archive may be extracting it (WorkStore.claim).
+      const claim = { kind: 'extract', id: snapshotId } as const;
+      if (!(await store.claim(claim, new Date()))) continue;
       const capture = await store.storedCapture(snapshotId);
-      if (!capture) continue;
+      if (!capture) {
+        await store.release(claim, new Date());
+        continue;
+      }
       this.running.add(snapshotId);
       this.feeds.add(feedId);
       started++;
-      track(`extract:${snapshotId}`, this.extract(capture).then(({ learning }) => {
+      const extraction = this.extract(capture).finally(() => store.release(claim, new Date()));
+      track(`extract:${snapshotId}`, extraction.then(({ learning }) => {
         this.running.delete(snapshotId);
         if (!learning) return void this.feeds.delete(feedId);
         // A learning the page made due runs apart from the extraction slots (learnings go one
@@ -239,6 +246,12 @@ export class Extractor {
   private async relearn(feedId: number, templateId: number, reason: string, pages: number, routine: boolean): Promise<void> {
     if (this.learning.has(templateId)) return;
     this.learning.add(templateId);
+    // One daemon learns a template at a time (WorkStore.claim).
+    const claim = { kind: 'learn', id: templateId } as const;
+    if (!(await this.context.store.claim(claim, new Date()))) {
+      this.learning.delete(templateId);
+      return;
+    }
     this.learnedAt.set(templateId, pages);
     // One learning at a time over all templates: it holds every sample page's tree at once, the
     // largest allocation Forest makes.
@@ -288,6 +301,7 @@ export class Extractor {
     } finally {
       this.learning.delete(templateId);
       done();
+      await this.context.store.release(claim, new Date()).catch((error: unknown) => log.error({ err: error, template: templateId }, 'could not release the learning'));
     }
   }
 }

@@ -24,6 +24,14 @@ export const DAEMON_OPTIONS = {
     fullProbeEveryMs: 5_000,
     fullLogEveryMs: 60_000,
   },
+  claims: {
+    /**
+     * A unit another daemon holds (or whose host it is requesting from) is passed over for this
+     * long before this daemon asks for it again: it is being done, and asking at every pass would
+     * spin the loop on it (several daemons on one PostgreSQL archive).
+     */
+    refusedBackoffMs: 1000,
+  },
   lease: {
     /** The heartbeat of the daemon's lease (ms). */
     heartbeatMs: 10_000,

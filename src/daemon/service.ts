@@ -66,7 +66,10 @@ export async function runDaemon(options: RunOptions): Promise<void> {
   const { settings, log } = options;
   const store = await openArchive(settings.database, { create: true });
   const me = { owner: randomUUID(), pid: process.pid, host: hostname() };
-  const lease = await store.acquireLease({ me, now: new Date(), staleAfterMs: DAEMON_OPTIONS.lease.staleAfterMs, isAlive: (holder) => holder.host !== me.host || processAlive(holder.pid) });
+  const lease = await store.acquireLease({
+    me, now: new Date(), staleAfterMs: DAEMON_OPTIONS.lease.staleAfterMs, hostDelayMs: settings.http.perHostDelay,
+    isAlive: (holder) => holder.host !== me.host || processAlive(holder.pid),
+  });
   if (!lease.acquired) {
     await store.close();
     const { holder } = lease;
@@ -95,6 +98,8 @@ export async function runDaemon(options: RunOptions): Promise<void> {
   }
   const pool = createPool(poolSize(settings.workers));
   const fetcher = new Fetcher(settings.http);
+  // Several daemons on one PostgreSQL archive keep each host's politeness together.
+  fetcher.shareHosts(store.hostGate());
   let latest: DaemonReport | null = null;
   const daemon = new Daemon({ store, fetcher, settings, log, pool }, (report) => {
     latest = report;

@@ -4,6 +4,7 @@ import { AddressPolicy, type PrivateNetworksSetting } from './address-policy.js'
 import { BlockedAddressError, guardedLookup, literalRefusal } from './guarded-lookup.js';
 import { HostQueue } from './host-queue.js';
 import { retryAfterMs } from './retry-after.js';
+import type { HostGate } from '../archive/store.js';
 
 /**
  * Caps that protect the process from one host. Node's own header limit (16 KB) is the right
@@ -128,10 +129,31 @@ function classify(error: unknown, url: string, durationMs: number, maxBodySize: 
  * bomb stops at the cap, not at the end of memory), per-host politeness, a host-wide pause on
  * 429/503, and the address policy checked on every connection and every redirect hop.
  */
+/** The longest the fetcher sleeps before asking a shared gate for a host again. */
+const GATE_MAX_WAIT_MS = 1000;
+
+/** Waits `ms`, or rejects when `signal` aborts. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
 export class Fetcher {
   private readonly queue: HostQueue;
   private readonly policy: AddressPolicy;
   private readonly lookup: LookupFunction;
+  /** Hosts' politeness shared with other daemons on the archive (shareHosts), or null. */
+  private gate: HostGate | null = null;
   /** 429/503 answers in a row, per host (an entry lives only while a host keeps refusing). */
   private readonly refusalsInRow = new Map<string, number>();
 
@@ -151,6 +173,28 @@ export class Fetcher {
     return this.queue.unreadyHosts;
   }
 
+  /**
+   * Keeps each host's politeness with other processes too (several daemons on one archive): every
+   * request takes its host from `gate` first — waiting while another daemon's request to it is in
+   * flight or within its delay — and gives it back when it ends.
+   */
+  shareHosts(gate: HostGate | null): void {
+    this.gate = gate;
+  }
+
+  /** Runs `request` once the shared gate (if any) has given this process the host. */
+  private async gated<T>(host: string, signal: AbortSignal | undefined, request: () => Promise<T>): Promise<T> {
+    const gate = this.gate;
+    if (!gate) return request();
+    for (let wait = await gate.take(host); wait > 0; wait = await gate.take(host)) await pause(Math.min(wait, GATE_MAX_WAIT_MS), signal);
+    try {
+      return await request();
+    } finally {
+      // A give that fails (the database unreachable) leaves the host to expire with this daemon's heartbeat.
+      await gate.give(host).catch(() => undefined);
+    }
+  }
+
   /** No request starts after this; waiting ones fail as aborted. */
   close(): void {
     this.queue.close();
@@ -161,11 +205,11 @@ export class Fetcher {
     try {
       return await this.queue.run(
         host,
-        async () => {
+        () => this.gated(host, signal, async () => {
           const result = await this.request(url, conditional, signal);
           this.pauseHostIfAsked(host, result);
           return result;
-        },
+        }),
         signal,
       );
     } catch (error) {
@@ -182,13 +226,13 @@ export class Fetcher {
     const target = this.allowedTarget(url);
     const started = performance.now();
     try {
-      return await this.queue.run(target.host, async () => {
+      return await this.queue.run(target.host, () => this.gated(target.host, signal, async () => {
         const response = await got.post(url, {
           form, headers: { 'user-agent': this.options.userAgent }, followRedirect: false, throwHttpErrors: false, retry: { limit: 0 },
           timeout: { connect: this.options.connectTimeout, request: this.options.timeout }, dnsLookup: this.lookup, maxHeaderSize: MAX_HEADER_BYTES, signal,
         });
         return { status: response.statusCode, body: response.body.slice(0, 2048) };
-      }, signal);
+      }), signal);
     } catch (error) {
       throw classify(error, url, Math.round(performance.now() - started), this.options.maxBodySize);
     }

@@ -10,7 +10,7 @@ import { EXPORT_CAPTURE_QUERY, exportCapture, exportJsonl, exportWarc, writeCdxj
 import { itemRow } from '../items.js';
 import { checkedRow, checkedRows, count, json, storedHeaders } from '../rows.js';
 import {
-  StorageFullError, type ArticleFilter, type CheckedPage, type Decide, type ExtractionRecord, type FetchedPage, type LeaseRequest, type PollRecord,
+  FencedError, StorageFullError, type ArticleFilter, type CheckedPage, type ClaimRef, type HostGate, type Decide, type ExtractionRecord, type FetchedPage, type LeaseRequest, type PollRecord,
   type PushRequest, type RevisitRecord, type StoredCapture, type StoredComparisonKey, type StoredExtraction, type Store,
 } from '../store.js';
 import { z } from 'zod';
@@ -26,7 +26,7 @@ import {
   addTemplate, confirmWrapper, countTemplatePage, itemExtractedBefore, recentSnapshotsOfTemplate, saveExtraction, snapshotById, storeWrapper, templateChoicesOf,
 } from './extractions.js';
 import { countEnabledFeeds, feedById, feedCounts, listFeeds, pollFeedsNow, syncSubscriptions } from './feeds.js';
-import { acquireLease, leaseHolder, releaseLease, renewLease } from './lease.js';
+import { claimUnit, daemonsOf, giveHost, heartbeat, holdsClaim, latestDaemon, leave, registerDaemon, releaseUnit, takeHost } from './lease.js';
 import { applyRetention, checkArchive } from './maintenance.js';
 import { dueNotifications, notificationSummary, queueWebhookEvents, recordDelivery } from './notifications.js';
 import { knownGuids, pollDays, recentPolls, recordPoll } from './polls.js';
@@ -55,7 +55,25 @@ class NotUnchanged extends Error {}
 const isDiskFull = (error: unknown) => (error as { code?: unknown }).code === '53100';
 
 export class PgStore implements Store, ExportSource {
+  /** The daemon this store works for (acquireLease), and the fencing token of each unit it holds. */
+  private me: string | null = null;
+  private readonly held = new Map<string, number>();
+  private claimTtlMs = 60_000;
+  private hostDelayMs = 0;
+
   constructor(readonly db: PgDatabase, private readonly url: string) {}
+
+  /**
+   * Inside a write of claimed work: the claim is still this daemon's, with its token — else the
+   * write is undone (FencedError). Writes of work this store did not claim are not fenced.
+   */
+  private async fence(sql: Sql, kind: ClaimRef['kind'], id: number): Promise<void> {
+    const token = this.held.get(`${kind}:${id}`);
+    if (this.me === null || token === undefined) return;
+    if (!(await holdsClaim(sql, this.me, kind, id, token))) {
+      throw new FencedError(`${kind} ${id}: this daemon's claim expired and another daemon took the work over; what it did is dropped`);
+    }
+  }
 
   /** Runs `work` as one transaction; a full disk becomes StorageFullError. */
   private async write<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
@@ -79,7 +97,11 @@ export class PgStore implements Store, ExportSource {
   }
 
   leaseHolder() {
-    return leaseHolder(this.db);
+    return latestDaemon(this.db);
+  }
+
+  daemons() {
+    return daemonsOf(this.db);
   }
 
   articles(...args: Parameters<Store['articles']>) {
@@ -332,7 +354,10 @@ export class PgStore implements Store, ExportSource {
   }
 
   recordPoll(feed: { id: number; url: string }, poll: PollRecord) {
-    return this.write((sql) => recordPoll(sql, feed, poll));
+    return this.write(async (sql) => {
+      await this.fence(sql, 'poll', feed.id);
+      return recordPoll(sql, feed, poll);
+    });
   }
 
   async itemToCapture(id: number) {
@@ -345,11 +370,17 @@ export class PgStore implements Store, ExportSource {
   }
 
   recordCapture(itemId: number, page: FetchedPage, body: EncodedBody | null) {
-    return this.write((sql) => recordCapture(sql, itemId, page, body));
+    return this.write(async (sql) => {
+      await this.fence(sql, 'capture', itemId);
+      return recordCapture(sql, itemId, page, body);
+    });
   }
 
   recordCaptureFailure(itemId: number, error: string, retryAt: Date, maxAttempts: number) {
-    return this.write((sql) => recordCaptureFailure(sql, itemId, error, retryAt, maxAttempts));
+    return this.write(async (sql) => {
+      await this.fence(sql, 'capture', itemId);
+      await recordCaptureFailure(sql, itemId, error, retryAt, maxAttempts);
+    });
   }
 
   async articleToRevisit(id: number) {
@@ -367,17 +398,24 @@ export class PgStore implements Store, ExportSource {
   }
 
   recordCheck(articleId: number, page: CheckedPage, result: 'unchanged' | 'failed' | 'unavailable', next: NextCheck, reason: string | null) {
-    return this.write((sql) => recordCheck(sql, articleId, page, result, next, reason));
+    return this.write(async (sql) => {
+      await this.fence(sql, 'revisit', articleId);
+      await recordCheck(sql, articleId, page, result, next, reason);
+    });
   }
 
   recordRevisit(articleId: number, page: FetchedPage, record: RevisitRecord) {
-    return this.write((sql) => recordRevisit(sql, articleId, page, record));
+    return this.write(async (sql) => {
+      await this.fence(sql, 'revisit', articleId);
+      return recordRevisit(sql, articleId, page, record);
+    });
   }
 
   async recordRevisitWithoutBody(itemId: number, page: FetchedPage, digest: string, extraction: ExtractionRecord & { template: { id: number } }, decide: Decide) {
     try {
       await this.write(async (sql) => {
         const article = await articleOfItemForUpdate(sql, itemId);
+        if (article) await this.fence(sql, 'revisit', article.id);
         const snapshotId = await insertSnapshot(sql, itemId, page, { digest }, null);
         await setCanonicalUrl(sql, snapshotId, extraction.canonicalUrl);
         const capture = captureOf((await snapshotById(sql, snapshotId))!);
@@ -429,6 +467,7 @@ export class PgStore implements Store, ExportSource {
 
   recordExtraction(capture: StoredCapture, extraction: ExtractionRecord, options: { rebasedKey: StoredComparisonKey | null; countsForTemplate: boolean }, decide: Decide): Promise<StoredExtraction> {
     return this.write(async (sql) => {
+      await this.fence(sql, 'extract', capture.snapshotId);
       const article = await articleOfItemForUpdate(sql, capture.itemId);
       const { template } = extraction;
       const templateId = template === null ? null : 'id' in template ? template.id : await addTemplate(sql, capture.feedId, template.signature);
@@ -446,6 +485,7 @@ export class PgStore implements Store, ExportSource {
 
   storeWrapper(feedId: number, templateId: number, wrapper: Wrapper, reason: string, reextracted: Array<{ snapshotId: number; itemId: number; article: ArticleObject }>) {
     return this.write(async (sql) => {
+      await this.fence(sql, 'learn', templateId);
       const id = await storeWrapper(sql, feedId, templateId, wrapper, reason);
       for (const page of reextracted) await saveExtraction(sql, page.snapshotId, page.itemId, templateId, page.article.method === 'forest' ? id : null, page.article);
       return id;
@@ -456,16 +496,46 @@ export class PgStore implements Store, ExportSource {
     return this.write((sql) => confirmWrapper(sql, wrapperId, samples, reason));
   }
 
-  acquireLease(request: LeaseRequest) {
-    return this.write((sql) => acquireLease(sql, request));
+  /** Any number of daemons share a PostgreSQL archive: each registers, and claims its work unit by unit. */
+  async acquireLease(request: LeaseRequest) {
+    this.me = request.me.owner;
+    this.claimTtlMs = request.staleAfterMs;
+    this.hostDelayMs = request.hostDelayMs ?? 0;
+    await this.write((sql) => registerDaemon(sql, request));
+    return { acquired: true } as const;
   }
 
   renewLease(owner: string, now: Date, status: unknown) {
-    return renewLease(this.db, owner, now, status);
+    return this.write((sql) => heartbeat(sql, owner, now, status, this.claimTtlMs));
   }
 
-  releaseLease(owner: string) {
-    return releaseLease(this.db, owner);
+  async releaseLease(owner: string) {
+    await this.write((sql) => leave(sql, owner));
+    this.held.clear();
+  }
+
+  async claim(ref: ClaimRef, now: Date) {
+    if (this.me === null) return true;
+    const token = await claimUnit(this.db, this.me, ref, now, this.claimTtlMs);
+    if (token === null) return false;
+    this.held.set(`${ref.kind}:${ref.id}`, token);
+    return true;
+  }
+
+  async release(ref: ClaimRef, _now: Date) {
+    if (this.me === null) return;
+    const owner = this.me;
+    this.held.delete(`${ref.kind}:${ref.id}`);
+    await releaseUnit(this.db, owner, ref);
+  }
+
+  hostGate(): HostGate | null {
+    const owner = this.me;
+    if (owner === null) return null;
+    return {
+      take: (host) => takeHost(this.db, owner, host, new Date(), this.claimTtlMs, this.hostDelayMs),
+      give: (host) => giveHost(this.db, owner, host, new Date(), this.hostDelayMs),
+    };
   }
 
   enabledFeedCount() {

@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { makeArticle, type ScriptedEdit } from '../../src/synthetic/articles.js';
+import { SyntheticWeb } from '../../src/synthetic/server.js';
+import { finished, forest, startForest, waitFor, type CliResult } from '../helpers/cli.js';
+import { startCluster } from '../helpers/pg-cluster.js';
+import { workspace } from '../helpers/setup.js';
+
+/*
+ * Several daemons, one PostgreSQL archive (issue #51 item 4): two, then three `forest run`
+ * processes on one archive against the loopback web share the work through claims. Zero double
+ * work: no page captured twice, no feed polled twice within its interval, no article stored
+ * twice, no two requests to one host closer than perHostDelay — also when one daemon is killed
+ * with SIGKILL mid-run, whose claims the others take over once they expire. Asserted from the
+ * daemons' logs, the synthetic web's request log and the CLI's --json, never SQL.
+ */
+
+const SECOND = 1000;
+const PER_HOST_DELAY = 250;
+const cluster = startCluster();
+
+interface LogLine { msg: string; url?: string; feed?: string; time: number | string }
+const logLines = (run: CliResult): LogLine[] => (run.stdout + run.stderr).split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as LogLine);
+const lines = <T>(stdout: string) => stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as T);
+const timeOf = (line: LogLine) => (typeof line.time === 'number' ? line.time : Date.parse(line.time));
+
+/** Requests to one host closer together than the politeness delay (a little slack for timer granularity). */
+function tooClose(web: SyntheticWeb): string[] {
+  const bySite = new Map<string, number[]>();
+  for (const request of web.requests) bySite.set(request.site, [...(bySite.get(request.site) ?? []), request.at]);
+  return [...bySite].flatMap(([site, times]) => times.sort((a, b) => a - b).slice(1).flatMap((at, i) => (at - times[i]! < PER_HOST_DELAY - 30 ? [`${site}: ${at - times[i]!} ms apart`] : [])));
+}
+
+async function shareOneArchive(web: SyntheticWeb, daemons: number, name: string, options: { kill?: boolean; seconds: number }) {
+  const url = await cluster.createDatabase(name);
+  const sites = [web.site('ledger'), web.site('orbit'), web.site('fieldnotes')];
+  const ws = workspace(sites.map((site) => ({ url: site.feedUrl, title: site.definition.name })), {
+    http: { perHostDelay: `${PER_HOST_DELAY}ms` }, revisit: { after: Array.from({ length: 40 }, () => '2s') },
+  });
+  const args = [...ws.args, '--db', url];
+  const processes = Array.from({ length: daemons }, () => startForest([...args, 'run', '--exit-after', `${options.seconds}s`]));
+  let killedAt: number | null = null;
+  if (options.kill) {
+    await waitFor(async () => lines<unknown>((await forest([...args, 'articles', '--json'])).stdout).length >= 4, 30_000, 'the first articles');
+    processes[0]!.kill('SIGKILL');
+    killedAt = Date.now();
+  }
+  const runs = await Promise.all(processes.map((child) => finished(child)));
+  return { args, runs, killedAt, sites };
+}
+
+test('two daemons share one archive: every page captured once, polls within their interval, hosts polite, versions right', async () => {
+  const edits: ScriptedEdit[] = [
+    { site: 'ledger', index: 7, after: 3 * SECOND, kind: 'correct-word' },
+    { site: 'orbit', index: 6, after: 4 * SECOND, kind: 'add-paragraph' },
+  ];
+  // Edits count from the first captures of the pages they edit (a loaded machine may take seconds to start two daemons).
+  const web = new SyntheticWeb({ edits, holdEdits: true });
+  await web.start();
+  const release = setInterval(() => {
+    if (edits.every((edit) => web.requests.some((request) => request.site === edit.site && request.path.endsWith(makeArticle(edit.site, edit.index, 0).slug)))) {
+      web.releaseEdits();
+      clearInterval(release);
+    }
+  }, 20);
+  try {
+    const { args, runs } = await shareOneArchive(web, 2, 'two_daemons', { seconds: 18 });
+    for (const run of runs) assert.equal(run.code, 0, run.stderr);
+    const logs = runs.map(logLines);
+    const captured = logs.flat().filter((line) => line.msg === 'captured').map((line) => line.url!);
+    assert.deepEqual(captured.filter((url, i) => captured.indexOf(url) !== i), [], 'no page captured twice');
+    assert.ok(logs.every((log) => log.some((line) => line.msg === 'captured' || line.msg === 'polled')), 'each daemon did part of the work');
+    // A feed is polled by one daemon at a time and not again within its interval (schedule.minInterval: 1 s).
+    const polls = new Map<string, number[]>();
+    for (const line of logs.flat().filter((entry) => entry.msg === 'polled')) polls.set(line.feed!, [...(polls.get(line.feed!) ?? []), timeOf(line)]);
+    for (const [feed, times] of polls) {
+      const sorted = times.sort((a, b) => a - b);
+      const gaps = sorted.slice(1).map((at, i) => at - sorted[i]!);
+      assert.ok(gaps.every((gap) => gap >= 900), `${feed} polled ${gaps.filter((gap) => gap < 900).length} times within its interval`);
+    }
+    assert.deepEqual(tooClose(web), [], `no two requests to one host closer than ${PER_HOST_DELAY} ms`);
+
+    const feeds = lines<{ items: number }>((await forest([...args, 'status', '--json'])).stdout);
+    const items = feeds.reduce((sum, feed) => sum + feed.items, 0);
+    const articles = lines<{ id: number; url: string; versions: number; feed: string }>((await forest([...args, 'articles', '--json'])).stdout);
+    assert.equal(articles.length, items, 'one article per item: none stored twice');
+    assert.equal(new Set(captured).size, items, 'every item\'s page captured');
+    const servedRevisions = web.servedRevisions();
+    for (const article of articles) {
+      const site = ['ledger', 'orbit', 'fieldnotes'].find((slug) => article.feed === web.site(slug).feedUrl)!;
+      const revisions = servedRevisions.get(`${site}${new URL(article.url).pathname.replace(/^\/r\//, '/articles/')}`) ?? [];
+      const distinct = revisions.filter((revision, i) => i === 0 || revision !== revisions[i - 1]).length;
+      assert.equal(article.versions, distinct, `${article.url}: ${article.versions} versions for revisions ${revisions.join(',')}`);
+    }
+    for (const edit of edits) {
+      const article = articles.find((a) => a.feed === web.site(edit.site).feedUrl && a.url.endsWith(makeArticle(edit.site, edit.index, 0).slug));
+      assert.equal(article?.versions, 2, `${edit.site}#${edit.index}: the edit is one version`);
+    }
+    const check = await forest([...args, 'check', '--json']);
+    assert.equal(check.code, 0, check.stdout);
+  } finally {
+    clearInterval(release);
+    await web.stop();
+  }
+});
+
+test('three daemons, one killed with SIGKILL: its claims are taken over once they expire, nothing lost or done twice', async () => {
+  const web = new SyntheticWeb();
+  await web.start();
+  try {
+    const { args, runs, killedAt } = await shareOneArchive(web, 3, 'three_daemons', { kill: true, seconds: 85 });
+    assert.equal(runs[0]!.signal, 'SIGKILL');
+    for (const run of runs.slice(1)) assert.equal(run.code, 0, run.stderr);
+    const logs = runs.map(logLines);
+    const captured = logs.flat().filter((line) => line.msg === 'captured').map((line) => line.url!);
+    assert.deepEqual(captured.filter((url, i) => captured.indexOf(url) !== i), [], 'no page captured twice');
+    assert.deepEqual(tooClose(web), [], `no two requests to one host closer than ${PER_HOST_DELAY} ms`);
+    const feeds = lines<{ items: number; pendingPages: number; lastPoll: string }>((await forest([...args, 'status', '--json'])).stdout);
+    const items = feeds.reduce((sum, feed) => sum + feed.items, 0);
+    assert.equal(feeds.reduce((sum, feed) => sum + feed.pendingPages, 0), 0, 'no page left waiting: the killed daemon\'s claims were taken over');
+    // Within two minutes of the kill, every feed was polled again by the daemons left.
+    assert.ok(feeds.every((feed) => Date.parse(feed.lastPoll) > killedAt!), JSON.stringify(feeds.map((feed) => feed.lastPoll)));
+    const articles = lines<{ id: number }>((await forest([...args, 'articles', '--json'])).stdout);
+    assert.equal(articles.length, items, 'one article per item: none lost, none stored twice');
+    const check = await forest([...args, 'check', '--json']);
+    assert.equal(check.code, 0, check.stdout);
+  } finally {
+    await web.stop();
+  }
+});
