@@ -166,13 +166,16 @@ for (const [name, open] of BACKENDS) {
         assert.deepEqual(sync, { added: [], updated: [], removed: ['https://b.example/feed'] });
         assert.equal((await store.feeds()).length, 1);
 
-        // The lease: one holder; another is refused while its heartbeat is fresh.
+        // Joining: SQLite's one lease refuses a second daemon while the first's heartbeat is fresh;
+        // PostgreSQL registers both (they share the work by claims).
         const me = { owner: 'one', pid: 1, host: 'h' };
         assert.deepEqual(await store.acquireLease({ me, now: at(50), staleAfterMs: 60_000, isAlive: () => true }), { acquired: true });
         const other = await store.acquireLease({ me: { owner: 'two', pid: 2, host: 'h' }, now: at(50), staleAfterMs: 60_000, isAlive: () => true });
-        assert.equal(other.acquired, false);
+        assert.equal(other.acquired, name === 'PostgreSQL');
+        assert.deepEqual((await store.daemons()).map((daemon) => daemon.owner), name === 'PostgreSQL' ? ['one', 'two'] : ['one']);
         assert.equal(await store.renewLease('one', at(51), { ok: true }), true);
         await store.releaseLease('one');
+        await store.releaseLease('two');
         assert.equal(await store.leaseHolder(), null);
 
         // Retention sums old polls per day and keeps the day's counts.
@@ -186,3 +189,60 @@ for (const [name, open] of BACKENDS) {
     });
   });
 }
+
+describe('several daemons on one PostgreSQL archive', () => {
+  const join = async (url: string, owner: string, staleAfterMs: number) => {
+    const store = await openArchive({ path: '', maxSize: 'unlimited', url });
+    await store.acquireLease({ me: { owner, pid: 1, host: 'h' }, now: new Date(), staleAfterMs, hostDelayMs: 300, isAlive: () => true });
+    return store;
+  };
+
+  test('a unit is claimed by one daemon; a dead one\'s claim is taken over, and its late write is fenced off', async () => {
+    const url = await cluster.createDatabase(`claims_${++databases}`);
+    const a = await join(url, 'a', 150);
+    const b = await join(url, 'b', 150);
+    try {
+      await a.syncSubscriptions([{ url: 'https://a.example/feed', title: null, tags: [], enabled: true }]);
+      const [feed] = await a.feeds();
+      const poll = { kind: 'poll', id: feed!.id } as const;
+      const now = new Date();
+      assert.equal(await a.claim(poll, now), true);
+      assert.equal(await b.claim(poll, now), false, 'held by another daemon');
+      // a stops beating its heartbeat: once its claim expires, b takes the unit over.
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      assert.equal(await b.claim(poll, new Date()), true, 'an expired claim is taken over');
+      const record = (when: Date) => ({
+        startedAt: when, durationMs: 5, result: 'ok' as const, fetch: { ...page(feed!.url, when), bytes: 10 }, parsed: feedDocument([item(1)]), error: null,
+        schedule: schedule(new Date(when.getTime() + 3600_000)), capturePages: true, revisitChangedItemsAt: null,
+      });
+      await assert.rejects(a.recordPoll({ id: feed!.id, url: feed!.url }, record(new Date())), (error: Error) => error.name === 'FencedError');
+      assert.equal((await a.feedStatuses())[0]!.items, 0, 'the fenced poll wrote nothing');
+      assert.deepEqual(await b.recordPoll({ id: feed!.id, url: feed!.url }, record(new Date())), { newItems: 1, changedItems: 0, changedIds: [] });
+      await b.release(poll, new Date());
+      assert.equal(await a.claim(poll, new Date()), false, 'no longer due: polled an hour ahead');
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  test('a host takes one daemon\'s request at a time, perHostDelay apart', async () => {
+    const url = await cluster.createDatabase(`hosts_${++databases}`);
+    const a = await join(url, 'a', 60_000);
+    const b = await join(url, 'b', 60_000);
+    try {
+      const [gateA, gateB] = [a.hostGate()!, b.hostGate()!];
+      assert.equal(await gateA.take('a.example'), 0);
+      assert.ok(await gateB.take('a.example') > 0, 'in flight for another daemon');
+      assert.equal(await gateB.take('b.example'), 0, 'another host is free');
+      await gateA.give('a.example');
+      const wait = await gateB.take('a.example');
+      assert.ok(wait > 200 && wait <= 300, `the host rests its delay after a request (${wait} ms left)`);
+      await new Promise((resolve) => setTimeout(resolve, wait + 20));
+      assert.equal(await gateB.take('a.example'), 0);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
