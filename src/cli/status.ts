@@ -14,17 +14,22 @@ const relative = (iso: string | null, now: number) => {
   return delta >= 0 ? `in ${formatDuration(delta)}` : `${formatDuration(-delta)} ago`;
 };
 
-function printDaemon(daemon: DaemonStatus | null, now: number): void {
-  if (!daemon) {
+/** Each daemon on the archive (several share a PostgreSQL archive): who, and its last minute. */
+function printDaemons(daemons: DaemonStatus[], now: number): void {
+  if (daemons.length === 0) {
     console.log('daemon: not running on this database\n');
     return;
   }
+  daemons.forEach((daemon, index) => printDaemon(daemon, daemons.length > 1 ? `daemon ${index + 1} of ${daemons.length}` : 'daemon', now));
+}
+
+function printDaemon(daemon: DaemonStatus, label: string, now: number): void {
   const who = `pid ${daemon.pid} on ${daemon.host}, since ${relative(daemon.startedAt, now)}`;
   if (daemon.stale) {
-    console.log(`daemon: NOT RESPONDING (${who}; last heartbeat ${relative(daemon.heartbeatAt, now)})\n`);
+    console.log(`${label}: NOT RESPONDING (${who}; last heartbeat ${relative(daemon.heartbeatAt, now)})\n`);
     return;
   }
-  console.log(`daemon: running (${who})`);
+  console.log(`${label}: running (${who}; last heartbeat ${relative(daemon.heartbeatAt, now)})`);
   const report = daemon.report;
   if (report) {
     const { done, backlog } = report;
@@ -96,11 +101,11 @@ export function statusCommand(): Command {
     .description('the daemon (running? its last minute), then per feed: last poll and its result, next poll and why, items, pages, errors, articles, versions and the next revisit')
     .action(async (options: { all?: boolean; json?: boolean }, command: Command) => {
       const settings = settingsFor(command);
-      const { statuses, daemon, notifications } = await withStore(settings, async (store) => ({
-        statuses: await store.feedStatuses(), daemon: daemonStatus(await store.leaseHolder()), notifications: await store.notificationSummary(),
+      const { statuses, daemons, notifications } = await withStore(settings, async (store) => ({
+        statuses: await store.feedStatuses(), daemons: (await store.daemons()).flatMap((holder) => daemonStatus(holder) ?? []), notifications: await store.notificationSummary(),
       }));
       if (options.json) return statuses.forEach(printJson);
-      printDaemon(daemon, Date.now());
+      printDaemons(daemons, Date.now());
       if (statuses.length > FEEDS_LISTED_IN_FULL && !options.all) printSummary(statuses);
       else printStatus(statuses);
       for (const webhook of notifications) {

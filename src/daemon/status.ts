@@ -15,6 +15,8 @@ const daemonReport = z.object({
 
 /** The daemon working on this database, from its lease: who, since when, and its last report. */
 export interface DaemonStatus {
+  /** The daemon's id (a random one per process). */
+  owner: string;
   pid: number;
   host: string;
   startedAt: string;
@@ -34,5 +36,5 @@ export function daemonStatus(holder: LeaseHolder | null, now = Date.now()): Daem
   } catch {
     report = null;
   }
-  return { pid: holder.pid, host: holder.host, startedAt: holder.startedAt, heartbeatAt: holder.heartbeatAt, stale: now - Date.parse(holder.heartbeatAt) > DAEMON_OPTIONS.lease.staleAfterMs, report };
+  return { owner: holder.owner, pid: holder.pid, host: holder.host, startedAt: holder.startedAt, heartbeatAt: holder.heartbeatAt, stale: now - Date.parse(holder.heartbeatAt) > DAEMON_OPTIONS.lease.staleAfterMs, report };
 }

@@ -131,10 +131,10 @@ export function apiRoutes(app: FastifyInstance, store: WebArchive): void {
   });
 
   app.get('/api/v1/status', {
-    schema: { summary: 'The daemon on this archive (from its lease) and archive-wide totals', tags: ['status'], response: { 200: anything } },
+    schema: { summary: 'The daemons on this archive (daemon: the one heard from last; daemons: every one) and archive-wide totals', tags: ['status'], response: { 200: anything } },
   }, async () => {
-    const [holder, totals, notifications] = await Promise.all([store.leaseHolder(), store.totals(), store.notificationSummary()]);
-    return { daemon: daemonStatus(holder), checks: totals.checks, versionsByMethod: totals.versionsByMethod, backlog: totals.backlog, articles: totals.articles, notifications };
+    const [holder, daemons, totals, notifications] = await Promise.all([store.leaseHolder(), store.daemons(), store.totals(), store.notificationSummary()]);
+    return { daemon: daemonStatus(holder), daemons: daemons.flatMap((one) => daemonStatus(one) ?? []), checks: totals.checks, versionsByMethod: totals.versionsByMethod, backlog: totals.backlog, articles: totals.articles, notifications };
   });
 }
 

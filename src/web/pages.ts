@@ -11,6 +11,7 @@ import { sanitizeFeedHtml } from '../feeds/sanitize.js';
 import { idParams, LANGUAGE_RANGE } from './api.js';
 import { stamp } from './memento.js';
 import { describeGap } from '../daemon/gap-recovery.js';
+import { daemonStatus, type DaemonStatus } from '../daemon/status.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { Problem } from './problems.js';
 import { webHref } from './uri.js';
@@ -118,8 +119,19 @@ function deliveryLog(notifications: NotificationSummary[]): Safe {
 <td class="wide">${when(hook.lastDeliveredAt)}</td><td class="${hook.lastError ? 'failing' : ''}">${hook.lastError ?? '—'}</td></tr>`)}</tbody></table>`;
 }
 
-function dashboard(feeds: FeedStatus[], latest: Array<{ id: number; title: string | null; url: string; versions: number; firstCaptured: string }>, notifications: NotificationSummary[], viewer: Viewer): Safe {
+/** The daemons working on the archive (several share a PostgreSQL archive): who, their heartbeat, their last minute. */
+function daemonTable(daemons: DaemonStatus[]): Safe {
+  if (daemons.length === 0) return html`<p class="muted">No daemon is running on this archive.</p>`;
+  return html`<h2>Daemons (${daemons.length})</h2>
+<table><thead><tr><th scope="col">host</th><th scope="col">pid</th><th scope="col" class="wide">since</th><th scope="col">last heartbeat</th><th scope="col">last minute</th></tr></thead>
+<tbody>${daemons.map((daemon) => html`<tr><td>${daemon.host}</td><td>${daemon.pid}</td><td class="wide">${when(daemon.startedAt)}</td>
+<td class="${daemon.stale ? 'failing' : ''}">${when(daemon.heartbeatAt)}${daemon.stale ? ' (not responding)' : ''}</td>
+<td>${daemon.report ? `${daemon.report.done.poll} polls · ${daemon.report.done.capture} captures · ${daemon.report.done.revisit} revisits · ${daemon.report.done.extract} extractions` : '—'}</td></tr>`)}</tbody></table>`;
+}
+
+function dashboard(feeds: FeedStatus[], latest: Array<{ id: number; title: string | null; url: string; versions: number; firstCaptured: string }>, notifications: NotificationSummary[], daemons: DaemonStatus[], viewer: Viewer): Safe {
   return page('dashboard', html`
+${daemonTable(daemons)}
 <h2>Feeds (${feeds.length})</h2>
 ${viewer ? html`<form action="/feeds" method="post">${csrf(viewer)}<label>Subscribe to <input type="url" name="url" required placeholder="https://example.org/feed.xml"></label>
 <label>title <input name="title"></label> <label>tags <input name="tags" placeholder="news, science"></label> <button>Subscribe</button></form>` : null}
@@ -292,8 +304,8 @@ export type CaptureLink = (path: string, original: string) => string;
 
 export function pageRoutes(app: FastifyInstance, store: WebArchive, captureLink: CaptureLink, viewer: (request: FastifyRequest) => Viewer): void {
   app.get('/', { schema: { hide: true } }, async (request, reply) => {
-    const [feeds, latest, notifications] = await Promise.all([store.feedStatuses(), store.articlesAfter({}, null, 20), store.notificationSummary()]);
-    return sendPage(reply, dashboard(feeds, latest.articles, notifications, viewer(request)));
+    const [feeds, latest, notifications, daemons] = await Promise.all([store.feedStatuses(), store.articlesAfter({}, null, 20), store.notificationSummary(), store.daemons()]);
+    return sendPage(reply, dashboard(feeds, latest.articles, notifications, daemons.flatMap((holder) => daemonStatus(holder) ?? []), viewer(request)));
   });
 
   app.get<{ Params: { id: number } }>('/feeds/:id', { schema: { hide: true, params: idParams } }, async (request, reply) => {

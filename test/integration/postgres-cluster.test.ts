@@ -31,7 +31,7 @@ function tooClose(web: SyntheticWeb): string[] {
   return [...bySite].flatMap(([site, times]) => times.sort((a, b) => a - b).slice(1).flatMap((at, i) => (at - times[i]! < PER_HOST_DELAY - 30 ? [`${site}: ${at - times[i]!} ms apart`] : [])));
 }
 
-async function shareOneArchive(web: SyntheticWeb, daemons: number, name: string, options: { kill?: boolean; seconds: number }) {
+async function shareOneArchive(web: SyntheticWeb, daemons: number, name: string, options: { kill?: boolean; seconds: number; whileRunning?: (args: string[]) => Promise<void> }) {
   const url = await cluster.createDatabase(name);
   const sites = [web.site('ledger'), web.site('orbit'), web.site('fieldnotes')];
   const ws = workspace(sites.map((site) => ({ url: site.feedUrl, title: site.definition.name })), {
@@ -45,6 +45,7 @@ async function shareOneArchive(web: SyntheticWeb, daemons: number, name: string,
     processes[0]!.kill('SIGKILL');
     killedAt = Date.now();
   }
+  await options.whileRunning?.(args);
   const runs = await Promise.all(processes.map((child) => finished(child)));
   return { args, runs, killedAt, sites };
 }
@@ -64,7 +65,13 @@ test('two daemons share one archive: every page captured once, polls within thei
     }
   }, 20);
   try {
-    const { args, runs } = await shareOneArchive(web, 2, 'two_daemons', { seconds: 18 });
+    let shown = '';
+    const { args, runs } = await shareOneArchive(web, 2, 'two_daemons', {
+      seconds: 18,
+      // forest status shows every daemon on the archive.
+      whileRunning: (args) => waitFor(async () => /daemon 2 of 2: running/.test(shown = (await forest([...args, 'status'])).stdout), 15_000, 'status showing both daemons'),
+    });
+    assert.match(shown, /daemon 1 of 2: running \(pid \d+ on /);
     for (const run of runs) assert.equal(run.code, 0, run.stderr);
     const logs = runs.map(logLines);
     const captured = logs.flat().filter((line) => line.msg === 'captured').map((line) => line.url!);
