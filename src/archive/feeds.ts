@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Db } from './database.js';
 import { checkedRow, checkedRows, count, integer, nullableInteger, nullableReal, nullableText, text } from './rows.js';
-import type { Subscription, SyncReport } from './store.js';
+import type { ListSync, Subscription, SyncReport } from './store.js';
 
 export const feedRow = z.object({
   id: integer,
@@ -48,7 +48,7 @@ export type FeedRow = z.infer<typeof feedRow>;
  * Makes the database's subscriptions match the list, in one transaction. Feeds gone from the
  * list are marked unsubscribed, never deleted: their archive stays.
  */
-export function syncSubscriptions(db: Db, subscriptions: Subscription[], now = new Date()): SyncReport {
+export function syncSubscriptions(db: Db, subscriptions: Subscription[], now = new Date(), how: ListSync = { mode: 'replace' }): SyncReport {
   const stamp = now.toISOString();
   const report: SyncReport = { added: [], updated: [], removed: [] };
   const existing = new Map(checkedRows(feedRow, db.prepare('SELECT * FROM feeds').all(), 'syncSubscriptions').map((row) => [row.subscribed_url, row]));
@@ -76,13 +76,15 @@ export function syncSubscriptions(db: Db, subscriptions: Subscription[], now = n
       if (!row) {
         insert.run(values);
         report.added.push(subscription.url);
-      } else if (row.title !== values.title || row.tags !== values.tags || row.cron !== values.cron || row.enabled !== values.enabled || row.subscribed !== 1 || (values.siteUrl !== null && row.site_url !== values.siteUrl)) {
+      } else if (how.mode !== 'add' && (row.title !== values.title || row.tags !== values.tags || row.cron !== values.cron || row.enabled !== values.enabled || row.subscribed !== 1 || (values.siteUrl !== null && row.site_url !== values.siteUrl))) {
         update.run({ ...values, id: row.id });
         report.updated.push(subscription.url);
       }
     }
+    const removed = how.mode === 'change' ? new Set(how.removed) : null;
     for (const row of existing.values()) {
-      if (row.subscribed === 1 && !listed.has(row.subscribed_url)) {
+      if (how.mode === 'add') break;
+      if (row.subscribed === 1 && (removed ? removed.has(row.subscribed_url) && !listed.has(row.subscribed_url) : !listed.has(row.subscribed_url))) {
         unsubscribe.run(stamp, row.id);
         report.removed.push(row.subscribed_url);
       }

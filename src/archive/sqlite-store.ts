@@ -33,7 +33,8 @@ export class SqliteStore extends SqliteWork implements Store, ExportSource {
   }
 
   async syncSubscriptions(...args: Parameters<Store['syncSubscriptions']>) {
-    return this.unlessFull(() => syncSubscriptions(this.db, ...args));
+    const [subscriptions, how] = args;
+    return this.unlessFull(() => syncSubscriptions(this.db, subscriptions, new Date(), how));
   }
 
   async feeds() {

@@ -112,6 +112,16 @@ export interface Subscription {
   enabled: boolean;
 }
 
+/**
+ * How a list reaches the archive. `replace` (the default; SQLite, where the file is the list):
+ * the archive matches it, feeds gone from it are unsubscribed. On a PostgreSQL archive several
+ * daemons share, the database is the list and each machine's file only feeds it: `add` subscribes
+ * the listed feeds the archive lacks and leaves every other feed as it is (a daemon's start, so
+ * that two daemons with different files never flip a feed), and `change` applies one edit — the
+ * listed feeds added or updated, `removed` unsubscribed.
+ */
+export type ListSync = { mode: 'replace' } | { mode: 'add' } | { mode: 'change'; removed: string[] };
+
 export interface SyncReport {
   added: string[];
   updated: string[];
@@ -603,7 +613,7 @@ export interface ArchiveReader {
 /** The subscription list's one write: `forest feeds`, the web app's forms and API, the daemon's sync. */
 export interface ArchiveSubscriptions {
   /** Makes the subscriptions match the list (feeds gone from it are kept, marked unsubscribed). */
-  syncSubscriptions(subscriptions: Subscription[]): Promise<SyncReport>;
+  syncSubscriptions(subscriptions: Subscription[], how?: ListSync): Promise<SyncReport>;
   /**
    * Makes enabled feeds due now, whatever their schedule or back-off: those with these URLs (as
    * subscribed or as fetched), or those whose last poll failed with an error starting so. Returns

@@ -3,6 +3,7 @@ import type { SyncReport } from '../archive/store.js';
 import { openArchive } from '../archive/open-archive.js';
 import type { Store } from '../archive/store.js';
 import { loadSettings, type Settings } from '../config/settings.js';
+import { listAtStart, listEdit } from '../config/list-sync.js';
 import { readSubscriptions } from '../config/subscriptions.js';
 
 export interface GlobalOptions {
@@ -29,9 +30,23 @@ export async function withStore<T>(settings: Settings, work: (store: Store) => P
   }
 }
 
-/** Reads the subscription list and makes the archive match it. */
+/** Whether the archive's subscription list is its database (a PostgreSQL archive several daemons may share) rather than the file. */
+export const listInDatabase = (settings: Settings): boolean => settings.database.url !== null;
+
+/** Reads the subscription list and brings the archive along: the whole file on SQLite, the feeds it lacks on PostgreSQL (config/list-sync.ts). */
 export function syncFromList(store: Store, settings: Settings): Promise<SyncReport> {
-  return store.syncSubscriptions(readSubscriptions(settings.subscriptions));
+  return store.syncSubscriptions(readSubscriptions(settings.subscriptions), listAtStart(listInDatabase(settings)));
+}
+
+/**
+ * Runs an edit of the subscription file; `apply` then brings the archive along with what the
+ * edit changed (config/list-sync.ts: the whole file on SQLite, the edit alone on PostgreSQL).
+ */
+export function editList<T>(settings: Settings, edit: () => T): { result: T; apply: (store: Store) => Promise<SyncReport> } {
+  const before = readSubscriptions(settings.subscriptions);
+  const result = edit();
+  const { subscriptions, how } = listEdit(before, readSubscriptions(settings.subscriptions), listInDatabase(settings));
+  return { result, apply: (store) => store.syncSubscriptions(subscriptions, how) };
 }
 
 export const printJson = (value: unknown): void => {

@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import type { Feed } from '../archive/store.js';
 import { readOpml, toOpml } from '../config/opml.js';
 import { addSubscription, editSubscriptions, readSubscriptions, removeSubscription, setSubscriptionEnabled, urlsOf } from '../config/subscriptions.js';
-import { printJson, settingsFor, syncFromList, UsageError, withStore } from './context.js';
+import { editList, printJson, settingsFor, syncFromList, UsageError, withStore } from './context.js';
 import { progressLine } from './progress.js';
 import { addressRefusal, ALLOW_PRIVATE_HINT } from '../net/address-check.js';
 import { AddressPolicy } from '../net/address-policy.js';
@@ -27,8 +27,8 @@ export function feedsCommand(): Command {
     .description('subscribe to a feed')
     .action(async (url: string, options: { title?: string; tag: string[]; schedule?: string; disabled?: boolean }, command: Command) => {
       const settings = settingsFor(command);
-      const feed = addSubscription(settings.subscriptions, { url, title: options.title, tags: options.tag, schedule: options.schedule, enabled: !options.disabled }, 'command line');
-      await withStore(settings, (store) => syncFromList(store, settings), { create: true });
+      const { result: feed, apply } = editList(settings, () => addSubscription(settings.subscriptions, { url, title: options.title, tags: options.tag, schedule: options.schedule, enabled: !options.disabled }, 'command line'));
+      await withStore(settings, apply, { create: true });
       console.log(`subscribed to ${feed}`);
       const refusal = await addressRefusal(feed, AddressPolicy.from(settings.http.allowPrivateNetworks));
       if (refusal !== null) process.stderr.write(`forest: warning: ${refusal}, which Forest refuses to fetch: ${ALLOW_PRIVATE_HINT}\n`);
@@ -52,8 +52,8 @@ export function feedsCommand(): Command {
     .description('unsubscribe (the archive of the feed is kept)')
     .action(async (url: string, _options: unknown, command: Command) => {
       const settings = settingsFor(command);
-      removeSubscription(settings.subscriptions, url);
-      await withStore(settings, (store) => syncFromList(store, settings), { create: true });
+      const { apply } = editList(settings, () => removeSubscription(settings.subscriptions, url));
+      await withStore(settings, apply, { create: true });
       console.log(`unsubscribed from ${url}`);
     });
 
@@ -63,8 +63,8 @@ export function feedsCommand(): Command {
       .description(enabled ? 'resume polling a feed' : 'stop polling a feed (it stays subscribed)')
       .action(async (url: string, _options: unknown, command: Command) => {
         const settings = settingsFor(command);
-        setSubscriptionEnabled(settings.subscriptions, url, enabled);
-        await withStore(settings, (store) => syncFromList(store, settings), { create: true });
+        const { apply } = editList(settings, () => setSubscriptionEnabled(settings.subscriptions, url, enabled));
+        await withStore(settings, apply, { create: true });
         console.log(`${enabled ? 'enabled' : 'disabled'} ${url}`);
       });
   }
@@ -97,7 +97,7 @@ export function feedsCommand(): Command {
       const incoming = readOpml(file); // a bad file stops here: nothing written
       line.update(`${incoming.length} feeds in ${file}; adding the new ones to ${settings.subscriptions}…`);
       let added = 0;
-      editSubscriptions(settings.subscriptions, (list, document) => {
+      const { apply } = editList(settings, () => editSubscriptions(settings.subscriptions, (list, document) => {
         const subscribed = urlsOf(list);
         for (const subscription of incoming) {
           if (subscribed.has(subscription.url)) continue;
@@ -110,9 +110,9 @@ export function feedsCommand(): Command {
           list.add(document.createNode(entry));
           added++;
         }
-      });
+      }));
       line.update(`${added} new feeds; updating the database…`);
-      await withStore(settings, (store) => syncFromList(store, settings), { create: true }).finally(() => line.done());
+      await withStore(settings, apply, { create: true }).finally(() => line.done());
       console.log(`imported ${added} new feed${added === 1 ? '' : 's'} (${incoming.length - added} already subscribed) from ${file}`);
     });
 

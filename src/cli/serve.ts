@@ -18,7 +18,7 @@ export function serveCommand(): Command {
       const settings = settingsFor(command);
       const serve = { ...settings.serve, host: options.host ?? settings.serve.host, port: options.port ?? settings.serve.port };
       await withStore(settings, async (store) => {
-        const web = await startWeb(store, { serve, subscriptions: settings.subscriptions, websub: settings.websub }, createLogger(settings.log));
+        const web = await startWeb(store, { serve, subscriptions: settings.subscriptions, websub: settings.websub, database: settings.database }, createLogger(settings.log));
         console.log(`listening on ${web.url}`);
         console.log(`archived pages from ${web.captureUrl}`);
         // Until a signal: then requests in flight finish, the port closes, the archive is closed.

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { archiveName, openArchive } from '../archive/open-archive.js';
+import { listAtStart } from '../config/list-sync.js';
 import { isStorageFull, type Store } from '../archive/store.js';
 import type { Settings } from '../config/settings.js';
 import { readSubscriptions } from '../config/subscriptions.js';
@@ -77,7 +78,7 @@ export async function runDaemon(options: RunOptions): Promise<void> {
       + `(last heartbeat ${holder.heartbeatAt}). Stop it first (or wait ${DAEMON_OPTIONS.lease.staleAfterMs / 1000}s after it died).`);
   }
   const sync = async () => {
-    const report = await store.syncSubscriptions(readSubscriptions(settings.subscriptions));
+    const report = await store.syncSubscriptions(readSubscriptions(settings.subscriptions), listAtStart(settings.database.url !== null));
     log.info({ list: settings.subscriptions, ...report }, 'subscriptions synced');
   };
   if (!existsSync(settings.subscriptions)) {

@@ -39,10 +39,10 @@ const sessionCookie = (request: FastifyRequest, value: string, maxAge: number) =
 
 const back = (reply: FastifyReply, to: string) => reply.code(303).header('location', to).send();
 
-export function actionRoutes(app: FastifyInstance, store: WebArchive, settings: Pick<Settings, 'serve' | 'subscriptions'>, sessions: Sessions | null): void {
+export function actionRoutes(app: FastifyInstance, store: WebArchive, settings: Pick<Settings, 'serve' | 'subscriptions' | 'database'>, sessions: Sessions | null): void {
   const { token } = settings.serve;
   const limit = new LoginLimit();
-  const edits = subscriptionEdits(store, settings.subscriptions);
+  const edits = subscriptionEdits(store, settings.subscriptions, settings.database.url !== null);
   const page = (reply: FastifyReply, status: number, problem: string | null) => reply.code(status).type('text/html; charset=utf-8').send(loginPage(token !== null, problem).value);
 
   /** An action needs a login and the form's CSRF token. */

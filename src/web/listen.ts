@@ -21,7 +21,7 @@ const portOf = (app: FastifyInstance) => {
  * Starts the app on serve.host:serve.port and the captures on serve.capturePort (port + 1 by
  * default; with port 0, any free port too). Closing stops both; requests in flight finish.
  */
-export async function startWeb(store: WebArchive, settings: Pick<Settings, 'serve' | 'subscriptions' | 'websub'>, log: Logger): Promise<RunningWeb> {
+export async function startWeb(store: WebArchive, settings: Pick<Settings, 'serve' | 'subscriptions' | 'websub' | 'database'>, log: Logger): Promise<RunningWeb> {
   const { host, port, publicUrl, captureOrigin } = settings.serve;
   let appPort = 0;
   let capturePort = 0;

@@ -29,7 +29,7 @@ export interface Origins {
   capture(): string;
 }
 
-type ServeSettings = Pick<Settings, 'serve' | 'subscriptions' | 'websub'>;
+type ServeSettings = Pick<Settings, 'serve' | 'subscriptions' | 'websub' | 'database'>;
 
 /**
  * `forest serve`: the archive in a browser and as JSON, read through the Store. Fastify (schema-

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebArchive } from '../archive/store.js';
 import { ConfigError } from '../config/errors.js';
 import type { Settings } from '../config/settings.js';
+import { listEdit } from '../config/list-sync.js';
 import { addSubscription, readSubscriptions, removeSubscription, setSubscriptionEnabled } from '../config/subscriptions.js';
 import { idParams } from './api.js';
 import { Problem } from './problems.js';
@@ -48,15 +49,17 @@ export interface NewSubscription {
  * The list edits behind the API's writes and the pages' forms: an edit of the YAML list, then
  * the sync into the archive. A failure is a Problem (the API answers it as JSON, a page as a page).
  */
-export function subscriptionEdits(store: WebArchive, list: string) {
-  const sync = () => store.syncSubscriptions(readSubscriptions(list));
+export function subscriptionEdits(store: WebArchive, list: string, listInDatabase: boolean) {
+  // The archive follows the edit: the whole file on SQLite, only what the edit changed on a shared PostgreSQL archive (config/list-sync.ts).
   const edit = async (change: () => unknown) => {
+    const before = readSubscriptions(list);
     try {
       change();
     } catch (error) {
       asProblem(error);
     }
-    await sync();
+    const { subscriptions, how } = listEdit(before, readSubscriptions(list), listInDatabase);
+    await store.syncSubscriptions(subscriptions, how);
   };
   const feed = async (id: number) => {
     const found = (await store.feeds()).find((candidate) => candidate.id === id);
@@ -82,8 +85,8 @@ export function subscriptionEdits(store: WebArchive, list: string) {
   };
 }
 
-export function writeRoutes(app: FastifyInstance, store: WebArchive, settings: Pick<Settings, 'serve' | 'subscriptions'>): void {
-  const edits = subscriptionEdits(store, settings.subscriptions);
+export function writeRoutes(app: FastifyInstance, store: WebArchive, settings: Pick<Settings, 'serve' | 'subscriptions' | 'database'>): void {
+  const edits = subscriptionEdits(store, settings.subscriptions, settings.database.url !== null);
   const writer = { onRequest: async (request: FastifyRequest) => requireBearer(request, settings.serve.token, 'writes') };
 
   app.post<{ Body: NewSubscription }>('/api/v1/feeds', {

@@ -32,7 +32,15 @@ function serverBin(): string {
   return join(root, versions[0], 'bin');
 }
 
+/** A cluster for this test file: stopped and removed when its tests end. */
 export function startCluster(): Cluster {
+  const cluster = launchCluster();
+  after(() => cluster.dispose());
+  return cluster;
+}
+
+/** A throwaway cluster the caller disposes of (a benchmark, outside node:test). */
+export function launchCluster(): Cluster & { dispose(): void } {
   const bin = serverBin();
   const asRoot = userInfo().uid === 0;
   const dir = mkdtempSync(join(tmpdir(), 'forest-pg-'));
@@ -63,11 +71,11 @@ export function startCluster(): Cluster {
       // already stopped
     }
   };
-  after(() => {
-    stop();
-    if (!process.env['FOREST_TEST_KEEP']) rmSync(dir, { recursive: true, force: true });
-  });
   return {
+    dispose() {
+      stop();
+      if (!process.env['FOREST_TEST_KEEP']) rmSync(dir, { recursive: true, force: true });
+    },
     socket: dir,
     port,
     async createDatabase(name) {

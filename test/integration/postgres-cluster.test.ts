@@ -135,3 +135,24 @@ test('three daemons, one killed with SIGKILL: its claims are taken over once the
     await web.stop();
   }
 });
+
+test('the database is the list: two daemons started with different files never flip a feed, and an edit on one machine reaches the archive as an edit', async () => {
+  const url = await cluster.createDatabase('two_lists');
+  const dead = (n: number) => `http://127.0.0.1:9/feed-${n}.xml`;
+  const one = workspace([{ url: dead(1) }, { url: dead(2) }]);
+  const two = workspace([{ url: dead(2) }, { url: dead(3), enabled: false }]);
+  const run = (ws: { args: string[] }) => forest([...ws.args, '--db', url, 'run', '--exit-after', '2s']);
+  const feeds = async () => new Map(lines<{ url: string; enabled: boolean }>((await forest([...one.args, '--db', url, 'feeds', 'list', '--json'])).stdout).map((feed) => [feed.url, feed.enabled]));
+  const [first, second] = await Promise.all([run(one), run(two)]);
+  assert.equal(first.code, 0, first.stderr);
+  assert.equal(second.code, 0, second.stderr);
+  assert.deepEqual(await feeds(), new Map([[dead(1), true], [dead(2), true], [dead(3), false]]), 'each file added its feeds; none was removed or flipped');
+  // Machine one disables feed 2 in its file; machine two's file still says enabled, and its daemon restarts.
+  assert.equal((await forest([...one.args, '--db', url, 'feeds', 'disable', dead(2)])).code, 0);
+  assert.equal((await run(two)).code, 0);
+  assert.equal((await run(one)).code, 0);
+  assert.deepEqual(await feeds(), new Map([[dead(1), true], [dead(2), false], [dead(3), false]]), 'the edit stands: no daemon\'s start undid it');
+  // Machine two removes feed 3: it is unsubscribed for all, though machine one never listed it.
+  assert.equal((await forest([...two.args, '--db', url, 'feeds', 'remove', dead(3)])).code, 0);
+  assert.deepEqual(await feeds(), new Map([[dead(1), true], [dead(2), false]]));
+});

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { feedRow, type FeedCounts, type FeedRow } from '../feeds.js';
 import { checkedRow, checkedRows, count, integer, nullableText, text } from '../rows.js';
-import type { Subscription, SyncReport } from '../store.js';
+import type { ListSync, Subscription, SyncReport } from '../store.js';
 import type { Sql } from './database.js';
 
 /** Feeds on PostgreSQL: the list's sync, the feeds status lists, polls asked for now (as feeds.ts on SQLite). */
 
 /** Makes the subscriptions match the list; feeds gone from it are unsubscribed, never deleted. Run in a transaction. */
-export async function syncSubscriptions(sql: Sql, subscriptions: Subscription[], now = new Date()): Promise<SyncReport> {
+export async function syncSubscriptions(sql: Sql, subscriptions: Subscription[], now = new Date(), how: ListSync = { mode: 'replace' }): Promise<SyncReport> {
   const stamp = now.toISOString();
   const report: SyncReport = { added: [], updated: [], removed: [] };
   // Locked: two list syncs at once (two daemons, the web app) apply one after the other.
@@ -24,15 +24,17 @@ export async function syncSubscriptions(sql: Sql, subscriptions: Subscription[],
       const added = await sql.run(`INSERT INTO feeds (subscribed_url, url, title, site_url, tags, cron, enabled, subscribed, next_poll_at, created_at, updated_at)
         VALUES (@url, @url, @title, @siteUrl, @tags, @cron, @enabled, 1, NULL, @stamp, @stamp) ON CONFLICT (subscribed_url) DO NOTHING`, values);
       if (added) report.added.push(subscription.url);
-    } else if (row.title !== values.title || row.tags !== values.tags || row.cron !== values.cron || row.enabled !== values.enabled || row.subscribed !== 1 || (values.siteUrl !== null && row.site_url !== values.siteUrl)) {
+    } else if (how.mode !== 'add' && (row.title !== values.title || row.tags !== values.tags || row.cron !== values.cron || row.enabled !== values.enabled || row.subscribed !== 1 || (values.siteUrl !== null && row.site_url !== values.siteUrl))) {
       await sql.run(`UPDATE feeds SET title = @title, site_url = COALESCE(@siteUrl::text, site_url), tags = @tags, cron = @cron::text, enabled = @enabled::integer, subscribed = 1,
         next_poll_at = CASE WHEN cron IS DISTINCT FROM @cron::text OR enabled <> @enabled::integer OR subscribed = 0 THEN NULL ELSE next_poll_at END,
         updated_at = @stamp WHERE id = @id`, { ...values, id: row.id });
       report.updated.push(subscription.url);
     }
   }
+  const removed = how.mode === 'change' ? new Set(how.removed) : null;
   for (const row of existing.values()) {
-    if (row.subscribed === 1 && !listed.has(row.subscribed_url)) {
+    if (how.mode === 'add') break;
+    if (row.subscribed === 1 && !listed.has(row.subscribed_url) && (removed === null || removed.has(row.subscribed_url))) {
       await sql.run('UPDATE feeds SET subscribed = 0, enabled = 0, updated_at = ? WHERE id = ?', [stamp, row.id]);
       report.removed.push(row.subscribed_url);
     }

@@ -72,8 +72,6 @@ export async function claimUnit(db: PgDatabase, owner: string, ref: ClaimRef, no
   const until = new Date(now.getTime() + ttlMs).toISOString();
   try {
     return await db.transaction(async (sql) => {
-      const due = STILL_DUE[ref.kind];
-      if (due !== null && (await sql.get(due, { id: ref.id, now: stamp })) === undefined) throw new NotClaimed();
       let token = checkedRow(integer, (await sql.column(`INSERT INTO claims (kind, id, owner, token, expires_at) VALUES (?, ?, ?, 1, ?)
         ON CONFLICT (kind, id) DO NOTHING RETURNING token`, [ref.kind, ref.id, owner, until]))[0], 'claim');
       if (token === undefined) {
@@ -82,6 +80,10 @@ export async function claimUnit(db: PgDatabase, owner: string, ref: ClaimRef, no
         token = held.owner === owner ? held.token : held.token + 1;
         await sql.run('UPDATE claims SET owner = ?, token = ?, expires_at = ? WHERE kind = ? AND id = ?', [owner, token, until, ref.kind, ref.id]);
       }
+      // Checked once the claim is held, not before: a daemon that did the unit commits its work
+      // before it lets the claim go, so a claim taken after that sees the work done.
+      const due = STILL_DUE[ref.kind];
+      if (due !== null && (await sql.get(due, { id: ref.id, now: stamp })) === undefined) throw new NotClaimed();
       return token;
     });
   } catch (error) {

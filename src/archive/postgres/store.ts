@@ -232,8 +232,8 @@ export class PgStore implements Store, ExportSource {
 
   // The subscription list (ArchiveSubscriptions)
 
-  syncSubscriptions(...[subscriptions]: Parameters<Store['syncSubscriptions']>) {
-    return this.write((sql) => syncSubscriptions(sql, subscriptions));
+  syncSubscriptions(...[subscriptions, how]: Parameters<Store['syncSubscriptions']>) {
+    return this.write((sql) => syncSubscriptions(sql, subscriptions, new Date(), how));
   }
 
   pollNow(...[feeds, now]: Parameters<Store['pollNow']>) {

@@ -1,0 +1,122 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { z } from 'zod';
+import { sample, startWeb } from './scale/process.js';
+import { launchCluster } from '../test/helpers/pg-cluster.js';
+
+/**
+ * bench:cluster (issue #51): 1, 2 and 3 daemons, one worker thread each, on one PostgreSQL
+ * archive (a throwaway cluster from Debian's binaries), against the scale benchmark's web: N
+ * feeds on H loopback hosts, each with one backlog item whose page is a real page of
+ * ../shared/datasets. For each count, a fresh archive and web, until every backlog page is
+ * archived (or M minutes), then from the daemons' logs: the time until 99% of the backlog was
+ * archived (first extractions) and the pages per second that makes, CPU per page (every daemon's
+ * process, all threads, from /proc), polls, and double work — a page captured twice, a feed
+ * polled twice within its minimum interval.
+ *
+ *   npm run bench:cluster -- [--feeds=6000] [--hosts=600] [--minutes=8] [--daemons=1,2,3] [--json]
+ */
+
+const args = new Map(process.argv.slice(2).map((arg): [string, string] => {
+  const [name, ...value] = arg.replace(/^--/, '').split('=');
+  return [name!, value.join('=')];
+}));
+const FEEDS = Number(args.get('feeds') ?? 6000);
+const HOSTS = Number(args.get('hosts') ?? 600);
+const MINUTES = Number(args.get('minutes') ?? 8);
+const COUNTS = (args.get('daemons') ?? '1,2,3').split(',').map(Number);
+const MIN_INTERVAL_S = 60;
+const ROOT = join(import.meta.dirname, '..');
+
+const line = z.object({ msg: z.string(), time: z.string(), url: z.string().optional(), feed: z.string().optional() });
+type Line = z.infer<typeof line>;
+
+function readLog(path: string): Line[] {
+  return readFileSync(path, 'utf8').split('\n').filter((text) => text.startsWith('{')).flatMap((text) => {
+    const parsed = line.safeParse(JSON.parse(text));
+    return parsed.success ? [parsed.data] : [];
+  });
+}
+
+async function runWith(daemons: number, url: string) {
+  const work = mkdtempSync(join(tmpdir(), 'forest-cluster-'));
+  const web = await startWeb({ feeds: FEEDS, hosts: HOSTS, hot: 0 });
+  writeFileSync(join(work, 'feeds.yaml'), stringify(web.info.feeds.map((feed) => ({ url: feed }))));
+  writeFileSync(join(work, 'settings.yaml'), stringify({
+    subscriptions: join(work, 'feeds.yaml'), database: { url },
+    http: { perHostDelay: '1s', allowPrivateNetworks: ['127.0.0.0/8'] }, schedule: { defaultInterval: '10m', minInterval: `${MIN_INTERVAL_S}s` },
+    revisit: { after: ['3m', '6m'] }, log: { level: 'info', pretty: false }, workers: 1,
+  }));
+  const started = Date.now();
+  const children: ChildProcess[] = [];
+  const cpu = new Map<number, number>();
+  for (let i = 0; i < daemons; i++) {
+    const log = openSync(join(work, `forest-${i}.log`), 'w');
+    const child = spawn(process.execPath, [join(ROOT, 'bin', 'forest.js'), 'run', '--config', join(work, 'settings.yaml')], { stdio: ['ignore', log, 'inherit'] });
+    children.push(child);
+  }
+  const timer = setInterval(() => {
+    for (const child of children) {
+      const s = sample(child.pid!, Date.now() - started);
+      if (s) cpu.set(child.pid!, s.cpuMs);
+    }
+    if (process.stderr.isTTY && !args.has('json')) process.stderr.write(`\r${daemons} daemon(s): ${Math.round((Date.now() - started) / 1000)} s   `);
+  }, 1000);
+  // Until every backlog page is archived (read from the logs every few seconds), or the time is up.
+  const archivedSoFar = () => new Set(children.flatMap((_, i) => readLog(join(work, `forest-${i}.log`))).filter((entry) => entry.msg === 'extracted').map((entry) => entry.url)).size;
+  while (Date.now() - started < MINUTES * 60_000 && archivedSoFar() < FEEDS) await new Promise((resolve) => setTimeout(resolve, 3000));
+  clearInterval(timer);
+  const seconds = (Date.now() - started) / 1000;
+  await Promise.all(children.map((child) => new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+  })));
+  web.child.kill('SIGTERM');
+  const logs = children.map((_, i) => readLog(join(work, `forest-${i}.log`)));
+  const all = logs.flat();
+  const firstExtracted = new Map<string, number>();
+  for (const entry of all.filter((one) => one.msg === 'extracted' && one.url)) {
+    const at = Date.parse(entry.time) - started;
+    if (!firstExtracted.has(entry.url!) || at < firstExtracted.get(entry.url!)!) firstExtracted.set(entry.url!, at);
+  }
+  const extracted = new Set(firstExtracted.keys());
+  const times = [...firstExtracted.values()].sort((a, b) => a - b);
+  const t99 = times.length >= Math.ceil(0.99 * FEEDS) ? times[Math.ceil(0.99 * FEEDS) - 1]! / 1000 : NaN;
+  const captured = all.filter((entry) => entry.msg === 'captured').map((entry) => entry.url!);
+  const polls = all.filter((entry) => entry.msg === 'polled');
+  const pollTimes = new Map<string, number[]>();
+  for (const poll of polls) pollTimes.set(poll.feed!, [...(pollTimes.get(poll.feed!) ?? []), Date.parse(poll.time)]);
+  const closePolls = [...pollTimes.values()].reduce((sum, times) => {
+    const sorted = times.sort((a, b) => a - b);
+    return sum + sorted.slice(1).filter((at, i) => at - sorted[i]! < MIN_INTERVAL_S * 1000 * 0.9).length;
+  }, 0);
+  const cpuMs = [...cpu.values()].reduce((sum, ms) => sum + ms, 0);
+  rmSync(work, { recursive: true, force: true });
+  return {
+    daemons, seconds: Math.round(seconds), pages: extracted.size, backlog99: t99, pagesPerSecond: (0.99 * FEEDS) / t99, cpuMsPerPage: cpuMs / Math.max(1, extracted.size),
+    polls: polls.length, capturedTwice: captured.length - new Set(captured).size, polledWithinInterval: closePolls,
+    perDaemon: logs.map((log) => log.filter((entry) => entry.msg === 'extracted').length),
+  };
+}
+
+const cluster = launchCluster();
+try {
+  const results = [];
+  for (const daemons of COUNTS) results.push(await runWith(daemons, await cluster.createDatabase(`cluster_${daemons}`)));
+  if (args.has('json')) {
+    console.log(JSON.stringify(results));
+  } else {
+    const base = results.find((result) => result.daemons === 1);
+    console.log(`\nbench:cluster — ${FEEDS} feeds on ${HOSTS} hosts (one backlog page each), until archived or ${MINUTES} min, one worker thread per daemon, one PostgreSQL archive\n`);
+    console.log('| daemons | pages archived | backlog 99% | pages/s | × one daemon | CPU ms/page | polls | captured twice | polled within interval | pages per daemon |');
+    console.log('|---|---|---|---|---|---|---|---|---|---|');
+    for (const r of results) {
+      console.log(`| ${r.daemons} | ${r.pages} | ${r.backlog99.toFixed(0)} s | ${r.pagesPerSecond.toFixed(2)} | ${base ? (r.pagesPerSecond / base.pagesPerSecond).toFixed(2) : '—'} | ${r.cpuMsPerPage.toFixed(1)} | ${r.polls} | ${r.capturedTwice} | ${r.polledWithinInterval} | ${r.perDaemon.join(' / ')} |`);
+    }
+  }
+} finally {
+  cluster.dispose();
+}
