@@ -6,6 +6,7 @@ import { checkpoint, heldOpenElsewhere, limitSize, openDatabase, type Db } from 
 import { archiveEvents, articleOf, changeKind, checkOf, feedGapSchema, feedOf, feedStatusOf, objectDiff, versionOfRow } from './domain-rows.js';
 import { EXPORT_CAPTURE_QUERY, exportCapture, exportJsonl, exportWarc, writeCdxj, writeJsonl, writeWarc, type ExportSource } from './export.js';
 import { getBlob } from './blobs.js';
+import * as copy from './copy-rows.js';
 import { feedCounts, listFeeds, pollFeedsNow, syncSubscriptions } from './feeds.js';
 import { backupArchive, checkArchive } from './integrity.js';
 import { leaseHolder } from './lease.js';
@@ -228,6 +229,26 @@ export class SqliteStore extends SqliteWork implements Store, ExportSource {
 
   async exportBody(sha256: string) {
     return getBlob(this.db, sha256);
+  }
+
+  async copyRows(...[part, after, limit]: Parameters<Store['copyRows']>) {
+    return copy.copyRows(this.db, part, after, limit);
+  }
+
+  async isEmptyArchive() {
+    return copy.isEmptyArchive(this.db);
+  }
+
+  async insertCopied(...[part, rows]: Parameters<Store['insertCopied']>) {
+    this.unlessFull(() => copy.insertCopied(this.db, part, rows));
+  }
+
+  async finishCopy() {
+    this.unlessFull(() => copy.finishCopy(this.db));
+  }
+
+  async tableCounts() {
+    return copy.tableCounts(this.db);
   }
 
   async verify() {

@@ -6,6 +6,7 @@ import type { NextCheck } from '../schedule/revisit.js';
 import type { EncodedBody, ReferenceBody, StoredBody } from './codec.js';
 import type { ChangeKind, ObjectDiff } from './diff.js';
 import type { NormalizedObject } from './normalize.js';
+import type { CopyPart } from './copy-plan.js';
 
 /**
  * The archive as the rest of Forest sees it: the daemon, the CLI and the web server reach
@@ -631,6 +632,16 @@ export interface ArchiveAdmin {
   compact(): Promise<void>;
   /** Bytes the archive takes on disk. */
   size(): Promise<number>;
+  /** `forest copy`: a page of a part's rows (every column but derived ones), in key order after the key `after` of the last row read. */
+  copyRows(part: CopyPart, after: unknown[] | null, limit: number): Promise<Array<Record<string, unknown>>>;
+  /** Whether the archive holds no feed, item or article (a copy's target must hold none). */
+  isEmptyArchive(): Promise<boolean>;
+  /** Rows read by copyRows from another archive, inserted as they are, in one transaction. */
+  insertCopied(part: CopyPart, rows: Array<Record<string, unknown>>): Promise<void>;
+  /** After the last part: what each backend derives from the rows (SQLite's search index, PostgreSQL's id sequences). */
+  finishCopy(): Promise<void>;
+  /** Rows per table of the copy plan: what a copy's two sides are compared by. */
+  tableCounts(): Promise<Record<string, number>>;
 }
 
 /** What a webhook is told of (notify.webhooks[].events). */

@@ -3,6 +3,7 @@ import { ConfigError } from '../config/errors.js';
 import { articlesCommand, diffCommand, historyCommand, showCommand } from './articles.js';
 import { backupCommand } from './backup.js';
 import { checkCommand } from './check.js';
+import { copyCommand } from './copy.js';
 import { UsageError } from './context.js';
 import { demoCommand } from './demo.js';
 import { exportCommand } from './export.js';
@@ -31,7 +32,7 @@ const program = new Command('forest')
   .option('--db <path|url>', 'the archive: a SQLite file (overrides database.path) or postgres://… (overrides database.url)')
   .version(FOREST_VERSION, '-V, --version', 'print Forest\'s version');
 
-for (const command of [runCommand(), feedsCommand(), statusCommand(), articlesCommand(), showCommand(), historyCommand(), diffCommand(), searchCommand(), exportCommand(), parseFeedCommand(), extractCommand(), learnCommand(), scheduleSimCommand(), demoCommand(), serveCommand(), serveSyntheticCommand(), vacuumCommand(), backupCommand(), checkCommand(), notifyCommand()]) {
+for (const command of [runCommand(), feedsCommand(), statusCommand(), articlesCommand(), showCommand(), historyCommand(), diffCommand(), searchCommand(), exportCommand(), parseFeedCommand(), extractCommand(), learnCommand(), scheduleSimCommand(), demoCommand(), serveCommand(), serveSyntheticCommand(), vacuumCommand(), backupCommand(), copyCommand(), checkCommand(), notifyCommand()]) {
   program.addCommand(command);
 }
 

@@ -21,6 +21,7 @@ import {
 import {
   captureReferenceOf, dropCaptureBody, getBlob, insertSnapshot, latestPayloadDigest, recordCapture, recordCaptureFailure, setCanonicalUrl, storedBlob,
 } from './captures.js';
+import * as copy from './copy-rows.js';
 import { migratePg, PgDatabase, type Sql } from './database.js';
 import {
   addTemplate, confirmWrapper, countTemplatePage, itemExtractedBefore, recentSnapshotsOfTemplate, saveExtraction, snapshotById, storeWrapper, templateChoicesOf,
@@ -244,6 +245,26 @@ export class PgStore implements Store, ExportSource {
 
   verify() {
     return checkArchive(this.db);
+  }
+
+  copyRows(...[part, after, limit]: Parameters<Store['copyRows']>) {
+    return copy.copyRows(this.db, part, after, limit);
+  }
+
+  isEmptyArchive() {
+    return copy.isEmptyArchive(this.db);
+  }
+
+  insertCopied(...[part, rows]: Parameters<Store['insertCopied']>) {
+    return copy.insertCopied(this.db, part, rows);
+  }
+
+  finishCopy() {
+    return copy.finishCopy(this.db);
+  }
+
+  tableCounts() {
+    return copy.tableCounts(this.db);
   }
 
   async backup(): Promise<{ file: string; bytes: number; ms: number }> {
