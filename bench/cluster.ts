@@ -17,7 +17,10 @@ import { launchCluster } from '../test/helpers/pg-cluster.js';
  * process, all threads, from /proc), polls, and double work — a page captured twice, a feed
  * polled twice within its minimum interval.
  *
- *   npm run bench:cluster -- [--feeds=6000] [--hosts=600] [--minutes=8] [--daemons=1,2,3] [--json]
+ * `--sqlite` adds one daemon on a SQLite file, run the same way: what one daemon on PostgreSQL
+ * costs against the embedded default.
+ *
+ *   npm run bench:cluster -- [--feeds=6000] [--hosts=600] [--minutes=8] [--daemons=1,2,3] [--sqlite] [--json]
  */
 
 const args = new Map(process.argv.slice(2).map((arg): [string, string] => {
@@ -41,12 +44,12 @@ function readLog(path: string): Line[] {
   });
 }
 
-async function runWith(daemons: number, url: string) {
+async function runWith(daemons: number, database: { url: string } | { path: string }) {
   const work = mkdtempSync(join(tmpdir(), 'forest-cluster-'));
   const web = await startWeb({ feeds: FEEDS, hosts: HOSTS, hot: 0 });
   writeFileSync(join(work, 'feeds.yaml'), stringify(web.info.feeds.map((feed) => ({ url: feed }))));
   writeFileSync(join(work, 'settings.yaml'), stringify({
-    subscriptions: join(work, 'feeds.yaml'), database: { url },
+    subscriptions: join(work, 'feeds.yaml'), database: 'url' in database ? database : { path: join(work, 'forest.db') },
     http: { perHostDelay: '1s', allowPrivateNetworks: ['127.0.0.0/8'] }, schedule: { defaultInterval: '10m', minInterval: `${MIN_INTERVAL_S}s` },
     revisit: { after: ['3m', '6m'] }, log: { level: 'info', pretty: false }, workers: 1,
   }));
@@ -96,7 +99,7 @@ async function runWith(daemons: number, url: string) {
   const cpuMs = [...cpu.values()].reduce((sum, ms) => sum + ms, 0);
   rmSync(work, { recursive: true, force: true });
   return {
-    daemons, seconds: Math.round(seconds), pages: extracted.size, backlog99: t99, pagesPerSecond: (0.99 * FEEDS) / t99, cpuMsPerPage: cpuMs / Math.max(1, extracted.size),
+    backend: 'url' in database ? 'PostgreSQL' : 'SQLite', daemons, seconds: Math.round(seconds), pages: extracted.size, backlog99: t99, pagesPerSecond: (0.99 * FEEDS) / t99, cpuMsPerPage: cpuMs / Math.max(1, extracted.size),
     polls: polls.length, capturedTwice: captured.length - new Set(captured).size, polledWithinInterval: closePolls,
     perDaemon: logs.map((log) => log.filter((entry) => entry.msg === 'extracted').length),
   };
@@ -105,16 +108,17 @@ async function runWith(daemons: number, url: string) {
 const cluster = launchCluster();
 try {
   const results = [];
-  for (const daemons of COUNTS) results.push(await runWith(daemons, await cluster.createDatabase(`cluster_${daemons}`)));
+  if (args.has('sqlite')) results.push(await runWith(1, { path: 'forest.db' }));
+  for (const daemons of COUNTS) results.push(await runWith(daemons, { url: await cluster.createDatabase(`cluster_${daemons}`) }));
   if (args.has('json')) {
     console.log(JSON.stringify(results));
   } else {
-    const base = results.find((result) => result.daemons === 1);
+    const base = results.find((result) => result.daemons === 1 && result.backend === 'PostgreSQL');
     console.log(`\nbench:cluster — ${FEEDS} feeds on ${HOSTS} hosts (one backlog page each), until archived or ${MINUTES} min, one worker thread per daemon, one PostgreSQL archive\n`);
-    console.log('| daemons | pages archived | backlog 99% | pages/s | × one daemon | CPU ms/page | polls | captured twice | polled within interval | pages per daemon |');
-    console.log('|---|---|---|---|---|---|---|---|---|---|');
+    console.log('| archive | daemons | pages archived | backlog 99% | pages/s | × one PostgreSQL daemon | CPU ms/page | polls | captured twice | polled within interval | pages per daemon |');
+    console.log('|---|---|---|---|---|---|---|---|---|---|---|');
     for (const r of results) {
-      console.log(`| ${r.daemons} | ${r.pages} | ${r.backlog99.toFixed(0)} s | ${r.pagesPerSecond.toFixed(2)} | ${base ? (r.pagesPerSecond / base.pagesPerSecond).toFixed(2) : '—'} | ${r.cpuMsPerPage.toFixed(1)} | ${r.polls} | ${r.capturedTwice} | ${r.polledWithinInterval} | ${r.perDaemon.join(' / ')} |`);
+      console.log(`| ${r.backend} | ${r.daemons} | ${r.pages} | ${r.backlog99.toFixed(0)} s | ${r.pagesPerSecond.toFixed(2)} | ${base ? (r.pagesPerSecond / base.pagesPerSecond).toFixed(2) : '—'} | ${r.cpuMsPerPage.toFixed(1)} | ${r.polls} | ${r.capturedTwice} | ${r.polledWithinInterval} | ${r.perDaemon.join(' / ')} |`);
     }
   }
 } finally {
