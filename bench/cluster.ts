@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { z } from 'zod';
@@ -34,6 +34,13 @@ const COUNTS = (args.get('daemons') ?? '1,2,3').split(',').map(Number);
 const MIN_INTERVAL_S = 60;
 const ROOT = join(import.meta.dirname, '..');
 
+/** The whole machine's CPU ticks (/proc/stat): busy and total, to tell how many of its cores a run kept busy (the daemons, PostgreSQL and the bench web together). */
+function machineTicks(): { busy: number; total: number } {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const total = fields.reduce((sum, value) => sum + value, 0);
+  return { busy: total - fields[3]! - fields[4]!, total };
+}
+
 const line = z.object({ msg: z.string(), time: z.string(), url: z.string().optional(), feed: z.string().optional() });
 type Line = z.infer<typeof line>;
 
@@ -54,6 +61,7 @@ async function runWith(daemons: number, database: { url: string } | { path: stri
     revisit: { after: ['3m', '6m'] }, log: { level: 'info', pretty: false }, workers: 1,
   }));
   const started = Date.now();
+  const ticksBefore = machineTicks();
   const children: ChildProcess[] = [];
   const cpu = new Map<number, number>();
   for (let i = 0; i < daemons; i++) {
@@ -73,6 +81,8 @@ async function runWith(daemons: number, database: { url: string } | { path: stri
   while (Date.now() - started < MINUTES * 60_000 && archivedSoFar() < FEEDS) await new Promise((resolve) => setTimeout(resolve, 3000));
   clearInterval(timer);
   const seconds = (Date.now() - started) / 1000;
+  const ticksAfter = machineTicks();
+  const machineBusy = ((ticksAfter.busy - ticksBefore.busy) / (ticksAfter.total - ticksBefore.total)) * availableParallelism();
   await Promise.all(children.map((child) => new Promise((resolve) => {
     child.once('exit', resolve);
     child.kill('SIGTERM');
@@ -101,6 +111,7 @@ async function runWith(daemons: number, database: { url: string } | { path: stri
   return {
     backend: 'url' in database ? 'PostgreSQL' : 'SQLite', daemons, seconds: Math.round(seconds), pages: extracted.size, backlog99: t99, pagesPerSecond: (0.99 * FEEDS) / t99, cpuMsPerPage: cpuMs / Math.max(1, extracted.size),
     polls: polls.length, capturedTwice: captured.length - new Set(captured).size, polledWithinInterval: closePolls,
+    machineBusyCores: machineBusy,
     perDaemon: logs.map((log) => log.filter((entry) => entry.msg === 'extracted').length),
   };
 }
@@ -115,10 +126,10 @@ try {
   } else {
     const base = results.find((result) => result.daemons === 1 && result.backend === 'PostgreSQL');
     console.log(`\nbench:cluster — ${FEEDS} feeds on ${HOSTS} hosts (one backlog page each), until archived or ${MINUTES} min, one worker thread per daemon, one PostgreSQL archive\n`);
-    console.log('| archive | daemons | pages archived | backlog 99% | pages/s | × one PostgreSQL daemon | CPU ms/page | polls | captured twice | polled within interval | pages per daemon |');
-    console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+    console.log('| archive | daemons | pages archived | backlog 99% | pages/s | × one PostgreSQL daemon | CPU ms/page | machine busy | polls | captured twice | polled within interval | pages per daemon |');
+    console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
     for (const r of results) {
-      console.log(`| ${r.backend} | ${r.daemons} | ${r.pages} | ${r.backlog99.toFixed(0)} s | ${r.pagesPerSecond.toFixed(2)} | ${base ? (r.pagesPerSecond / base.pagesPerSecond).toFixed(2) : '—'} | ${r.cpuMsPerPage.toFixed(1)} | ${r.polls} | ${r.capturedTwice} | ${r.polledWithinInterval} | ${r.perDaemon.join(' / ')} |`);
+      console.log(`| ${r.backend} | ${r.daemons} | ${r.pages} | ${r.backlog99.toFixed(0)} s | ${r.pagesPerSecond.toFixed(2)} | ${base ? (r.pagesPerSecond / base.pagesPerSecond).toFixed(2) : '—'} | ${r.cpuMsPerPage.toFixed(1)} | ${r.machineBusyCores.toFixed(2)} of ${availableParallelism()} cores | ${r.polls} | ${r.capturedTwice} | ${r.polledWithinInterval} | ${r.perDaemon.join(' / ')} |`);
     }
   }
 } finally {
