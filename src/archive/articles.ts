@@ -84,12 +84,12 @@ export const checkRow = z.object({
 });
 export type CheckRow = z.infer<typeof checkRow>;
 
-const articleSummary = z.object({
+export const articleSummary = z.object({
   id: integer, feed: text, guid: text, url: text, canonicalUrl: nullableText, title: nullableText, versions: integer,
   firstCaptured: text, lastChecked: nullableText, nextCheck: nullableText,
 }) satisfies z.ZodType<ArticleSummary>;
 
-const VERSION_COLUMNS = `versions.*, contents.title, contents.byline, contents.published, contents.text, contents.html, contents.blocks, contents.packed,
+export const VERSION_COLUMNS = `versions.*, contents.title, contents.byline, contents.published, contents.text, contents.html, contents.blocks, contents.packed,
   (SELECT extractions.reason FROM extractions WHERE extractions.snapshot_id = versions.snapshot_id) AS extraction_reason`;
 
 export function articleOfItem(db: Db, itemId: number): ArticleRow | undefined {

@@ -35,7 +35,7 @@ export const pendingSnapshot = z.object({
 export type PendingSnapshot = z.infer<typeof pendingSnapshot>;
 
 /** The columns of a PendingSnapshot, from snapshots joined with items. */
-const SNAPSHOT_COLUMNS = `snapshots.id AS snapshot_id, snapshots.item_id, items.feed_id, snapshots.url, snapshots.final_url, snapshots.canonical_url,
+export const SNAPSHOT_COLUMNS = `snapshots.id AS snapshot_id, snapshots.item_id, items.feed_id, snapshots.url, snapshots.final_url, snapshots.canonical_url,
   snapshots.fetched_at, snapshots.status, snapshots.headers, snapshots.content_type, snapshots.sha256,
   items.title, items.summary, items.published, items.updated, items.author`;
 
@@ -112,7 +112,7 @@ export function itemExtractedBefore(db: Db, itemId: number, snapshotId: number):
  * The latest snapshot of each of a template's most recent pages (for learning), newest first:
  * one per item, since revisits of one article would make its own text look like template.
  */
-const templatePage = pendingSnapshot.extend({
+export const templatePage = pendingSnapshot.extend({
   text,
   extracted_title: nullableText,
   extracted_byline: nullableText,

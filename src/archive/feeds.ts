@@ -130,10 +130,10 @@ export interface FeedCounts {
   nextRevisit: string | null;
 }
 
-const itemCountRow = z.object({ feedId: integer, items: count, pages: count, failedPages: count, pendingPages: count });
-const lastPageErrorRow = z.object({ feedId: integer, error: text });
-const articleCountRow = z.object({ feedId: integer, articles: count, versions: count, nextRevisit: nullableText });
-const checkCountRow = z.object({ feedId: integer, checks: count });
+export const itemCountRow = z.object({ feedId: integer, items: count, pages: count, failedPages: count, pendingPages: count });
+export const lastPageErrorRow = z.object({ feedId: integer, error: text });
+export const articleCountRow = z.object({ feedId: integer, articles: count, versions: count, nextRevisit: nullableText });
+export const checkCountRow = z.object({ feedId: integer, checks: count });
 
 export function feedCounts(db: Db): Map<number, FeedCounts> {
   const counts = new Map<number, FeedCounts>();

@@ -41,14 +41,22 @@ export function search(db: Db, query: string, options: SearchOptions = {}): Sear
     article: row.article, feed: row.feed, url: row.url, title: row.title, versions, latest: row.latest,
     inLatest: versions.includes(row.latest), capturedAt: row.capturedAt, rank: row.rank, snippet: row.snippet,
   });
-  if (options.allVersions) return rows.map((row) => hit(row, [row.n]));
-  // One hit per article: its best-ranked version's snippet, and every version that matched.
-  const byArticle = new Map<number, { best: Row; versions: number[] }>();
+  return hitsOf(rows, options).map(({ best, versions }) => hit(best, versions));
+}
+
+/**
+ * The hits of matching versions, best-ranked first (both backends): one per version with
+ * `allVersions` (the query already paged them), else one per article — its best-ranked version,
+ * with every version that matched — paged here.
+ */
+export function hitsOf<R extends { article: number; n: number }>(rows: R[], options: SearchOptions): Array<{ best: R; versions: number[] }> {
+  if (options.allVersions) return rows.map((row) => ({ best: row, versions: [row.n] }));
+  const byArticle = new Map<number, { best: R; versions: number[] }>();
   for (const row of rows) {
     const entry = byArticle.get(row.article);
     if (entry) entry.versions.push(row.n);
     else byArticle.set(row.article, { best: row, versions: [row.n] });
   }
   const offset = options.offset ?? 0;
-  return [...byArticle.values()].slice(offset, offset + (options.limit ?? 100)).map(({ best, versions }) => hit(best, versions.sort((a, b) => a - b)));
+  return [...byArticle.values()].slice(offset, offset + (options.limit ?? 100)).map(({ best, versions }) => ({ best, versions: versions.sort((a, b) => a - b) }));
 }

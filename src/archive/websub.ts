@@ -8,7 +8,7 @@ import type { PushCandidate, PushRequest, PushSubscriptionRecord } from './store
  * when to subscribe, renew or give up is decided in daemon/websub.ts and web/websub.ts.
  */
 
-const subscriptionRow = z.object({
+export const subscriptionRow = z.object({
   feed_id: integer, hub: text, topic: text, callback: text, secret: text,
   state: z.enum(['subscribing', 'active', 'unsubscribing', 'denied', 'failed', 'dropped']),
   attempts: integer, retry_at: nullableText, lease_until: nullableText, renew_at: nullableText,
@@ -16,13 +16,13 @@ const subscriptionRow = z.object({
 });
 type SubscriptionRow = z.infer<typeof subscriptionRow>;
 
-const recordOf = (row: SubscriptionRow): PushSubscriptionRecord => ({
+export const recordOf = (row: SubscriptionRow): PushSubscriptionRecord => ({
   feedId: row.feed_id, hub: row.hub, topic: row.topic, callback: row.callback, secret: row.secret, state: row.state, attempts: row.attempts,
   retryAt: row.retry_at, leaseUntil: row.lease_until, renewAt: row.renew_at, lastPushAt: row.last_push_at, pushes: row.pushes, lastError: row.last_error,
   missedInRow: row.missed_in_row,
 });
 
-const COLUMNS = 'feed_id, hub, topic, callback, secret, state, attempts, retry_at, lease_until, renew_at, last_push_at, pushes, missed_in_row, last_error';
+export const COLUMNS = 'feed_id, hub, topic, callback, secret, state, attempts, retry_at, lease_until, renew_at, last_push_at, pushes, missed_in_row, last_error';
 
 export function subscriptionOfFeed(db: Db, feedId: number): PushSubscriptionRecord | null {
   const row = checkedRow(subscriptionRow, db.prepare(`SELECT ${COLUMNS} FROM websub_subscriptions WHERE feed_id = ?`).get(feedId), 'subscriptionOfFeed');
@@ -40,7 +40,7 @@ export function subscriptionsByFeed(db: Db): Map<number, PushSubscriptionRecord>
   return new Map(rows.map((row) => [row.feed_id, recordOf(row)]));
 }
 
-const candidateRow = z.object({ id: integer, url: text, hub: nullableText, self_url: nullableText, wanted: integer, has_subscription: nullableInteger });
+export const candidateRow = z.object({ id: integer, url: text, hub: nullableText, self_url: nullableText, wanted: integer, has_subscription: nullableInteger });
 
 /**
  * The feeds whose subscription may need a request at `now`: a feed with a hub and no

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { NextCheck } from '../../schedule/revisit.js';
-import { articleRow, checkRow, versionRow, type ArticleRow, type CheckRow, type VersionRow } from '../articles.js';
+import { articleRow, articleSummary, checkRow, VERSION_COLUMNS, versionRow, type ArticleRow, type CheckRow, type VersionRow } from '../articles.js';
 import type { ObjectDiff } from '../diff.js';
 import { unpackContent } from '../packed-content.js';
 import { checkedRow, checkedRows, count, integer, nullableText, text } from '../rows.js';
@@ -11,14 +11,6 @@ import { insertSnapshot } from './captures.js';
 import type { Sql } from './database.js';
 
 /** Articles, versions and checks on PostgreSQL (as articles.ts on SQLite; the rules that decide what to write are the daemon's). */
-
-const articleSummary = z.object({
-  id: integer, feed: text, guid: text, url: text, canonicalUrl: nullableText, title: nullableText, versions: integer,
-  firstCaptured: text, lastChecked: nullableText, nextCheck: nullableText,
-}) satisfies z.ZodType<ArticleSummary>;
-
-const VERSION_COLUMNS = `versions.*, contents.title, contents.byline, contents.published, contents.text, contents.html, contents.blocks, contents.packed,
-  (SELECT extractions.reason FROM extractions WHERE extractions.snapshot_id = versions.snapshot_id) AS extraction_reason`;
 
 export async function articleOfItem(sql: Sql, itemId: number): Promise<ArticleRow | undefined> {
   return checkedRow(articleRow, await sql.get('SELECT * FROM articles WHERE item_id = ?', [itemId]), 'articleOfItem');

@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { PROJECT_ROOT } from '../../util/project-root.js';
+import { readMigrations } from '../database.js';
 import { checkedRows, integer } from '../rows.js';
 
 /**
@@ -181,25 +181,11 @@ export class PgDatabase implements Sql {
   }
 }
 
-export interface PgMigration {
-  version: number;
-  name: string;
-  sql: string;
-}
-
-export function readPgMigrations(dir = PG_MIGRATIONS_DIR): PgMigration[] {
-  return readdirSync(dir)
-    .map((file) => /^(\d+)_(.+)\.sql$/.exec(file))
-    .filter((match): match is RegExpExecArray => match !== null)
-    .map((match) => ({ version: Number(match[1]), name: match[2]!, sql: readFileSync(join(dir, match[0]), 'utf8') }))
-    .sort((a, b) => a.version - b.version);
-}
-
 /**
  * Applies the migrations not recorded yet, each in its own transaction, under an advisory lock:
  * several daemons starting at once on one archive migrate it once.
  */
-export async function migratePg(db: PgDatabase, migrations = readPgMigrations()): Promise<number[]> {
+export async function migratePg(db: PgDatabase, migrations = readMigrations(PG_MIGRATIONS_DIR)): Promise<number[]> {
   return db.transaction(async (sql) => {
     await sql.get('SELECT pg_advisory_xact_lock(4242001)');
     await sql.run(`CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)`);

@@ -1,15 +1,11 @@
 import { z } from 'zod';
 import type { ArticleObject } from '../../extract/extract.js';
 import type { Wrapper } from '../../extract/wrapper.js';
-import { pendingSnapshot, type PendingSnapshot } from '../extractions.js';
+import { pendingSnapshot, SNAPSHOT_COLUMNS, templatePage, type PendingSnapshot } from '../extractions.js';
 import { checkedRow, checkedRows, count, integer, nullableInteger, nullableText, text } from '../rows.js';
 import type { Sql } from './database.js';
 
 /** Templates, wrappers and extractions on PostgreSQL (as extractions.ts on SQLite). */
-
-const SNAPSHOT_COLUMNS = `snapshots.id AS snapshot_id, snapshots.item_id, items.feed_id, snapshots.url, snapshots.final_url, snapshots.canonical_url,
-  snapshots.fetched_at, snapshots.status, snapshots.headers, snapshots.content_type, snapshots.sha256,
-  items.title, items.summary, items.published, items.updated, items.author`;
 
 const templateChoice = z.object({ id: integer, signature: text, wrapperId: nullableInteger, wrapper: nullableText });
 
@@ -58,16 +54,6 @@ export async function countTemplatePage(sql: Sql, templateId: number): Promise<n
 export async function itemExtractedBefore(sql: Sql, itemId: number, snapshotId: number): Promise<boolean> {
   return (await sql.get('SELECT 1 FROM extractions WHERE item_id = ? AND snapshot_id <> ? LIMIT 1', [itemId, snapshotId])) !== undefined;
 }
-
-const templatePage = pendingSnapshot.extend({
-  text,
-  extracted_title: nullableText,
-  extracted_byline: nullableText,
-  extracted_published: nullableText,
-  extracted_modified: nullableText,
-  extracted_lead_image: nullableText,
-  extracted_language: nullableText,
-});
 
 export async function recentSnapshotsOfTemplate(sql: Sql, templateId: number, limit: number): Promise<Array<z.infer<typeof templatePage>>> {
   const rows = checkedRows(templatePage, await sql.all(`SELECT ${SNAPSHOT_COLUMNS}, COALESCE(contents.text, extractions.text) AS text, extractions.title AS extracted_title,

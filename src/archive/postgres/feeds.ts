@@ -1,6 +1,5 @@
-import { z } from 'zod';
-import { feedRow, type FeedCounts, type FeedRow } from '../feeds.js';
-import { checkedRow, checkedRows, count, integer, nullableText, text } from '../rows.js';
+import { articleCountRow, checkCountRow, feedRow, itemCountRow, lastPageErrorRow, type FeedCounts, type FeedRow } from '../feeds.js';
+import { checkedRow, checkedRows, count, text } from '../rows.js';
 import type { ListSync, Subscription, SyncReport } from '../store.js';
 import type { Sql } from './database.js';
 
@@ -63,11 +62,6 @@ export async function feedById(sql: Sql, id: number): Promise<FeedRow | undefine
 export async function countEnabledFeeds(sql: Sql): Promise<number> {
   return checkedRow(count, (await sql.column('SELECT COUNT(*) FROM feeds WHERE enabled = 1 AND subscribed = 1'))[0], 'countEnabledFeeds') ?? 0;
 }
-
-const itemCountRow = z.object({ feedId: integer, items: count, pages: count, failedPages: count, pendingPages: count });
-const lastPageErrorRow = z.object({ feedId: integer, error: text });
-const articleCountRow = z.object({ feedId: integer, articles: count, versions: count, nextRevisit: nullableText });
-const checkCountRow = z.object({ feedId: integer, checks: count });
 
 /** Per-feed counts for status, each table read once (grouped). */
 export async function feedCounts(sql: Sql): Promise<Map<number, FeedCounts>> {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseSearchQuery, toTsquery } from '../search-query.js';
 import { checkedRows, count, integer, nullableText, text } from '../rows.js';
+import { hitsOf } from '../search.js';
 import type { SearchHit, SearchOptions } from '../store.js';
 import type { Sql } from './database.js';
 
@@ -28,20 +29,7 @@ export async function search(sql: Sql, query: string, options: SearchOptions = {
     query: tsquery, feed: options.feed ?? null, since: options.since ?? null, until: options.until ?? null,
     limit: options.allVersions ? options.limit ?? 100 : 10_000, offset: options.allVersions ? options.offset ?? 0 : 0,
   }), 'search');
-  let chosen: Array<{ best: Row; versions: number[] }>;
-  if (options.allVersions) {
-    chosen = rows.map((row) => ({ best: row, versions: [row.n] }));
-  } else {
-    // One hit per article: its best-ranked version's snippet, and every version that matched.
-    const byArticle = new Map<number, { best: Row; versions: number[] }>();
-    for (const row of rows) {
-      const entry = byArticle.get(row.article);
-      if (entry) entry.versions.push(row.n);
-      else byArticle.set(row.article, { best: row, versions: [row.n] });
-    }
-    const offset = options.offset ?? 0;
-    chosen = [...byArticle.values()].slice(offset, offset + (options.limit ?? 100));
-  }
+  const chosen = hitsOf(rows, options);
   // Snippets only for the hits returned: ts_headline reads the whole text.
   const snippets = new Map(checkedRows(snippetRow, await sql.all(`SELECT versions.article_id AS article, versions.n,
       ts_headline('forest', contents.text, to_tsquery('forest', @query), 'StartSel=[, StopSel=], MaxWords=16, MinWords=6, MaxFragments=1, FragmentDelimiter=…') AS snippet
@@ -50,7 +38,7 @@ export async function search(sql: Sql, query: string, options: SearchOptions = {
     query: tsquery, articles: chosen.map(({ best }) => best.article), ns: chosen.map(({ best }) => best.n),
   }), 'search snippets').map((row) => [`${row.article}/${row.n}`, row.snippet]));
   return chosen.map(({ best, versions }) => ({
-    article: best.article, feed: best.feed, url: best.url, title: best.title, versions: versions.sort((a, b) => a - b), latest: best.latest,
+    article: best.article, feed: best.feed, url: best.url, title: best.title, versions, latest: best.latest,
     inLatest: versions.includes(best.latest), capturedAt: best.capturedAt, rank: best.rank, snippet: snippets.get(`${best.article}/${best.n}`) ?? '',
   }));
 }

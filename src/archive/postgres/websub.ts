@@ -1,25 +1,9 @@
-import { z } from 'zod';
-import { checkedRow, checkedRows, integer, nullableInteger, nullableText, text } from '../rows.js';
+import { checkedRow, checkedRows, integer } from '../rows.js';
+import { candidateRow, COLUMNS, recordOf, subscriptionRow } from '../websub.js';
 import type { PushCandidate, PushRequest, PushSubscriptionRecord } from '../store.js';
 import type { Sql } from './database.js';
 
 /** WebSub subscriptions on PostgreSQL (as websub.ts on SQLite). */
-
-const subscriptionRow = z.object({
-  feed_id: integer, hub: text, topic: text, callback: text, secret: text,
-  state: z.enum(['subscribing', 'active', 'unsubscribing', 'denied', 'failed', 'dropped']),
-  attempts: integer, retry_at: nullableText, lease_until: nullableText, renew_at: nullableText,
-  last_push_at: nullableText, pushes: integer, missed_in_row: integer, last_error: nullableText,
-});
-type SubscriptionRow = z.infer<typeof subscriptionRow>;
-
-const recordOf = (row: SubscriptionRow): PushSubscriptionRecord => ({
-  feedId: row.feed_id, hub: row.hub, topic: row.topic, callback: row.callback, secret: row.secret, state: row.state, attempts: row.attempts,
-  retryAt: row.retry_at, leaseUntil: row.lease_until, renewAt: row.renew_at, lastPushAt: row.last_push_at, pushes: row.pushes, lastError: row.last_error,
-  missedInRow: row.missed_in_row,
-});
-
-const COLUMNS = 'feed_id, hub, topic, callback, secret, state, attempts, retry_at, lease_until, renew_at, last_push_at, pushes, missed_in_row, last_error';
 
 export async function subscriptionOfFeed(sql: Sql, feedId: number): Promise<PushSubscriptionRecord | null> {
   const row = checkedRow(subscriptionRow, await sql.get(`SELECT ${COLUMNS} FROM websub_subscriptions WHERE feed_id = ?`, [feedId]), 'subscriptionOfFeed');
@@ -35,8 +19,6 @@ export async function subscriptionsByFeed(sql: Sql): Promise<Map<number, PushSub
   const rows = checkedRows(subscriptionRow, await sql.all(`SELECT ${COLUMNS} FROM websub_subscriptions`), 'subscriptionsByFeed');
   return new Map(rows.map((row) => [row.feed_id, recordOf(row)]));
 }
-
-const candidateRow = z.object({ id: integer, url: text, hub: nullableText, self_url: nullableText, wanted: integer, has_subscription: nullableInteger });
 
 export async function pushCandidates(sql: Sql, now: Date, limit: number): Promise<PushCandidate[]> {
   const rows = checkedRows(candidateRow, await sql.all(`SELECT feeds.id, feeds.url, feeds.hub, feeds.self_url, (feeds.enabled = 1 AND feeds.subscribed = 1)::integer AS wanted,
