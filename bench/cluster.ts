@@ -4,6 +4,8 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { z } from 'zod';
+import { benchArgs } from './args.js';
+import { busyCores, machineTicks } from './machine.js';
 import { sample, startWeb } from './scale/process.js';
 import { launchCluster } from '../test/helpers/pg-cluster.js';
 
@@ -23,23 +25,13 @@ import { launchCluster } from '../test/helpers/pg-cluster.js';
  *   npm run bench:cluster -- [--feeds=6000] [--hosts=600] [--minutes=8] [--daemons=1,2,3] [--sqlite] [--json]
  */
 
-const args = new Map(process.argv.slice(2).map((arg): [string, string] => {
-  const [name, ...value] = arg.replace(/^--/, '').split('=');
-  return [name!, value.join('=')];
-}));
+const args = benchArgs();
 const FEEDS = Number(args.get('feeds') ?? 6000);
 const HOSTS = Number(args.get('hosts') ?? 600);
 const MINUTES = Number(args.get('minutes') ?? 8);
 const COUNTS = (args.get('daemons') ?? '1,2,3').split(',').map(Number);
 const MIN_INTERVAL_S = 60;
 const ROOT = join(import.meta.dirname, '..');
-
-/** The whole machine's CPU ticks (/proc/stat): busy and total, to tell how many of its cores a run kept busy (the daemons, PostgreSQL and the bench web together). */
-function machineTicks(): { busy: number; total: number } {
-  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-  const total = fields.reduce((sum, value) => sum + value, 0);
-  return { busy: total - fields[3]! - fields[4]!, total };
-}
 
 const line = z.object({ msg: z.string(), time: z.string(), url: z.string().optional(), feed: z.string().optional() });
 type Line = z.infer<typeof line>;
@@ -82,7 +74,7 @@ async function runWith(daemons: number, database: { url: string } | { path: stri
   clearInterval(timer);
   const seconds = (Date.now() - started) / 1000;
   const ticksAfter = machineTicks();
-  const machineBusy = ((ticksAfter.busy - ticksBefore.busy) / (ticksAfter.total - ticksBefore.total)) * availableParallelism();
+  const machineBusy = busyCores(ticksBefore, ticksAfter);
   await Promise.all(children.map((child) => new Promise((resolve) => {
     child.once('exit', resolve);
     child.kill('SIGTERM');

@@ -16,6 +16,14 @@
  *
  *   npm run bench:scale -- [--feeds=10000] [--hosts=500] [--minutes=8] [--hot=100] [--workers=auto] [--json] [--keep] [--profile=DIR]
  *                          [--against=DIR [--rounds=1]] [--node-flags="--flag …"] [--schedule=name=value,…]
+ *                          [--db=sqlite,postgres | --db=sqlite,postgres://…]
+ *
+ * `--db` lists the archives to run on, side by side in one run (default `sqlite`): `sqlite` (a
+ * file), `postgres` (a throwaway cluster from Debian's binaries, as the tests start), or
+ * `postgres://…` (an empty database on a server of yours; one run). On PostgreSQL the same
+ * measures are read from a copy of the archive into SQLite (`forest copy`, after the daemon has
+ * stopped: every row and time as it was), the archive's size from PostgreSQL's own tables, and
+ * the table adds the cores the whole machine kept busy — the server's CPU is not the daemon's.
  *
  * `--against=DIR` runs another checkout's daemon (built first) and this one's alternately —
  * this, DIR; then DIR, this; … for `--rounds` rounds — and prints them side by side: the
@@ -27,12 +35,13 @@
  * `--profile=DIR` writes V8 CPU profiles of the daemon (its main thread and each worker) to DIR
  * (open them in Chrome DevTools or speedscope) — to see where the CPU per page goes.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { stringify } from 'yaml';
 import { z } from 'zod';
 import { storedBlob } from '../src/archive/blobs.js';
@@ -44,12 +53,11 @@ import { openDatabase } from '../src/archive/database.js';
 import { dueCaptures, duePolls, dueRevisits, nextWorkAt, queuedExtractions } from '../src/archive/queues.js';
 import { fillArchive } from '../test/helpers/big-archive.js';
 import { serviceNodeFlags } from '../test/helpers/cli.js';
+import { launchCluster } from '../test/helpers/pg-cluster.js';
+import { benchArgs } from './args.js';
+import { busyCores, machineTicks } from './machine.js';
 
-// `--name=value`, split at the first `=` (a value may hold one: `--node-flags=--v8-pool-size=1`).
-const args = new Map(process.argv.slice(2).map((arg): [string, string] => {
-  const [name, ...value] = arg.replace(/^--/, '').split('=');
-  return [name!, value.join('=')];
-}));
+const args = benchArgs();
 const FEEDS = Number(args.get('feeds') ?? 10000);
 const HOSTS = Number(args.get('hosts') ?? 500);
 const MINUTES = Number(args.get('minutes') ?? 8);
@@ -146,20 +154,67 @@ function pollLateness(log: readonly string[], feeds: ReadonlySet<string>): numbe
   return late;
 }
 
-/** One run of the daemon of the checkout at `root` (built) against a fresh web and archive. */
-async function runOnce(root: string) {
+/** Where a run's archive lives: a SQLite file of the run's own, or an empty PostgreSQL database. */
+type Backend = { name: 'SQLite' } | { name: 'PostgreSQL'; url: () => Promise<string> };
+
+/**
+ * `--db`'s list. `postgres` starts one throwaway cluster for the bench (a new database per run);
+ * a postgres:// URL is a database of the user's, used by one run only.
+ */
+function backends(): { list: Backend[]; dispose(): void } {
+  let cluster: ReturnType<typeof launchCluster> | null = null;
+  let made = 0;
+  const list = (args.get('db') || 'sqlite').split(',').map((name): Backend => {
+    if (name === 'sqlite') return { name: 'SQLite' };
+    if (name === 'postgres') {
+      return { name: 'PostgreSQL', url: () => (cluster ??= launchCluster()).createDatabase(`scale_${++made}`) };
+    }
+    if (/^postgres(ql)?:\/\//.test(name)) {
+      let used = false;
+      return { name: 'PostgreSQL', url: async () => {
+        if (used) throw new Error(`--db=${name}: a database of yours serves one run (its archive must be empty); use --db=postgres for a throwaway cluster per run`);
+        used = true;
+        return name;
+      } };
+    }
+    throw new Error(`--db: "${name}" is none of sqlite, postgres, postgres://…`);
+  });
+  return { list, dispose: () => cluster?.dispose() };
+}
+
+/** PostgreSQL's size of the archive: every table of the schema with its indexes and TOAST. */
+async function postgresBytes(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query(`SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0)::bigint AS bytes FROM pg_class c
+      JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind = 'r'`);
+    return Number(z.object({ bytes: z.string() }).parse(rows[0]).bytes);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * One run of the daemon of the checkout at `root` (built) against a fresh web and archive. On
+ * PostgreSQL the archive is copied into a SQLite file after the run, with this checkout's
+ * `forest copy`, and measured there.
+ */
+async function runOnce(root: string, backend: Backend) {
   const work = mkdtempSync(join(tmpdir(), 'forest-scale-'));
   const web = await startWeb({ feeds: FEEDS, hosts: HOSTS, hot: HOT });
   const database = join(work, 'forest.db');
+  const url = backend.name === 'PostgreSQL' ? await backend.url() : null;
   writeFileSync(join(work, 'feeds.yaml'), stringify(web.info.feeds.map((url) => ({ url }))));
   writeFileSync(join(work, 'settings.yaml'), stringify({
-    subscriptions: join(work, 'feeds.yaml'), database: { path: database },
+    subscriptions: join(work, 'feeds.yaml'), database: url === null ? { path: database } : { url },
     http: { perHostDelay: '1s', allowPrivateNetworks: ['127.0.0.0/8'] }, schedule: { defaultInterval: '10m', minInterval: '1m', ...SCHEDULE }, revisit: { after: ['3m', '6m'] },
     log: { level: 'info', pretty: false },
     // The pool's size (`workers`, default auto: one thread per core), to see what each thread buys.
     ...(args.has('workers') ? { workers: args.get('workers') === 'auto' ? 'auto' : Number(args.get('workers')) } : {}),
   }));
   const started = Date.now();
+  const ticksBefore = machineTicks();
   const log = openSync(join(work, 'forest.log'), 'w');
   const profile = args.get('profile') ? ['--cpu-prof', `--cpu-prof-dir=${args.get('profile')}`] : [];
   // The daemon as pm2 starts it (that checkout's ecosystem.config.js), or with the flags given.
@@ -185,10 +240,16 @@ async function runOnce(root: string) {
   }
   const last = samples.at(-1)!;
   const stopped = Date.now();
+  const machineBusy = busyCores(ticksBefore, machineTicks());
   forest.kill('SIGTERM');
   const code = await exited;
   web.child.kill('SIGTERM');
   if (code !== 0) throw new Error(`forest exited with ${code}: ${stderr}`);
+  const archiveBytes = url === null ? null : await postgresBytes(url);
+  if (url !== null) {
+    const copy = spawnSync(process.execPath, [join(ROOT, 'bin', 'forest.js'), 'copy', url, database, '--json'], { encoding: 'utf8' });
+    if (copy.status !== 0) throw new Error(`forest copy of the PostgreSQL archive failed: ${copy.stderr}`);
+  }
 
   const db = new Database(database, { readonly: true });
   const at = (iso: string) => Date.parse(iso) - started;
@@ -225,14 +286,14 @@ async function runOnce(root: string) {
   const againstReference = count("SELECT COUNT(*) FROM blobs WHERE encoding = 'zstd-dict'");
   const gzipped = gzipComparison(db);
   db.close();
-  const dbBytes = ['', '-wal'].reduce((sum, suffix) => sum + (statSync(`${database}${suffix}`, { throwIfNoEntry: false })?.size ?? 0), 0);
+  const dbBytes = archiveBytes ?? ['', '-wal'].reduce((sum, suffix) => sum + (statSync(`${database}${suffix}`, { throwIfNoEntry: false })?.size ?? 0), 0);
   const seconds = last.t / 1000;
   const half = samples.filter((s) => s.t >= last.t / 2);
   const growth = half.length ? (half.at(-1)!.rssMb - half[0]!.rssMb) / half[0]!.rssMb : NaN;
   // When the peak came: the daemon's log says what it was doing then.
   const peak = samples.reduce((max, s) => (s.rssMb > max.rssMb ? s : max), samples[0]!);
   const result = {
-    feeds: FEEDS, hosts: HOSTS, minutes: MINUTES, hot: HOT, schedule: SCHEDULE, hotPolls,
+    archive: backend.name, feeds: FEEDS, hosts: HOSTS, minutes: MINUTES, hot: HOT, schedule: SCHEDULE, hotPolls,
     pollsPerSecond: polls / seconds, polls, pagesPerSecond: pages / seconds, pages, revisits: checks,
     checksLeft: left.n, checksLeftOldestS: left.oldest === null ? 0 : (stopped - Date.parse(left.oldest)) / 1000,
     backlog50s: backlogAt(0.5), backlog99s: backlogAt(0.99), backlog100s: backlogAt(1), backlogArchived: archived.length,
@@ -240,7 +301,7 @@ async function runOnce(root: string) {
     hotP50s: quantile(hotDelays, 0.5), hotP95s: quantile(hotDelays, 0.95), hotP95EveryCapturedS: quantile(everyCaptured, 0.95), hotSeenToCapturedP95s: quantile(hotServiceDelays, 0.95),
     hotPollsLateP95s: quantile(hotPollsLate, 0.95), hotPollsLateMaxs: quantile(hotPollsLate, 1),
     rssMaxMb: peak.rssMb, rssMaxAtS: peak.t / 1000, rssGrowthSecondHalf: growth,
-    coresUsed: last.cpuMs / last.t, cpuMsPerPage: last.cpuMs / Math.max(1, pages),
+    coresUsed: last.cpuMs / last.t, machineBusyCores: machineBusy, cpuMsPerPage: last.cpuMs / Math.max(1, pages),
     // The main thread's work per page hardly depends on the pool's: when it moves between runs of
     // the same code, the machine did (bench/pool.ts measures the pool's part steadily).
     mainThreadCpuMsPerPage: last.mainCpuMs / Math.max(1, pages),
@@ -274,6 +335,7 @@ function rows(results: Result[], pass: { snapshots: number; passMs: number; quie
     ['hot feeds\' polls: start past their planned time, p95 / max', each((r) => `${f(r.hotPollsLateP95s, 1)} s / ${f(r.hotPollsLateMaxs, 1)} s`), ''],
     ['resident memory: max / growth over 2nd half', each((r) => `${f(r.rssMaxMb, 0)} MB (at ${f(r.rssMaxAtS, 0)} s) / ${f(100 * r.rssGrowthSecondHalf)}%`), '≤ 600 MB / ≤ 5%'],
     ['CPU cores used', each((r) => f(r.coresUsed, 2)), ''],
+    [`cores the machine kept busy (of ${availableParallelism()}: the daemon, the web${results.some((r) => r.archive === 'PostgreSQL') ? ', PostgreSQL' : ''})`, each((r) => f(r.machineBusyCores, 2)), ''],
     ['CPU ms per archived page', each((r) => f(r.cpuMsPerPage)), '≤ 40'],
     ['CPU ms per extraction (first captures and revisits)', each((r) => f(r.cpuMsPerExtraction)), ''],
     ['of the CPU per page, the main thread\'s (the rest: the pool, V8\'s helpers)', each((r) => f(r.mainThreadCpuMsPerPage)), ''],
@@ -288,21 +350,30 @@ async function main(): Promise<void> {
   const against = args.get('against');
   if (against !== undefined) buildCheckout(against);
   const rounds = against === undefined ? 1 : Math.max(1, Number(args.get('rounds') ?? 1));
+  const archives = backends();
   const runs: Array<{ label: string; result: Result }> = [];
-  for (let round = 1; round <= rounds; round++) {
-    const order = [{ label: 'this checkout', root: ROOT }, ...(against === undefined ? [] : [{ label: against, root: against }])];
-    if (round % 2 === 0) order.reverse();
-    for (const { label, root } of order) {
-      if (against !== undefined) process.stderr.write(`\nround ${round}: ${label}\n`);
-      runs.push({ label: rounds > 1 ? `${label}, run ${round}` : label, result: await runOnce(root) });
+  try {
+    for (let round = 1; round <= rounds; round++) {
+      const order = [{ label: 'this checkout', root: ROOT }, ...(against === undefined ? [] : [{ label: against, root: against }])];
+      if (round % 2 === 0) order.reverse();
+      for (const { label, root } of order) {
+        for (const backend of archives.list) {
+          const named = archives.list.length > 1 ? (against === undefined ? backend.name : `${label} on ${backend.name}`) : label;
+          if (against !== undefined || archives.list.length > 1) process.stderr.write(`\nround ${round}: ${named}\n`);
+          runs.push({ label: rounds > 1 ? `${named}, run ${round}` : named, result: await runOnce(root, backend) });
+        }
+      }
     }
+  } finally {
+    archives.dispose();
   }
   const pass = passCost();
+  const labelled = against !== undefined || archives.list.length > 1;
   if (args.has('json')) {
-    const withPass = runs.map(({ label, result }) => ({ ...(against === undefined ? {} : { label }), ...result, passSnapshots: pass.snapshots, passMs: pass.passMs, quietPassMs: pass.quietPassMs }));
-    return void console.log(JSON.stringify(against === undefined ? withPass[0] : withPass));
+    const withPass = runs.map(({ label, result }) => ({ ...(labelled ? { label } : {}), ...result, passSnapshots: pass.snapshots, passMs: pass.passMs, quietPassMs: pass.quietPassMs }));
+    return void console.log(JSON.stringify(labelled ? withPass : withPass[0]));
   }
-  const labels = against === undefined ? ['value'] : runs.map((run) => run.label);
+  const labels = labelled ? runs.map((run) => run.label) : ['value'];
   console.log(`\n\n| ${FEEDS} feeds on ${HOSTS} hosts, ${MINUTES} min | ${labels.join(' | ')} | target |`);
   console.log(`|---|${labels.map(() => '---|').join('')}---|`);
   for (const [name, values, target] of rows(runs.map((run) => run.result), pass)) console.log(`| ${name} | ${values.join(' | ')} | ${target} |`);

@@ -9,10 +9,11 @@ import type { Store } from './store.js';
  * `database.path`. Callers get the Store contract, never a backend's own type or handle.
  * `create`: make a missing SQLite archive (the commands that build one: run, demo, feeds);
  * without it a missing file is an error that says so. A PostgreSQL database must exist; its
- * tables are created (migrated) on open.
+ * tables are created (migrated) on open. `connections`: how many PostgreSQL connections the
+ * process may hold at once (a daemon: one per unit of work it runs at a time, and a few more).
  */
-export async function openArchive(database: Pick<Settings['database'], 'path' | 'maxSize'> & { url?: string | null }, options: { create?: boolean } = {}): Promise<Store> {
-  if (database.url) return openPgStore(database.url);
+export async function openArchive(database: Pick<Settings['database'], 'path' | 'maxSize'> & { url?: string | null }, options: { create?: boolean; connections?: number } = {}): Promise<Store> {
+  if (database.url) return openPgStore(database.url, options.connections);
   return openStore(database.path, { create: options.create ?? false, maxSize: database.maxSize });
 }
 

@@ -65,7 +65,9 @@ function logReport(log: Logger, report: DaemonReport): void {
  */
 export async function runDaemon(options: RunOptions): Promise<void> {
   const { settings, log } = options;
-  const store = await openArchive(settings.database, { create: true });
+  // On PostgreSQL, a connection for each request in flight and each worker's extraction, and a
+  // few for the pass, the heartbeat and the pushes: a unit of work never queues for one.
+  const store = await openArchive(settings.database, { create: true, connections: settings.http.concurrency + poolSize(settings.workers) + 4 });
   const me = { owner: randomUUID(), pid: process.pid, host: hostname() };
   const lease = await store.acquireLease({
     me, now: new Date(), staleAfterMs: DAEMON_OPTIONS.lease.staleAfterMs, hostDelayMs: settings.http.perHostDelay,
@@ -191,6 +193,7 @@ export async function runDaemon(options: RunOptions): Promise<void> {
     }
     await pool.close();
     await options.beforeClose?.();
+    await fetcher.settled();
     await store.releaseLease(me.owner);
     await store.close();
   }

@@ -154,6 +154,7 @@ export class Fetcher {
   private readonly lookup: LookupFunction;
   /** Hosts' politeness shared with other daemons on the archive (shareHosts), or null. */
   private gate: HostGate | null = null;
+  private readonly giving = new Map<string, Promise<void>>();
   /** 429/503 answers in a row, per host (an entry lives only while a host keeps refusing). */
   private readonly refusalsInRow = new Map<string, number>();
 
@@ -186,13 +187,24 @@ export class Fetcher {
   private async gated<T>(host: string, signal: AbortSignal | undefined, request: () => Promise<T>): Promise<T> {
     const gate = this.gate;
     if (!gate) return request();
+    // This process's last give of the host lands before its next take.
+    await this.giving.get(host);
     for (let wait = await gate.take(host); wait > 0; wait = await gate.take(host)) await pause(Math.min(wait, GATE_MAX_WAIT_MS), signal);
     try {
       return await request();
     } finally {
-      // A give that fails (the database unreachable) leaves the host to expire with this daemon's heartbeat.
-      await gate.give(host).catch(() => undefined);
+      // The answer does not wait for the give (a round trip to the database). A give that fails
+      // (the database unreachable) leaves the host to expire with this daemon's heartbeat.
+      const given: Promise<void> = gate.give(host).catch(() => undefined).finally(() => {
+        if (this.giving.get(host) === given) this.giving.delete(host);
+      });
+      this.giving.set(host, given);
     }
+  }
+
+  /** The gives still on their way to the database (the daemon waits for them before it closes the archive). */
+  async settled(): Promise<void> {
+    await Promise.all(this.giving.values());
   }
 
   /** No request starts after this; waiting ones fail as aborted. */

@@ -9,14 +9,22 @@ import type { Sql } from './database.js';
 
 /** Captures and their bodies on PostgreSQL (as snapshots.ts and blobs.ts on SQLite). */
 
-const blob = z.object({ encoding: text, data: z.instanceof(Uint8Array), reference: nullableText });
-const blobRow = async (sql: Sql, hash: string) => checkedRow(blob, await sql.get('SELECT encoding, data, reference FROM blobs WHERE sha256 = ?', [hash]), 'storedBlob');
+const blob = z.object({
+  sha256: text, encoding: text, data: z.instanceof(Uint8Array), reference: nullableText,
+  reference_encoding: nullableText, reference_data: z.instanceof(Uint8Array).nullable(),
+});
+/** A body with the body it was stored against, in one query (every capture and extraction reads one). */
+const BLOB_WITH_REFERENCE = `body.sha256, body.encoding, body.data, body.reference, reference.encoding AS reference_encoding, reference.data AS reference_data
+  FROM blobs AS body LEFT JOIN blobs AS reference ON reference.sha256 = body.reference`;
+
+const storedOf = (row: z.infer<typeof blob>): StoredBody => ({
+  encoding: row.encoding, data: row.data,
+  reference: row.reference_encoding !== null && row.reference_data !== null ? { encoding: row.reference_encoding, data: row.reference_data } : null,
+});
 
 export async function storedBlob(sql: Sql, hash: string): Promise<StoredBody | null> {
-  const row = await blobRow(sql, hash);
-  if (!row) return null;
-  const reference = row.reference !== null ? await blobRow(sql, row.reference) : undefined;
-  return { encoding: row.encoding, data: row.data, reference: reference ? { encoding: reference.encoding, data: reference.data } : null };
+  const row = checkedRow(blob, await sql.get(`SELECT ${BLOB_WITH_REFERENCE} WHERE body.sha256 = ?`, [hash]), 'storedBlob');
+  return row ? storedOf(row) : null;
 }
 
 export async function getBlob(sql: Sql, hash: string): Promise<Buffer | null> {
@@ -27,10 +35,9 @@ export async function getBlob(sql: Sql, hash: string): Promise<Buffer | null> {
 export async function captureReferenceOf(sql: Sql, url: string): Promise<ReferenceBody | null> {
   const host = referenceHost(url);
   if (host === null) return null;
-  const hash = checkedRow(text, (await sql.column('SELECT sha256 FROM capture_references WHERE host = ?', [host]))[0], 'captureReferenceOf');
-  if (!hash) return null;
-  const stored = await storedBlob(sql, hash);
-  return stored ? { sha256: hash, stored } : null;
+  const row = checkedRow(blob, await sql.get(`SELECT ${BLOB_WITH_REFERENCE}
+    JOIN capture_references ON capture_references.sha256 = body.sha256 WHERE capture_references.host = ?`, [host]), 'captureReferenceOf');
+  return row ? { sha256: row.sha256, stored: storedOf(row) } : null;
 }
 
 export async function queueExtraction(sql: Sql, snapshotId: number, at: string, priority: ExtractionPriority): Promise<void> {

@@ -25,13 +25,23 @@ const types = {
 
 export type Params = unknown[] | Record<string, unknown>;
 
-const numbered = new Map<string, { text: string; names: string[] | null }>();
+/**
+ * A query's text for the server. `name`: a query the daemon sends again and again is prepared
+ * once per connection (node-postgres keeps the names it prepared per connection) — the server
+ * then skips parsing and planning it, the larger part of its work on the small queries the
+ * daemon sends. Names go only to queries kept in the cache below, so their number is bounded.
+ */
+interface Numbered { text: string; names: string[] | null; name?: string }
+
+const numbered = new Map<string, Numbered>();
+/** Distinct query texts remembered (and prepared on each connection): the daemon sends a few hundred. */
+const REMEMBERED = 2000;
 
 /**
  * `?` → $n in order, or `@name` → $n (a name used twice is one parameter). Placeholders inside
  * quoted strings are left alone.
  */
-export function numberPlaceholders(sql: string): { text: string; names: string[] | null } {
+export function numberPlaceholders(sql: string): Numbered {
   const cached = numbered.get(sql);
   if (cached) return cached;
   const names: string[] = [];
@@ -58,22 +68,24 @@ export function numberPlaceholders(sql: string): { text: string; names: string[]
       out += c;
     }
   }
-  const result = { text: out, names: names.length ? names : null };
-  if (numbered.size < 2000) numbered.set(sql, result);
-  return result;
+  const result: Numbered = { text: out, names: names.length ? names : null };
+  if (numbered.size < REMEMBERED) numbered.set(sql, { ...result, name: `forest_${numbered.size}` });
+  return numbered.get(sql) ?? result;
 }
 
-function values(sql: string, params: Params | undefined): { text: string; values: unknown[] } {
-  const { text, names } = numberPlaceholders(sql);
-  if (params === undefined) return { text, values: [] };
-  if (Array.isArray(params)) return { text, values: params };
+function values(sql: string, params: Params | undefined): { text: string; values: unknown[]; name?: string } {
+  const { text, names, name } = numberPlaceholders(sql);
+  const named = name === undefined ? {} : { name };
+  if (params === undefined) return { text, values: [], ...named };
+  if (Array.isArray(params)) return { text, values: params, ...named };
   if (!names) throw new Error(`named parameters given to a query without @names: ${sql.slice(0, 80)}`);
   return {
     text,
-    values: names.map((name) => {
-      if (!(name in params)) throw new Error(`query parameter @${name} has no value: ${sql.slice(0, 80)}`);
-      return params[name];
+    values: names.map((parameter) => {
+      if (!(parameter in params)) throw new Error(`query parameter @${parameter} has no value: ${sql.slice(0, 80)}`);
+      return params[parameter];
     }),
+    ...named,
   };
 }
 
@@ -92,8 +104,7 @@ export interface Sql {
 
 function sqlOn(client: pg.Pool | pg.PoolClient): Sql {
   const query = async (sql: string, params?: Params) => {
-    const q = values(sql, params);
-    return client.query(q.text, q.values);
+    return client.query(values(sql, params));
   };
   return {
     all: async (sql, params) => (await query(sql, params)).rows,

@@ -60,36 +60,32 @@ const STILL_DUE: Record<ClaimRef['kind'], string | null> = {
 const claimRow = z.object({ owner: text, token: integer, expires_at: text });
 const hostRow = z.object({ owner: nullableText, expires_at: nullableText, next_at: text });
 
-class NotClaimed extends Error {}
-
 /**
  * Claims a unit for `owner`, with its host: its fencing token, or null when it is not to be had
- * (another daemon's live claim, or one being taken right now; no longer due; its host busy
- * elsewhere or within its delay). An expired claim is taken over, its token raised.
+ * (another daemon's live claim; no longer due). An expired claim is taken over, its token raised;
+ * the daemon's own claim is renewed as it is.
+ *
+ * Two statements, each its own transaction — the daemon claims every unit it does, so each round
+ * trip counts. The claim is one upsert: a row another daemon holds live is left as it is and
+ * nothing comes back. Whether the unit is still due is read after that claim committed, not
+ * before: a daemon that did the unit commits its work before it lets the claim go, so a claim
+ * taken after that sees the work done — and a unit no longer due gives its claim back.
  */
 export async function claimUnit(db: PgDatabase, owner: string, ref: ClaimRef, now: Date, ttlMs: number): Promise<number | null> {
   const stamp = now.toISOString();
   const until = new Date(now.getTime() + ttlMs).toISOString();
-  try {
-    return await db.transaction(async (sql) => {
-      let token = checkedRow(integer, (await sql.column(`INSERT INTO claims (kind, id, owner, token, expires_at) VALUES (?, ?, ?, 1, ?)
-        ON CONFLICT (kind, id) DO NOTHING RETURNING token`, [ref.kind, ref.id, owner, until]))[0], 'claim');
-      if (token === undefined) {
-        const held = checkedRow(claimRow, await sql.get('SELECT owner, token, expires_at FROM claims WHERE kind = ? AND id = ? FOR UPDATE SKIP LOCKED', [ref.kind, ref.id]), 'claim');
-        if (!held || (held.owner !== owner && held.expires_at >= stamp)) throw new NotClaimed();
-        token = held.owner === owner ? held.token : held.token + 1;
-        await sql.run('UPDATE claims SET owner = ?, token = ?, expires_at = ? WHERE kind = ? AND id = ?', [owner, token, until, ref.kind, ref.id]);
-      }
-      // Checked once the claim is held, not before: a daemon that did the unit commits its work
-      // before it lets the claim go, so a claim taken after that sees the work done.
-      const due = STILL_DUE[ref.kind];
-      if (due !== null && (await sql.get(due, { id: ref.id, now: stamp })) === undefined) throw new NotClaimed();
-      return token;
-    });
-  } catch (error) {
-    if (error instanceof NotClaimed) return null;
-    throw error;
+  const token = checkedRow(integer, (await db.column(`INSERT INTO claims AS held (kind, id, owner, token, expires_at) VALUES (@kind, @id, @owner, 1, @until)
+    ON CONFLICT (kind, id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at,
+      token = CASE WHEN held.owner = excluded.owner THEN held.token ELSE held.token + 1 END
+    WHERE held.owner = excluded.owner OR held.expires_at < @now
+    RETURNING token`, { kind: ref.kind, id: ref.id, owner, until, now: stamp }))[0], 'claim');
+  if (token === undefined) return null;
+  const due = STILL_DUE[ref.kind];
+  if (due !== null && (await db.get(due, { id: ref.id, now: stamp })) === undefined) {
+    await releaseUnit(db, owner, ref);
+    return null;
   }
+  return token;
 }
 
 /** The unit ended: its claim goes. */
@@ -99,20 +95,21 @@ export async function releaseUnit(sql: Sql, owner: string, ref: ClaimRef): Promi
 
 /**
  * Takes a host for one request of `owner`: 0 when taken, else the ms to wait — until its delay
- * after the last request ends, or a short while when another daemon's request is in flight (or
- * another daemon is taking it right now: the row is skipped, not waited on).
+ * after the last request ends, or a short while when another daemon's request is in flight.
+ * One upsert when the host is free (the common case: the daemon's own host queue spaces its
+ * requests already); a read of the row to say how long to wait when it is not.
  */
 export async function takeHost(db: PgDatabase, owner: string, host: string, now: Date, ttlMs: number, delayMs: number): Promise<number> {
   const stamp = now.toISOString();
-  return db.transaction(async (sql) => {
-    await sql.run("INSERT INTO hosts (host, next_at) VALUES (?, '') ON CONFLICT (host) DO NOTHING", [host]);
-    const row = checkedRow(hostRow, await sql.get('SELECT owner, expires_at, next_at FROM hosts WHERE host = ? FOR UPDATE SKIP LOCKED', [host]), 'takeHost');
-    const retry = Math.max(20, Math.min(delayMs, 250));
-    if (!row || (row.owner !== null && row.owner !== owner && (row.expires_at ?? '') >= stamp)) return retry;
-    if (row.next_at > stamp) return Math.max(1, Date.parse(row.next_at) - now.getTime());
-    await sql.run('UPDATE hosts SET owner = ?, expires_at = ? WHERE host = ?', [owner, new Date(now.getTime() + ttlMs).toISOString(), host]);
-    return 0;
-  });
+  const taken = await db.column(`INSERT INTO hosts AS gate (host, owner, expires_at, next_at) VALUES (@host, @owner, @until, '')
+    ON CONFLICT (host) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
+    WHERE (gate.owner IS NULL OR gate.owner = excluded.owner OR gate.expires_at < @now) AND gate.next_at <= @now
+    RETURNING 1`, { host, owner, until: new Date(now.getTime() + ttlMs).toISOString(), now: stamp });
+  if (taken.length > 0) return 0;
+  const row = checkedRow(hostRow, await db.get('SELECT owner, expires_at, next_at FROM hosts WHERE host = ?', [host]), 'takeHost');
+  const busy = Math.max(20, Math.min(delayMs, 250));
+  if (!row || (row.owner !== null && row.owner !== owner && (row.expires_at ?? '') >= stamp)) return busy;
+  return row.next_at > stamp ? Math.max(1, Date.parse(row.next_at) - now.getTime()) : busy;
 }
 
 /** The request ended: the host rests `delayMs` from now. */

@@ -366,8 +366,9 @@ export class PgStore implements Store, ExportSource {
   }
 
   async feedToPoll(id: number) {
-    const row = await feedById(this.db, id);
-    return row ? feedToPollOf(row, await subscriptionOfFeed(this.db, id)) : null;
+    // Two reads at once, on two pooled connections: a poll waits for one round trip, not two.
+    const [row, subscription] = await Promise.all([feedById(this.db, id), subscriptionOfFeed(this.db, id)]);
+    return row ? feedToPollOf(row, subscription) : null;
   }
 
   knownGuids(feedId: number, guids: string[]) {
@@ -570,8 +571,8 @@ export class PgStore implements Store, ExportSource {
 }
 
 /** Opens (migrating if needed) the PostgreSQL archive at `url`; a server that cannot be reached is an error that says which. */
-export async function openPgStore(url: string): Promise<PgStore> {
-  const db = new PgDatabase(url);
+export async function openPgStore(url: string, connections?: number): Promise<PgStore> {
+  const db = new PgDatabase(url, connections === undefined ? {} : { max: connections });
   try {
     await migratePg(db);
   } catch (error) {
