@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FeedItem } from '../../feeds/model.js';
-import { pollEntryRow, type PollEntryRow } from '../polls.js';
+import { feedUpdateOf, POLL_INSERT, pollEntryRow, pollRowOf, type PollEntryRow } from '../polls.js';
 import { checkedRow, checkedRows, count, integer, nullableText, text } from '../rows.js';
 import type { PollRecord, UpsertReport } from '../store.js';
 import type { Sql } from './database.js';
@@ -51,19 +51,11 @@ export async function knownGuids(sql: Sql, feedId: number, guids: string[]): Pro
 }
 
 export async function recordPoll(sql: Sql, feed: { id: number; url: string }, poll: PollRecord): Promise<UpsertReport> {
-  const { fetch, parsed } = poll;
-  const report = parsed ? await upsertItems(sql, feed.id, parsed.items, poll.startedAt, poll.capturePages) : { newItems: 0, changedItems: 0, changedIds: [] };
+  const report = poll.parsed ? await upsertItems(sql, feed.id, poll.parsed.items, poll.startedAt, poll.capturePages) : { newItems: 0, changedItems: 0, changedIds: [] };
   if (poll.revisitChangedItemsAt && report.changedIds.length) {
     await sql.run('UPDATE articles SET next_check_at = ? WHERE item_id = ANY(?::bigint[])', [poll.revisitChangedItemsAt.toISOString(), report.changedIds]);
   }
-  const gap = poll.gap ? JSON.stringify(poll.gap) : null;
-  await sql.run(`INSERT INTO polls (feed_id, started_at, duration_ms, url, final_url, status, result, bytes, items_seen, new_items, changed_items, warnings, error, gap, feed_event)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [feed.id, poll.startedAt.toISOString(), Math.round(poll.durationMs), feed.url, fetch?.finalUrl ?? null,
-    fetch?.status ?? null, poll.result, fetch ? fetch.bytes : null, parsed?.items.length ?? 0, report.newItems, report.changedItems,
-    JSON.stringify(parsed?.warnings ?? []), poll.error, gap, poll.feedEvent ?? null]);
-
-  const failed = poll.result === 'error' && poll.countsAsFailure !== false;
-  const info = parsed?.feed;
+  await sql.run(POLL_INSERT, pollRowOf(feed, poll, report));
   await sql.run(`UPDATE feeds SET
       url = COALESCE(@permanentUrl::text, url),
       etag = CASE WHEN @ok::boolean THEN COALESCE(@etag::text, CASE WHEN @notModified::boolean THEN etag ELSE NULL END) ELSE etag END,
@@ -84,40 +76,7 @@ export async function recordPoll(sql: Sql, feed: { id: number; url: string }, po
       last_poll_at = @startedAt, last_status = @status, last_result = @result, last_error = @error,
       error_count = error_count + @failed::integer, consecutive_errors = CASE WHEN @failed::integer = 1 THEN consecutive_errors + 1 ELSE 0 END,
       updated_at = @stamp
-    WHERE id = @id`, {
-    id: feed.id,
-    permanentUrl: fetch?.permanentUrl ?? null,
-    ok: !failed,
-    notModified: Boolean(fetch?.notModified),
-    etag: fetch?.headers['etag'] ?? null,
-    lastModified: fetch?.headers['last-modified'] ?? null,
-    feedTitle: info?.title ?? null,
-    siteUrl: info?.link ?? null,
-    description: info?.description ?? null,
-    format: parsed?.format ?? null,
-    parsed: Boolean(parsed),
-    ttl: info?.ttl ?? null,
-    skipHours: info ? JSON.stringify(info.skipHours) : null,
-    skipDays: info ? JSON.stringify(info.skipDays) : null,
-    updatePeriod: info?.updatePeriod ?? null,
-    updateFrequency: info?.updateFrequency ?? null,
-    hub: info?.hub ?? null,
-    selfUrl: info?.self ?? null,
-    gap,
-    nextPollAt: poll.schedule.nextPollAt.toISOString(),
-    reason: poll.schedule.reason,
-    scheduleState: poll.schedule.state,
-    ratePerHour: poll.schedule.ratePerHour,
-    window: poll.schedule.window,
-    maxAge: poll.schedule.maxAgeSeconds,
-    retryAfterUntil: fetch?.retryAfterMs ? new Date(poll.startedAt.getTime() + fetch.retryAfterMs).toISOString() : null,
-    startedAt: poll.startedAt.toISOString(),
-    status: fetch?.status ?? null,
-    result: poll.result,
-    error: poll.error,
-    failed: failed ? 1 : 0,
-    stamp: new Date().toISOString(),
-  });
+    WHERE id = @id`, feedUpdateOf(feed, poll, new Date()));
   if (poll.push) {
     await sql.run(`UPDATE websub_subscriptions SET missed_in_row = ?, state = CASE WHEN ?::boolean THEN 'dropped' ELSE state END,
         last_error = CASE WHEN ?::boolean THEN 'the hub stayed silent while polls found new items: polled in full again' ELSE last_error END
