@@ -6,8 +6,10 @@ import type { PgDatabase, Sql } from './database.js';
 /**
  * Several daemons on one PostgreSQL archive (migrations/postgres/0002): each registers in
  * `daemons` and beats its heartbeat there; each unit of work is claimed in `claims` (owner,
- * expiry, fencing token), and each request takes its host in `hosts` first. Rows are taken
- * with SKIP LOCKED: a daemon never waits on another one's claiming, it passes to other work.
+ * expiry, fencing token), and each request takes its host in `hosts` first. A claim or a host
+ * is one upsert that leaves another daemon's live row as it is: a daemon never waits for another
+ * one's unit or request to end, it passes to other work (at most it waits for a statement that
+ * holds the row at that moment).
  */
 
 const daemonRow = z.object({ owner: text, pid: integer, host: text, started_at: text, heartbeat_at: text, status: nullableText });
