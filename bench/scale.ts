@@ -351,6 +351,7 @@ async function main(): Promise<void> {
   if (against !== undefined) buildCheckout(against);
   const rounds = against === undefined ? 1 : Math.max(1, Number(args.get('rounds') ?? 1));
   const archives = backends();
+  const labelled = against !== undefined || archives.list.length > 1;
   const runs: Array<{ label: string; result: Result }> = [];
   try {
     for (let round = 1; round <= rounds; round++) {
@@ -359,7 +360,7 @@ async function main(): Promise<void> {
       for (const { label, root } of order) {
         for (const backend of archives.list) {
           const named = archives.list.length > 1 ? (against === undefined ? backend.name : `${label} on ${backend.name}`) : label;
-          if (against !== undefined || archives.list.length > 1) process.stderr.write(`\nround ${round}: ${named}\n`);
+          if (labelled) process.stderr.write(`\nround ${round}: ${named}\n`);
           runs.push({ label: rounds > 1 ? `${named}, run ${round}` : named, result: await runOnce(root, backend) });
         }
       }
@@ -368,7 +369,6 @@ async function main(): Promise<void> {
     archives.dispose();
   }
   const pass = passCost();
-  const labelled = against !== undefined || archives.list.length > 1;
   if (args.has('json')) {
     const withPass = runs.map(({ label, result }) => ({ ...(labelled ? { label } : {}), ...result, passSnapshots: pass.snapshots, passMs: pass.passMs, quietPassMs: pass.quietPassMs }));
     return void console.log(JSON.stringify(labelled ? withPass : withPass[0]));

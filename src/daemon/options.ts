@@ -66,6 +66,11 @@ export const DAEMON_OPTIONS = {
   },
   /** Revisits extracted ahead of their storage, kept at most (older ones are extracted again instead of held in memory). */
   extractedAhead: 64,
+  /**
+   * PostgreSQL connections a daemon holds beyond one per request slot and worker: the pass, the
+   * heartbeat, the WebSub pass and the notifier each query at their own times.
+   */
+  spareConnections: 4,
   pool: {
     /** Old-generation heap of each worker (MB): learning from ten large pages needs about 150. */
     workerHeapMb: 256,

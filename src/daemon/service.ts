@@ -65,9 +65,10 @@ function logReport(log: Logger, report: DaemonReport): void {
  */
 export async function runDaemon(options: RunOptions): Promise<void> {
   const { settings, log } = options;
+  const threads = poolSize(settings.workers);
   // On PostgreSQL, a connection for each request in flight and each worker's extraction, and a
-  // few for the pass, the heartbeat and the pushes: a unit of work never queues for one.
-  const store = await openArchive(settings.database, { create: true, connections: settings.http.concurrency + poolSize(settings.workers) + 4 });
+  // few more: a unit of work never queues for one.
+  const store = await openArchive(settings.database, { create: true, connections: settings.http.concurrency + threads + DAEMON_OPTIONS.spareConnections });
   const me = { owner: randomUUID(), pid: process.pid, host: hostname() };
   const lease = await store.acquireLease({
     me, now: new Date(), staleAfterMs: DAEMON_OPTIONS.lease.staleAfterMs, hostDelayMs: settings.http.perHostDelay,
@@ -99,7 +100,7 @@ export async function runDaemon(options: RunOptions): Promise<void> {
     await store.close();
     throw error;
   }
-  const pool = createPool(poolSize(settings.workers));
+  const pool = createPool(threads);
   const fetcher = new Fetcher(settings.http);
   // Several daemons on one PostgreSQL archive keep each host's politeness together.
   fetcher.shareHosts(store.hostGate());

@@ -154,6 +154,7 @@ export class Fetcher {
   private readonly lookup: LookupFunction;
   /** Hosts' politeness shared with other daemons on the archive (shareHosts), or null. */
   private gate: HostGate | null = null;
+  /** Per host, this process's give of it still on its way to the gate. */
   private readonly giving = new Map<string, Promise<void>>();
   /** 429/503 answers in a row, per host (an entry lives only while a host keeps refusing). */
   private readonly refusalsInRow = new Map<string, number>();

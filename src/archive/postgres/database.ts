@@ -68,25 +68,24 @@ export function numberPlaceholders(sql: string): Numbered {
       out += c;
     }
   }
-  const result: Numbered = { text: out, names: names.length ? names : null };
-  if (numbered.size < REMEMBERED) numbered.set(sql, { ...result, name: `forest_${numbered.size}` });
-  return numbered.get(sql) ?? result;
+  const remembered = numbered.size < REMEMBERED;
+  const result: Numbered = { text: out, names: names.length ? names : null, ...(remembered ? { name: `forest_${numbered.size}` } : {}) };
+  if (remembered) numbered.set(sql, result);
+  return result;
 }
 
 function values(sql: string, params: Params | undefined): { text: string; values: unknown[]; name?: string } {
   const { text, names, name } = numberPlaceholders(sql);
-  const named = name === undefined ? {} : { name };
-  if (params === undefined) return { text, values: [], ...named };
-  if (Array.isArray(params)) return { text, values: params, ...named };
+  const list = params === undefined ? [] : Array.isArray(params) ? params : namedValues(sql, names, params);
+  return name === undefined ? { text, values: list } : { text, values: list, name };
+}
+
+function namedValues(sql: string, names: string[] | null, params: Record<string, unknown>): unknown[] {
   if (!names) throw new Error(`named parameters given to a query without @names: ${sql.slice(0, 80)}`);
-  return {
-    text,
-    values: names.map((parameter) => {
-      if (!(parameter in params)) throw new Error(`query parameter @${parameter} has no value: ${sql.slice(0, 80)}`);
-      return params[parameter];
-    }),
-    ...named,
-  };
+  return names.map((parameter) => {
+    if (!(parameter in params)) throw new Error(`query parameter @${parameter} has no value: ${sql.slice(0, 80)}`);
+    return params[parameter];
+  });
 }
 
 /** What a query runs on: the pool (each query on any connection) or one transaction's connection. */

@@ -63,7 +63,7 @@ const claimRow = z.object({ owner: text, token: integer, expires_at: text });
 const hostRow = z.object({ owner: nullableText, expires_at: nullableText, next_at: text });
 
 /**
- * Claims a unit for `owner`, with its host: its fencing token, or null when it is not to be had
+ * Claims a unit for `owner`: its fencing token, or null when it is not to be had
  * (another daemon's live claim; no longer due). An expired claim is taken over, its token raised;
  * the daemon's own claim is renewed as it is.
  *
