@@ -285,7 +285,7 @@ export class Extractor {
         // The same wrapper again, or (routine) one that changes none of the recent pages: a new
         // version of it would only make every article's comparison key look stale.
         await store.confirmWrapper(active.wrapperId, outcome.samples, reason);
-        log.info({ feed: feedId, template: templateId, samples: outcome.samples, reason, ms: Math.round(performance.now() - started) }, 'wrapper re-learned: unchanged');
+        log.info({ feed: feedId, template: templateId, samples: outcome.samples, reason, check: outcome.check, ms: Math.round(performance.now() - started) }, 'wrapper re-learned: unchanged');
         return;
       }
       const wrapper = outcome.wrapper;

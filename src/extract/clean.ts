@@ -14,7 +14,8 @@ import { cached } from '../util/cached.js';
  */
 
 const BOILERPLATE = /(^|[-_\s])(share|sharing|social|related|recommend\w*|newsletter|subscri\w*|sign-?up|comments?|disqus|promo\w*|advert\w*|ads?|sponsor\w*|banner|toolbar|breadcrumbs?|tags?|outbrain|taboola|trending|popular|most-?read|more-?from|read-?more|also|print|email|pagination|pager|nav\w*|menu|footer|rating|poll|widget|sidebar|aside|gallery|slideshow|carousel|lightbox|modal|next|prev|previous|hidden|subscription|paywall|inline-?ad)([-_\s]|$)/i;
-const ALWAYS_SKIPPED = new Set(['nav', 'aside', 'footer', 'form', 'button', 'select', 'input', 'textarea', 'label']);
+/** Elements that are the page's chrome or its controls: left out of an article however much text they hold. */
+export const ALWAYS_SKIPPED: ReadonlySet<string> = new Set(['nav', 'aside', 'footer', 'form', 'button', 'select', 'input', 'textarea', 'label']);
 
 function namesItselfBoilerplate(element: Element): boolean {
   const label = `${element.attribs['class'] ?? ''} ${element.attribs['id'] ?? ''} ${element.attribs['role'] ?? ''}`;
@@ -23,6 +24,9 @@ function namesItselfBoilerplate(element: Element): boolean {
 
 /** A container that names itself a comment thread. */
 const COMMENTS = /(^|[-_\s])(comments?|comment-?list|responses|replies|discussion)([-_\s]|$)/i;
+
+/** Whether an element names itself (by class or id) a comment thread or a part of one. */
+export const namesItselfComments = (element: Element): boolean => COMMENTS.test(`${element.attribs['class'] ?? ''} ${element.attribs['id'] ?? ''}`);
 
 /** A block whose whole text is a widget's label ("Advertisement", "Share", "3 comments"). */
 const LABEL = /^\s*(\d+\s+)?(advert|advertisement|ad|sponsored|comments?|share|share this|tweet|email|print|close|caption|read more|more|show more|load more|subscribe|sign up|follow us|related|related articles|you may also like|recommended)\s*:?\s*$/i;
@@ -88,7 +92,7 @@ export function boilerplateInside(page: PreparedPage, root: Element, options: Cl
         const text = textContent(node);
         const share = text.length / rootLength;
         // Words are counted only for a large thread (rare), the root's once: counting them cost each extraction.
-        const thread = share >= t.boilerplateShare && COMMENTS.test(`${node.attribs['class'] ?? ''} ${node.attribs['id'] ?? ''}`) && (rootWords ??= wordCount(rootText)) - wordCount(text) >= t.articleBesideThread;
+        const thread = share >= t.boilerplateShare && namesItselfComments(node) && (rootWords ??= wordCount(rootText)) - wordCount(text) >= t.articleBesideThread;
         if (share < t.boilerplateShare || thread) {
           skipped.add(node);
           continue;

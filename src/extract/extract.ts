@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Element } from 'domhandler';
 import { escapeUTF8 } from 'entities';
-import { boilerplateInside } from './clean.js';
+import { boilerplateInside, namesItselfComments, ALWAYS_SKIPPED } from './clean.js';
 import { keywordCoverage, pageOwnSignifiers, wordCount } from './guard.js';
 import { deckBefore } from './deck.js';
 import { depthOf, isInside, parentElement, type PreparedPage, preparePage, textOf } from './dom.js';
 import { mssNode } from './fallback.js';
-import { pageMetadata } from './metadata.js';
+import { pageMetadata, titleHeading } from './metadata.js';
 import { EXTRACTOR_OPTIONS, type ExtractorOptions } from './options.js';
 import { articleText, regionHtml, sanitizedHtml } from './render.js';
 import { leafTerms } from './significance.js';
@@ -85,8 +85,12 @@ export interface ExtractOptions {
  * when the declared titles name no heading, the title is the headline shown with the article.
  * 7: the code of scripts and style sheets is not parsed into the page's text (dom.ts), so a block
  * holding a script is measured by its visible words (10 of 800 extractions of ../shared/datasets change).
+ * 8: a comment thread's words are no evidence of where the article is (SIGFEED); the site's name
+ * (a link to its home page, og:site_name) is taken out of the declared title; an object that
+ * cleaning left a fragment of its block gives way to the largest region cleaning dropped or the
+ * page's main run (issue #54).
  */
-export const EXTRACTOR_VERSION = 7;
+export const EXTRACTOR_VERSION = 8;
 
 export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024; // as extract.maxBytes in config/default.yaml
 
@@ -283,16 +287,69 @@ function singlePage(page: PreparedPage, options: ExtractOptions, signifiers: Sig
   const fallback = mssNode(page, t);
   // Signifiers concentrated in one paragraph make SIGFEED's lowest common block ancestor that
   // paragraph: too little text to be an article, so its nearest ancestor with enough stands.
-  const foundNode = found ? enlargedIfSmall(page, found.node, t) : null;
+  // Signifiers found in no running text (a short post whose title's words are only in its
+  // headline, a link) leave the headline itself: the article follows it.
+  const foundNode = found ? enlargedIfSmall(page, found.node, t) : headlineBlock(page, t);
+  // The headline's block is the page's own word for where its article is: its object stands.
+  const signified = found !== null;
   const foundWords = foundNode ? words(page, foundNode, t) : 0;
   // The main run's words once cleaned: a run that is mostly comments or link lists is not
   // the article however long it is.
   const fallbackWords = fallback ? cleanedWords(page, fallback, t) : 0;
   // Weak signifiers (a title that is only the site's name) can point at a footer: when the
   // block they find holds a small part of the page's main run of text, trust the run.
-  if (foundNode && foundWords >= t.minWords && foundWords >= t.sigfeedShareOfRun * fallbackWords) return objectAt(page, foundNode, 'sigfeed', options, t);
-  if (fallback && fallbackWords >= t.minWords) return objectAt(page, fallback, 'fallback', options, t);
-  return { ...emptyArticle('no article found: too little text'), ...titleOnly(page, t) };
+  const fromRun = () => (fallback && fallbackWords >= t.minWords ? objectAt(page, fallback, 'fallback', options, t) : null);
+  if (foundNode && foundWords >= t.minWords && foundWords >= t.sigfeedShareOfRun * fallbackWords) {
+    const object = objectAt(page, foundNode, 'sigfeed', options, t);
+    // A page never yields a fragment of its article: SIGFEED's block held an article's words,
+    // but cleaning left too few of them to be one, and less than `fragmentShare` of the block's
+    // (its containers named themselves boilerplate): the block was not the article. The largest
+    // region cleaning dropped, or the page's main run of text, stands when it holds more. (A
+    // short post keeps most of its block's words: it is no fragment.)
+    const kept = wordCount(object.text);
+    if (!signified || kept >= t.minWords || kept >= t.fragmentShare * foundWords) return object;
+    const dropped = largestDroppedRegion(page, foundNode, t);
+    const candidates = [object, fromRun(), dropped ? objectAt(page, dropped, 'sigfeed', options, t) : null];
+    return candidates.reduce<ArticleObject>((best, candidate) => (candidate && wordCount(candidate.text) > wordCount(best.text) ? candidate : best), object);
+  }
+  return fromRun() ?? { ...emptyArticle('no article found: too little text'), ...titleOnly(page, t) };
+}
+
+/**
+ * The block the page's headline opens (metadata.ts titleHeading): its nearest ancestor, within
+ * `enlargeLevels`, with an article's worth of words — or null without such a headline.
+ */
+function headlineBlock(page: PreparedPage, t: ExtractorOptions): Element | null {
+  const heading = titleHeading(page, null, t);
+  for (let at = heading ? parentElement(heading) : null, level = 0; at && at.name !== 'body' && level < t.enlargeLevels; at = parentElement(at), level++) {
+    if (words(page, at, t) >= t.minWords) return at;
+  }
+  return null;
+}
+
+/** Whether a leaf's text is a link's. */
+function linkedLeaf(element: Element): boolean {
+  for (let node: Element | null = element; node; node = parentElement(node)) if (node.name === 'a') return true;
+  return false;
+}
+
+/**
+ * Of the containers cleaning left out of `node`, the one holding the most running text outside
+ * links — the largest coherent text region a block's cleaning dropped — or null when none holds
+ * an article's worth. A post's container can name itself boilerplate (WordPress classes a post
+ * `tag-…` for each of its tags) and, beside a longer box of related stories or comments, hold
+ * less than half of the block: cleaning then drops it with them. Comment threads and forms stay
+ * dropped: they are never the article.
+ */
+function largestDroppedRegion(page: PreparedPage, node: Element, t: ExtractorOptions): Element | null {
+  let best: { element: Element; words: number } | null = null;
+  for (const element of boilerplateInside(page, node, { thresholds: t })) {
+    if (namesItselfComments(element) || ALWAYS_SKIPPED.has(element.name)) continue;
+    let count = 0;
+    for (const leaf of page.leaves) if (leaf.words.length >= t.sentenceWords && isInside(leaf.element, element) && !linkedLeaf(leaf.element)) count += leaf.words.length;
+    if (count >= t.minWords && (!best || count > best.words)) best = { element, words: count };
+  }
+  return best?.element ?? null;
 }
 
 /** The article object whose body is `found` (with its same-type siblings), cleaned. */

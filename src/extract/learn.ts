@@ -32,9 +32,15 @@ export interface LearnedWrapper extends LearnResult {
   pages: PreparedPage[];
   /** The leave-one-out check of the learned wrapper; null when nothing was learned. */
   check: WrapperCheck | null;
-  /** A wrapper the check rejected (then `wrapper` is null: the template keeps single-page extraction). */
+  /**
+   * A wrapper the check rejected: then `wrapper` is null (the template keeps single-page
+   * extraction), or `current` when the new one lost what that one found.
+   */
   rejected: Wrapper | null;
-  /** The wrapper learned is `current` again: it is not checked again. */
+  /**
+   * The wrapper learned is `current` again (it is not checked again), or it lost text `current`
+   * found (keepsWhatCurrentFound; then `wrapper` is `current`, `rejected` the one learned).
+   */
   unchanged: boolean;
 }
 
@@ -61,7 +67,36 @@ export function learnFromSamples(samples: SamplePage[], options: { current?: Wra
   // A re-learning that finds the active wrapper again was checked when that wrapper was adopted.
   if (options.current && sameSelector(learned.wrapper, options.current)) return { ...learned, pages, check: null, rejected: null, unchanged: true };
   const check = leaveOneOut(pages, samples, siteTerms, (held) => learnWrapper(pages.filter((_, i) => i !== held), signifiers.filter((_, i) => i !== held), t).wrapper, t);
-  return check.adopted ? { ...learned, pages, check, rejected: null, unchanged: false } : { ...learned, wrapper: null, pages, check, rejected: learned.wrapper, unchanged: false };
+  if (!check.adopted) return { ...learned, wrapper: null, pages, check, rejected: learned.wrapper, unchanged: false };
+  if (!options.current) return { ...learned, pages, check, rejected: null, unchanged: false };
+  const kept = keepsWhatCurrentFound(pages, samples, options.current, learned.wrapper, t);
+  const verdict = { ...check, reason: `${check.reason}; ${kept.reason}` };
+  return kept.adopted ? { ...learned, pages, check: verdict, rejected: null, unchanged: false } : { ...learned, wrapper: options.current, pages, check: verdict, rejected: learned.wrapper, unchanged: true };
+}
+
+/**
+ * A re-learned wrapper replaces the active one only if it finds, on the samples, what the active
+ * one found (issue #54, "wrappers that only help"): on each of the (newest, up to
+ * `checkedPages`) samples, both wrappers' objects are held against the single page's — the
+ * page's own evidence. A sample where the active wrapper's object agrees with it and the new
+ * one's does not is text the new wrapper lost; one the other way round, text it gained. The new
+ * wrapper is refused when it loses on more samples than `worseShare` allows, and than it gains.
+ */
+export function keepsWhatCurrentFound(pages: PreparedPage[], samples: SamplePage[], current: Wrapper, candidate: Wrapper, t: ExtractorOptions = EXTRACTOR_OPTIONS): { adopted: boolean; lost: number; gained: number; reason: string } {
+  const planned = Math.min(pages.length, t.checkedPages);
+  let lost = 0;
+  let gained = 0;
+  for (let i = 0; i < planned; i++) {
+    const options = { feedTitle: samples[i]!.feedTitle ?? null, feedSummary: samples[i]!.feedSummary ?? null, thresholds: t, html: false, guard: false };
+    const single = extractFromPage(pages[i]!, options).text;
+    const agrees = (wrapper: Wrapper) => wordAgreement(extractFromPage(pages[i]!, { ...options, wrapper }).text, single) >= t.agreement;
+    const [before, after] = [agrees(current), agrees(candidate)];
+    if (before && !after) lost++;
+    if (after && !before) gained++;
+  }
+  const adopted = lost <= Math.floor(t.worseShare * planned) || lost <= gained;
+  const numbers = `on ${planned} samples it lost what the active wrapper found on ${lost}, found what that one lost on ${gained}`;
+  return { adopted, lost, gained, reason: adopted ? `replaces the active wrapper (${numbers})` : `the active wrapper kept (${numbers})` };
 }
 
 /** What a page says about itself: its feed item's words, else its own metadata (as extraction reads it). */

@@ -5,6 +5,7 @@ import { normalizeFeedDate } from '../feeds/dates.js';
 import { holdsLink } from './blocks.js';
 import { isHidden, isInside, type PreparedPage } from './dom.js';
 import { EXTRACTOR_OPTIONS, type ExtractorOptions } from './options.js';
+import { cached } from '../util/cached.js';
 
 /** Article metadata from the page: title, byline, dates, language, lead image. */
 export interface PageMetadata {
@@ -74,6 +75,90 @@ export function withoutSiteName(title: string): string {
 }
 
 /**
+ * The names the page gives its site: the text of a link to the site's home page (the masthead's
+ * link home, on every page of nearly every site) and a declared `og:site_name` or
+ * `application-name`. A blog's `<title>` often puts that name first ("Blog name: Post title"),
+ * and a long name is no headline (issue #54: its words sent SIGFEED to the sidebar's about box,
+ * which repeats them).
+ */
+export function siteNames(page: PreparedPage): string[] {
+  return cached(siteNamesOfPage, page, () => namesOfSite(page));
+}
+
+/** Kept per page: the signifiers and the metadata both ask, and a page's links do not change. */
+const siteNamesOfPage = new WeakMap<PreparedPage, string[]>();
+
+function namesOfSite(page: PreparedPage): string[] {
+  const names = new Set<string>();
+  const base = page.url && /^https?:/i.test(page.url) ? new URL(page.url) : null;
+  for (const element of page.elements) {
+    if (element.name !== 'a' || !element.attribs['href']) continue;
+    let target: URL;
+    try {
+      target = new URL(element.attribs['href'], base ?? 'https://site.invalid/');
+    } catch {
+      continue;
+    }
+    const home = target.pathname === '/' && target.search === '' && (!base || target.host === base.host);
+    const text = clean(textContent(element));
+    if (home && text && /\p{L}/u.test(text)) names.add(text.toLowerCase());
+  }
+  for (const element of page.declarations) {
+    const key = (element.attribs['property'] ?? element.attribs['name'] ?? '').toLowerCase();
+    const content = clean(element.attribs['content']);
+    if (element.name === 'meta' && (key === 'og:site_name' || key === 'application-name') && content) names.add(content.toLowerCase());
+  }
+  return [...names];
+}
+
+const SEPARATORS = /^[\s|:–—\-»«·•/,]+|[\s|:–—\-»«·•/,]+$/g;
+
+/** The declared title without the site's name where it leads or ends it, else without its shortest parts (withoutSiteName). */
+export function withoutSiteNames(title: string, names: readonly string[]): string {
+  const lower = title.toLowerCase();
+  for (const name of names) {
+    if (name.length >= lower.length) continue;
+    const at = lower.startsWith(name) ? 0 : lower.endsWith(name) ? lower.length - name.length : -1;
+    if (at < 0) continue;
+    const rest = (at === 0 ? title.slice(name.length) : title.slice(0, at));
+    // The name ends where a separator begins ("Blog: Post", "Post » Blog"), not inside a word.
+    if (!/^[\s|:–—\-»«·•/,]/.test(at === 0 ? rest : rest.slice(-1))) continue;
+    const stripped = rest.replace(SEPARATORS, '');
+    if (/\p{L}/u.test(stripped)) return stripped;
+  }
+  return withoutSiteName(title);
+}
+
+/** The titles a page declares: JSON-LD headline, og:title, `<title>`. */
+function declaredTitlesOf(page: PreparedPage): string[] {
+  const ld = jsonLdObjects(page);
+  const headline = clean(nameOf(ld.map((item) => item.headline).find((value) => value !== undefined && value !== null)));
+  const og = page.declarations.find((element) => element.name === 'meta' && (element.attribs['property'] ?? element.attribs['name'] ?? '').toLowerCase() === 'og:title');
+  const titleElement = page.declarations.find((element) => element.name === 'title');
+  return [headline, clean(og?.attribs['content']), titleElement ? clean(textContent(titleElement)) : null].filter((title): title is string => title !== null);
+}
+
+/**
+ * The page's headline element: the first `<h1>`–`<h3>` (inside `node` first) whose words the
+ * declared title shares — not the site's name in the masthead, which the declared title
+ * carries too.
+ */
+export function titleHeading(page: PreparedPage, node: Element | null, t: ExtractorOptions = EXTRACTOR_OPTIONS): Element | null {
+  const declaredTitles = declaredTitlesOf(page);
+  if (declaredTitles.length === 0) return null;
+  const names = siteNames(page);
+  const headings = ['h1', 'h2', 'h3'].flatMap((tag) => {
+    const all = page.elements.filter((element) => element.name === tag);
+    const inside = node ? all.filter((h) => isInside(h, node)) : [];
+    return [...inside, ...all.filter((h) => !inside.includes(h))];
+  });
+  return headings.find((heading) => {
+    const text = clean(textContent(heading));
+    return text !== null && text.length <= t.titleChars && !names.includes(text.toLowerCase()) && declaredTitles.some((declared) => covers(declared, text, t));
+  }) ?? null;
+}
+
+/**
  * The page's metadata around the article's node. The byline is the page's declared author
  * (JSON-LD, meta), else a byline element in the article's region (articleRegion) — else the
  * feed item's author. Dates from a `<time>` are read from the same region.
@@ -94,22 +179,11 @@ export function pageMetadata(page: PreparedPage, node: Element | null, feedAutho
   // Title: the page's own headline element, as readers see it — the first heading (inside the
   // article first) whose words the declared title shares; else the headline shown with the
   // article; else the declared title.
-  const declaredTitles = [clean(nameOf(ldValue('headline'))), clean(meta.get('og:title')), headTitle].filter((t): t is string => t !== null);
-  const headings = ['h1', 'h2', 'h3'].flatMap((tag) => {
-    const all = page.elements.filter((element) => element.name === tag);
-    const inside = node ? all.filter((h) => isInside(h, node)) : [];
-    return [...inside, ...all.filter((h) => !inside.includes(h))];
-  });
-  let title: string | null = null;
-  for (const heading of headings) {
-    const text = clean(textContent(heading));
-    if (text && text.length <= t.titleChars && declaredTitles.some((declared) => covers(declared, text, t))) {
-      title = text;
-      break;
-    }
-  }
+  const heading = titleHeading(page, node, t);
+  let title: string | null = heading ? clean(textContent(heading)) : null;
+  const names = siteNames(page);
   title ??= headlineNear(page, node, t);
-  title ??= clean(nameOf(ldValue('headline'))) ?? clean(meta.get('og:title')) ?? (headTitle ? withoutSiteName(headTitle) : null);
+  title ??= clean(nameOf(ldValue('headline'))) ?? clean(meta.get('og:title')) ?? (headTitle ? withoutSiteNames(headTitle, names) : null);
 
   const region = articleRegion(node, t);
   let timeElement: string | null = null;

@@ -30,6 +30,13 @@ export interface ExtractorOptions {
    * found a footer. First round, not tuned.
    */
   sigfeedShareOfRun: number;
+  /**
+   * An object shorter than `minWords` that keeps less than this share of its block's words is a
+   * fragment of the block (cleaning dropped the article with the boilerplate beside it), and the
+   * largest region cleaning dropped or the main run is taken instead (issue #54). Not tuned: "most
+   * of the block dropped"; a short post keeps most of its block.
+   */
+  fragmentShare: number;
   /** How many levels up an article split over sibling containers of one type is looked for. First round. */
   mergeLevels: number;
   /** A sibling container joins the article with at least this many words (not an empty slot). First round. */
@@ -147,6 +154,7 @@ export const EXTRACTOR_OPTIONS: Readonly<ExtractorOptions> = Object.freeze({
   sentenceWords: 6,
   enlargeLevels: 3,
   sigfeedShareOfRun: 0.25,
+  fragmentShare: 0.5,
   mergeLevels: 2,
   siblingMinWords: 10,
   innerShare: 0.5,
@@ -183,7 +191,7 @@ export const EXTRACTOR_OPTIONS: Readonly<ExtractorOptions> = Object.freeze({
 });
 
 const SHARES: ReadonlySet<keyof ExtractorOptions> = new Set<keyof ExtractorOptions>([
-  'sigfeedShareOfRun', 'innerShare', 'containerShare', 'shortShare', 'guardCoverage', 'boilerplateShare', 'linkListDensity', 'teaserDensity',
+  'sigfeedShareOfRun', 'fragmentShare', 'innerShare', 'containerShare', 'shortShare', 'guardCoverage', 'boilerplateShare', 'linkListDensity', 'teaserDensity',
   'headingCoverage', 'declaredCoverage', 'deckPrefixShare', 'templateShare', 'deckSlotShare', 'siteKeywordShare', 'templateMatch', 'agreement', 'worseShare',
 ]);
 const SCORES: ReadonlySet<keyof ExtractorOptions> = new Set<keyof ExtractorOptions>(['mssWord', 'mssTag']);

@@ -1,4 +1,5 @@
 import type { Element } from 'domhandler';
+import { namesItselfComments } from './clean.js';
 import { holdsElement, parentElement, type PreparedPage } from './dom.js';
 import { significantLeaves } from './significance.js';
 import type { Signifiers } from './signifiers.js';
@@ -51,6 +52,22 @@ function insidePageChrome(element: Element): boolean {
   return false;
 }
 
+/**
+ * Inside a comment thread, as the thread names itself. Readers quote the title and repeat its
+ * words, and a theme that writes comments as bare list items pools all their mentions on the
+ * thread's container, which then outweighs a short post (issue #54: a WordPress post of 400 words
+ * beside a longer thread, a Blogger post of 80): the thread is the readers', never the article, so
+ * its leaves are no evidence of where the article is. Cleaning leaves a thread out of the object
+ * by the same names (clean.ts).
+ */
+function insideCommentThread(element: Element): boolean {
+  for (let node: Element | null = element; node; node = parentElement(node)) {
+    if (node.name === 'body') return false;
+    if (namesItselfComments(node)) return true;
+  }
+  return false;
+}
+
 export interface SigfeedResult {
   node: Element;
   relevance: number;
@@ -74,13 +91,15 @@ export function sigfeed(page: PreparedPage, signifiers: Signifiers, t: Extractor
       // Links and short labels are navigation (headline lists, related boxes) more often than
       // article text, which comes in sentences.
       if (coverage && (insideLink(leaf.element) || leaf.words.length < t.sentenceWords || insidePageChrome(leaf.element))) continue;
+      if (insideCommentThread(leaf.element)) continue;
       const block = lowestBlock(leaf.element);
       const length = Math.max(1, leaf.node.data.trim().length);
       relevance.set(block, (relevance.get(block) ?? 0) + (coverage ? matches : matches / length));
     }
     let best: SigfeedResult | null = null;
     for (const [node, value] of relevance) if (!best || value > best.relevance) best = { node, relevance: value, mode };
-    return best;
+    // Every match in a comment thread: the keywords may still point at the article.
+    if (best) return best;
   }
   return null;
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { extractArticle } from '../../src/extract/extract.js';
 import { preparePage } from '../../src/extract/dom.js';
-import { learnFromSamples, leaveOneOut } from '../../src/extract/learn.js';
+import { keepsWhatCurrentFound, learnFromSamples, leaveOneOut } from '../../src/extract/learn.js';
 import type { Wrapper } from '../../src/extract/wrapper.js';
 
 /**
@@ -97,4 +97,36 @@ test('a wrapper learned on the blog\'s posts agrees with the single page on ever
   const again = learnFromSamples([1, 2, 3, 4, 0].map((n) => ({ input: post(n).html, url: `https://blog.example/${n}` })), { current: learned.wrapper });
   assert.deepEqual([again.unchanged, again.check], [true, null], 're-learning the active wrapper does not check it again');
   assert.deepEqual(learned.wrapper.siteTerms, ['note', 'saw', 'walk'], 'the words most posts share in their metadata (the title and description habits) are the site\'s');
+});
+
+/**
+ * A news template whose story holds a pull quote, a box of its own inside the body. A wrapper
+ * re-learned on the quote's box (a learning that lands on a block inside the article) finds a
+ * sentence of each story where the active wrapper found all of it.
+ */
+const STORY_TOPICS = [['harbour', 'ferry', 'tides'], ['orchard', 'cider', 'blossom'], ['glacier', 'crevasse', 'moraine'], ['violin', 'luthier', 'spruce'], ['bakery', 'sourdough', 'starter']];
+function story(n: number): string {
+  const [a, b, c] = STORY_TOPICS[n % STORY_TOPICS.length]!;
+  const paragraphs = Array.from({ length: 6 }, (_, i) => `<p>Part ${i + 1}: the ${a} and the ${b} were discussed again at the meeting, where the ${c} came up ${i + 2} times and the chair asked for quiet.</p>`);
+  paragraphs.splice(3, 0, `<div class="quote"><p>"We will keep the ${a} open whatever the ${b} costs," said the chair of the ${c} committee after the long vote on the plan, to applause from the back of the crowded hall.</p></div>`);
+  return `<html><head><title>The ${a} and the ${b} | Town Post</title></head><body><div id="nav"><a href="/">Town Post</a> <a href="/news">News</a></div>
+<div class="story"><h1>The ${a} and the ${b}</h1>${paragraphs.join('')}</div>
+<div class="more"><h3>More news</h3><ul><li><a href="/x">Other story one</a></li><li><a href="/y">Other story two</a></li></ul></div></body></html>`;
+}
+
+test('a re-learned wrapper that loses text the active one found is refused, and one that finds more replaces it', () => {
+  const samples = [0, 1, 2, 3, 4].map((n) => ({ input: story(n), url: `https://town.example/${n}` }));
+  const pages = samples.map((sample) => preparePage(sample.input, { url: sample.url }));
+  const storyWrapper = learnFromSamples(samples).wrapper;
+  assert.equal(storyWrapper?.xpath, "//div[contains(@class,'story')]");
+  const quoteWrapper: Wrapper = { ...storyWrapper, type: 'div[class=quote]', attributes: { class: 'quote' }, level: storyWrapper.level + 1, xpath: "//div[contains(@class,'quote')]", templateBlocks: [] };
+  const narrower = keepsWhatCurrentFound(pages, samples, storyWrapper, quoteWrapper);
+  assert.deepEqual([narrower.adopted, narrower.lost, narrower.gained], [false, 5, 0]);
+  assert.equal(narrower.reason, 'the active wrapper kept (on 5 samples it lost what the active wrapper found on 5, found what that one lost on 0)');
+  const wider = keepsWhatCurrentFound(pages, samples, quoteWrapper, storyWrapper);
+  assert.deepEqual([wider.adopted, wider.lost, wider.gained], [true, 0, 5]);
+  // Through the learning: the story's wrapper, learned again while the quote's is active, replaces it.
+  const relearned = learnFromSamples(samples, { current: quoteWrapper });
+  assert.deepEqual([relearned.wrapper?.xpath, relearned.unchanged, relearned.rejected], ["//div[contains(@class,'story')]", false, null]);
+  assert.match(relearned.check?.reason ?? '', /^adopted by leave-one-out .*; replaces the active wrapper \(on 5 samples it lost what the active wrapper found on 0, found what that one lost on 5\)$/);
 });
