@@ -85,8 +85,9 @@ export interface ExtractOptions {
  * when the declared titles name no heading, the title is the headline shown with the article.
  * 7: the code of scripts and style sheets is not parsed into the page's text (dom.ts), so a block
  * holding a script is measured by its visible words (10 of 800 extractions of ../shared/datasets change).
- * 8: a comment thread's words are no evidence of where the article is (SIGFEED); the site's name
- * (a link to its home page, og:site_name) is taken out of the declared title; an object that
+ * 8: a comment thread's words are no evidence of where the article is (SIGFEED), and a leaf counts
+ * each metadata signifier once; the site's name (a link home, og:site_name, a feed's title, the
+ * host) is taken out of the declared title; a short post's headline locates it; an object that
  * cleaning left a fragment of its block gives way to the largest region cleaning dropped or the
  * page's main run (issue #54).
  */

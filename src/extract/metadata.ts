@@ -75,58 +75,95 @@ export function withoutSiteName(title: string): string {
 }
 
 /**
- * The names the page gives its site: the text of a link to the site's home page (the masthead's
- * link home, on every page of nearly every site) and a declared `og:site_name` or
- * `application-name`. A blog's `<title>` often puts that name first ("Blog name: Post title"),
- * and a long name is no headline (issue #54: its words sent SIGFEED to the sidebar's about box,
- * which repeats them).
+ * What the page says of its site's name: the text (or logo's `alt`) of a link to the site's
+ * home page — the masthead's link home, on nearly every page of nearly every site — a declared
+ * `og:site_name` or `application-name`, the titles of the feeds it links ("Site - Atom", "Site »
+ * Feed"), and its host (the page's address, else its canonical link), whose name is often the
+ * site's written without spaces (lettersofnote.com, "Letters of Note"). A blog's `<title>` often
+ * puts that name first ("Blog name: Post title"), and a long name is no headline (issue #54:
+ * its words sent SIGFEED to the sidebar's about box, which repeats them).
  */
-export function siteNames(page: PreparedPage): string[] {
-  return cached(siteNamesOfPage, page, () => namesOfSite(page));
+export interface SiteEvidence {
+  /** Names as written, lower-cased. */
+  names: Set<string>;
+  /** Titles of the page's feed links, lower-cased. */
+  feedTitles: string[];
+  /** The labels of the page's host ("www.lettersofnote.com": www, lettersofnote, com). */
+  hostLabels: string[];
 }
 
-/** Kept per page: the signifiers and the metadata both ask, and a page's links do not change. */
-const siteNamesOfPage = new WeakMap<PreparedPage, string[]>();
+export function siteEvidence(page: PreparedPage): SiteEvidence {
+  return cached(siteEvidenceOfPage, page, () => evidenceOfSite(page));
+}
 
-function namesOfSite(page: PreparedPage): string[] {
+/** Kept per page: the signifiers and the metadata both ask, and a page does not change. */
+const siteEvidenceOfPage = new WeakMap<PreparedPage, SiteEvidence>();
+
+function evidenceOfSite(page: PreparedPage): SiteEvidence {
   const names = new Set<string>();
-  const base = page.url && /^https?:/i.test(page.url) ? new URL(page.url) : null;
+  const address = page.url ?? canonicalLink(page);
+  const base = address && /^https?:/i.test(address) ? new URL(address) : null;
   for (const element of page.elements) {
-    if (element.name !== 'a' || !element.attribs['href']) continue;
+    const href = element.attribs['href'];
+    if (element.name !== 'a' || !href) continue;
     let target: URL;
     try {
-      target = new URL(element.attribs['href'], base ?? 'https://site.invalid/');
+      target = new URL(href, base ?? 'https://site.invalid/');
     } catch {
       continue;
     }
-    const home = target.pathname === '/' && target.search === '' && (!base || target.host === base.host);
-    const text = clean(textContent(element));
-    if (home && text && /\p{L}/u.test(text)) names.add(text.toLowerCase());
+    // Without the page's address, only a relative link is known to be the site's own.
+    const ownSite = base ? target.host === base.host : !/^([a-z][a-z\d+.-]*:|\/\/)/i.test(href);
+    if (!ownSite || target.pathname !== '/' || target.search !== '') continue;
+    const text = clean(textContent(element)) ?? clean(element.children.find((child): child is Element => isTag(child) && child.name === 'img')?.attribs['alt']);
+    if (text && /\p{L}/u.test(text)) names.add(text.toLowerCase());
   }
+  const feedTitles: string[] = [];
   for (const element of page.declarations) {
     const key = (element.attribs['property'] ?? element.attribs['name'] ?? '').toLowerCase();
     const content = clean(element.attribs['content']);
     if (element.name === 'meta' && (key === 'og:site_name' || key === 'application-name') && content) names.add(content.toLowerCase());
+    const title = clean(element.attribs['title']);
+    if (element.name === 'link' && /(^|\s)alternate(\s|$)/i.test(element.attribs['rel'] ?? '') && /(rss|atom)\+xml/i.test(element.attribs['type'] ?? '') && title) feedTitles.push(title.toLowerCase());
   }
-  return [...names];
+  return { names, feedTitles, hostLabels: base ? base.hostname.toLowerCase().split('.') : [] };
 }
 
-const SEPARATORS = /^[\s|:–—\-»«·•/,]+|[\s|:–—\-»«·•/,]+$/g;
+/** Whether a part of a title (or a heading) is the site's name, by the page's evidence. */
+export function isSiteName(part: string, evidence: SiteEvidence): boolean {
+  const lower = part.toLowerCase().trim();
+  if (lower === '' || evidence.names.has(lower)) return true;
+  // A feed's title begins with the site's name and adds a word or two ("Letters of Note - Atom").
+  if (evidence.feedTitles.some((title) => title.startsWith(lower) && !/[\p{L}\p{N}]/u.test(title.charAt(lower.length)))) return true;
+  const spelled = lower.replace(/[^\p{L}\p{N}]/gu, '');
+  // The host's name without its top-level domain ("lettersofnote"), or with it ("nhl.com").
+  const [domain, joined] = [evidence.hostLabels.slice(0, -1), evidence.hostLabels.join('')];
+  return spelled.length >= 3 && (domain.includes(spelled) || (joined.endsWith(spelled) && spelled.length > joined.length - domain.join('').length));
+}
 
-/** The declared title without the site's name where it leads or ends it, else without its shortest parts (withoutSiteName). */
-export function withoutSiteNames(title: string, names: readonly string[]): string {
-  const lower = title.toLowerCase();
-  for (const name of names) {
-    if (name.length >= lower.length) continue;
-    const at = lower.startsWith(name) ? 0 : lower.endsWith(name) ? lower.length - name.length : -1;
-    if (at < 0) continue;
-    const rest = (at === 0 ? title.slice(name.length) : title.slice(0, at));
-    // The name ends where a separator begins ("Blog: Post", "Post » Blog"), not inside a word.
-    if (!/^[\s|:–—\-»«·•/,]/.test(at === 0 ? rest : rest.slice(-1))) continue;
-    const stripped = rest.replace(SEPARATORS, '');
-    if (/\p{L}/u.test(stripped)) return stripped;
+/** Where a title splits into parts: a separator between words ("Site: Headline", "Headline | Site - Section"). */
+const TITLE_SEPARATOR = /\s+[|–—:»«·•-]\s+|(?<=[\p{L}\p{N}]):\s+/gu;
+
+/**
+ * The declared title without the parts that are the site's name (isSiteName): when they lead or
+ * end it, the rest as written ("Site: Chicago 2012: Live splits" → "Chicago 2012: Live splits");
+ * when one stands between others, the longest part left. Without such a part, the title without
+ * its shortest parts (withoutSiteName).
+ */
+export function withoutSiteNames(title: string, evidence: SiteEvidence): string {
+  const parts: Array<{ text: string; start: number; end: number }> = [];
+  let at = 0;
+  for (const separator of title.matchAll(TITLE_SEPARATOR)) {
+    parts.push({ text: title.slice(at, separator.index), start: at, end: separator.index });
+    at = separator.index + separator[0].length;
   }
-  return withoutSiteName(title);
+  parts.push({ text: title.slice(at), start: at, end: title.length });
+  const named = parts.map((part) => isSiteName(part.text, evidence));
+  const first = named.indexOf(false);
+  const last = named.lastIndexOf(false);
+  if (parts.length < 2 || first < 0 || !named.includes(true)) return withoutSiteName(title);
+  if (named.slice(first, last + 1).every((isName) => !isName)) return title.slice(parts[first]!.start, parts[last]!.end).trim();
+  return parts.filter((_, i) => !named[i]).map((part) => part.text.trim()).reduce((longest, part) => (part.length > longest.length ? part : longest), '');
 }
 
 /** The titles a page declares: JSON-LD headline, og:title, `<title>`. */
@@ -146,7 +183,7 @@ function declaredTitlesOf(page: PreparedPage): string[] {
 export function titleHeading(page: PreparedPage, node: Element | null, t: ExtractorOptions = EXTRACTOR_OPTIONS): Element | null {
   const declaredTitles = declaredTitlesOf(page);
   if (declaredTitles.length === 0) return null;
-  const names = siteNames(page);
+  const evidence = siteEvidence(page);
   const headings = ['h1', 'h2', 'h3'].flatMap((tag) => {
     const all = page.elements.filter((element) => element.name === tag);
     const inside = node ? all.filter((h) => isInside(h, node)) : [];
@@ -154,7 +191,7 @@ export function titleHeading(page: PreparedPage, node: Element | null, t: Extrac
   });
   return headings.find((heading) => {
     const text = clean(textContent(heading));
-    return text !== null && text.length <= t.titleChars && !names.includes(text.toLowerCase()) && declaredTitles.some((declared) => covers(declared, text, t));
+    return text !== null && text.length <= t.titleChars && !isSiteName(text, evidence) && declaredTitles.some((declared) => covers(declared, text, t));
   }) ?? null;
 }
 
@@ -181,9 +218,8 @@ export function pageMetadata(page: PreparedPage, node: Element | null, feedAutho
   // article; else the declared title.
   const heading = titleHeading(page, node, t);
   let title: string | null = heading ? clean(textContent(heading)) : null;
-  const names = siteNames(page);
   title ??= headlineNear(page, node, t);
-  title ??= clean(nameOf(ldValue('headline'))) ?? clean(meta.get('og:title')) ?? (headTitle ? withoutSiteNames(headTitle, names) : null);
+  title ??= clean(nameOf(ldValue('headline'))) ?? clean(meta.get('og:title')) ?? (headTitle ? withoutSiteNames(headTitle, siteEvidence(page)) : null);
 
   const region = articleRegion(node, t);
   let timeElement: string | null = null;

@@ -87,14 +87,17 @@ export function sigfeed(page: PreparedPage, signifiers: Signifiers, t: Extractor
     const leaves = significantLeaves(page, signifiers, mode);
     if (leaves.length === 0) continue;
     const relevance = new Map<Element, number>();
-    for (const { leaf, matches } of leaves) {
+    for (const { leaf, matches, matched } of leaves) {
       // Links and short labels are navigation (headline lists, related boxes) more often than
       // article text, which comes in sentences.
       if (coverage && (insideLink(leaf.element) || leaf.words.length < t.sentenceWords || insidePageChrome(leaf.element))) continue;
       if (insideCommentThread(leaf.element)) continue;
       const block = lowestBlock(leaf.element);
       const length = Math.max(1, leaf.node.data.trim().length);
-      relevance.set(block, (relevance.get(block) ?? 0) + (coverage ? matches : matches / length));
+      // COVERAGE counts the signifiers a text holds (FOREST §3.5, eq. 6), each once: a copyright
+      // line saying the site's name eight times is one match, not eight (issue #54: it outweighed
+      // the story beside it). Summed over the block's leaves, as before.
+      relevance.set(block, (relevance.get(block) ?? 0) + (coverage ? new Set(matched).size : matches / length));
     }
     let best: SigfeedResult | null = null;
     for (const [node, value] of relevance) if (!best || value > best.relevance) best = { node, relevance: value, mode };

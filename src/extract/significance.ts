@@ -27,6 +27,8 @@ export interface SignificantLeaf {
   leaf: TextLeaf;
   /** Signifier matches in the leaf. */
   matches: number;
+  /** The signifiers matched (keywords mode; empty for 3-grams). */
+  matched: string[];
 }
 
 /**
@@ -38,12 +40,17 @@ export function significantLeaves(page: PreparedPage, signifiers: Signifiers, mo
   const allTerms = leafTerms(page);
   page.leaves.forEach((leaf, index) => {
     let matches = 0;
+    const matched: string[] = [];
     if (mode === 'trigrams') {
       for (let i = 0; i + 2 < leaf.words.length; i++) if (signifiers.trigrams.has(`${leaf.words[i]} ${leaf.words[i + 1]} ${leaf.words[i + 2]}`)) matches++;
     } else {
-      for (const term of allTerms[index]!) if (signifiers.keywords.has(term)) matches++;
+      for (const term of allTerms[index]!) {
+        if (!signifiers.keywords.has(term)) continue;
+        matches++;
+        matched.push(term);
+      }
     }
-    if (matches > 0) out.push({ leaf, matches });
+    if (matches > 0) out.push({ leaf, matches, matched });
   });
   return out;
 }

@@ -1,7 +1,7 @@
 import type { Element } from 'domhandler';
 import { textContent } from 'domutils';
 import type { PreparedPage } from './dom.js';
-import { siteNames, withoutSiteNames } from './metadata.js';
+import { siteEvidence, withoutSiteNames } from './metadata.js';
 import { ENGLISH, termRules, terms, words, type TermRules } from './terms.js';
 import { EXTRACTOR_OPTIONS } from './options.js';
 
@@ -47,15 +47,15 @@ function metaContent(page: PreparedPage, test: (element: Element) => boolean): s
 /**
  * Headline and description strings a page declares about itself. A declared title loses the
  * site's name it carries: the name the page gives its site where it leads or ends the title
- * (metadata.ts siteNames), else the longest part ("Headline - Site.com - News", as Readability.js's
+ * (metadata.ts siteEvidence), else the longest part ("Headline - Site.com - News", as Readability.js's
  * title heuristic does): the site's name is on every page of the site, in its header and footer
  * too, and as a signifier it points SIGFEED at the copyright line.
  */
 export function pageMetadataTexts(page: PreparedPage): string[] {
   const metaName = (element: Element) => element.attribs['property'] ?? element.attribs['name'] ?? '';
-  const names = siteNames(page);
+  const evidence = siteEvidence(page);
   const texts = metaContent(page, (element) =>
-    element.name === 'title' || (element.name === 'meta' && /^(og:title|twitter:title)$/i.test(metaName(element)))).map((title) => withoutSiteNames(title, names));
+    element.name === 'title' || (element.name === 'meta' && /^(og:title|twitter:title)$/i.test(metaName(element)))).map((title) => withoutSiteNames(title, evidence));
   texts.push(...metaContent(page, (element) => element.name === 'meta' && /^(og:description|twitter:description|description)$/i.test(metaName(element))));
   for (const script of metaContent(page, (element) => element.name === 'script' && element.attribs['type'] === 'application/ld+json')) {
     for (const match of script.matchAll(/"(?:headline|description)"\s*:\s*"((?:[^"\\]|\\.)*)"/g)) texts.push(match[1]!);

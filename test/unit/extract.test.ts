@@ -12,6 +12,7 @@ import { extractArticle, extractFromPage } from '../../src/extract/extract.js';
 import { regionHtml, sanitizedHtml } from '../../src/extract/render.js';
 import { learnFromSamples } from '../../src/extract/learn.js';
 import { feedSignifiers, metadataSignifiers } from '../../src/extract/signifiers.js';
+import { siteEvidence, withoutSiteNames } from '../../src/extract/metadata.js';
 import { jaccard, structureSignature } from '../../src/extract/template.js';
 import { termRules, terms } from '../../src/extract/terms.js';
 import type { Wrapper } from '../../src/extract/wrapper.js';
@@ -391,4 +392,17 @@ test('the article\'s HTML leaves out skipped and hidden elements, and the page\'
   assert.equal(html, '<p>First <b>kept</b> words.</p><p>Nested</p><p>kept too</p>');
   assert.equal(render(document), before, 'the page is untouched');
   assert.equal(root.children.length, 4);
+});
+
+test('the site\'s name leaves a declared title by what the page says of it: a link home, og:site_name, a feed\'s title, the host', () => {
+  const at = (head: string, body = '', url: string | null = null) => siteEvidence(preparePage(`<html><head>${head}</head><body>${body}</body></html>`, { url }));
+  assert.equal(withoutSiteNames('Harbour Blog: Ferry times change', at('', '<a href="/">Harbour Blog</a>')), 'Ferry times change');
+  assert.equal(withoutSiteNames('Ferry times change » Harbour Blog', at('<meta property="og:site_name" content="Harbour Blog">')), 'Ferry times change');
+  assert.equal(withoutSiteNames('Harbour Blog: Ferry times', at('<link rel="alternate" type="application/atom+xml" title="Harbour Blog - Atom" href="/feed">')), 'Ferry times');
+  // The host spells the name, with or without its top-level domain; the name may stand between the headline and a section.
+  assert.equal(withoutSiteNames('Letters of Note: Please advise', at('', '', 'https://www.lettersofnote.example/2012/11/please-advise.html')), 'Please advise');
+  assert.equal(withoutSiteNames('Union and league to meet - IceLeague.com - News', at('', '', 'https://www.iceleague.com/news/1')), 'Union and league to meet');
+  // A link to another site's home page names that site, not this one; without evidence the longest part stands.
+  assert.equal(withoutSiteNames('Ferry Times: A very long name for the harbour blog', at('', '<a href="https://other.example/">Ferry Times</a>')), 'Ferry Times: A very long name for the harbour blog');
+  assert.equal(withoutSiteNames('Ferry times change | Harbour Blog', at('')), 'Ferry times change');
 });
