@@ -99,13 +99,17 @@ export function siteEvidence(page: PreparedPage): SiteEvidence {
 /** Kept per page: the signifiers and the metadata both ask, and a page does not change. */
 const siteEvidenceOfPage = new WeakMap<PreparedPage, SiteEvidence>();
 
+/** An address that may be a site's home page: `/`, `./`, `//host/`, `https://host/` (an index file allowed). */
+const ROOT_LIKE = /^(\.?\/|(https?:)?\/\/[^/?#]+\/?)(index\.\w+)?$/i;
+
 function evidenceOfSite(page: PreparedPage): SiteEvidence {
   const names = new Set<string>();
   const address = page.url ?? canonicalLink(page);
   const base = address && /^https?:/i.test(address) ? new URL(address) : null;
   for (const element of page.elements) {
     const href = element.attribs['href'];
-    if (element.name !== 'a' || !href) continue;
+    // Only an address that can be a site's root is parsed: pages hold hundreds of links.
+    if (element.name !== 'a' || !href || !ROOT_LIKE.test(href.trim())) continue;
     let target: URL;
     try {
       target = new URL(href, base ?? 'https://site.invalid/');
@@ -114,7 +118,7 @@ function evidenceOfSite(page: PreparedPage): SiteEvidence {
     }
     // Without the page's address, only a relative link is known to be the site's own.
     const ownSite = base ? target.host === base.host : !/^([a-z][a-z\d+.-]*:|\/\/)/i.test(href);
-    if (!ownSite || target.pathname !== '/' || target.search !== '') continue;
+    if (!ownSite || !/^\/(index\.\w+)?$/i.test(target.pathname) || target.search !== '') continue;
     const text = clean(textContent(element)) ?? clean(element.children.find((child): child is Element => isTag(child) && child.name === 'img')?.attribs['alt']);
     if (text && /\p{L}/u.test(text)) names.add(text.toLowerCase());
   }
