@@ -87,7 +87,8 @@ export interface ExtractOptions {
  * holding a script is measured by its visible words (10 of 800 extractions of ../shared/datasets change).
  * 8: a comment thread's words are no evidence of where the article is (SIGFEED), and a leaf counts
  * each metadata signifier once; the site's name (a link home, og:site_name, a feed's title, the
- * host) is taken out of the declared title; a short post's headline locates it; an object that
+ * host) is taken out of the declared title; a short post's headline locates it; a block inside
+ * the declared body (itemprop="articleBody") is widened to it; an object that
  * cleaning left a fragment of its block gives way to the largest region cleaning dropped or the
  * page's main run (issue #54).
  */
@@ -290,7 +291,7 @@ function singlePage(page: PreparedPage, options: ExtractOptions, signifiers: Sig
   // paragraph: too little text to be an article, so its nearest ancestor with enough stands.
   // Signifiers found in no running text (a short post whose title's words are only in its
   // headline, a link) leave the headline itself: the article follows it.
-  const foundNode = found ? enlargedIfSmall(page, found.node, t) : headlineBlock(page, t);
+  const foundNode = widenedToDeclaredBody(page, found ? enlargedIfSmall(page, found.node, t) : headlineBlock(page, t), t);
   // The headline's block is the page's own word for where its article is: its object stands.
   const signified = found !== null;
   const foundWords = foundNode ? words(page, foundNode, t) : 0;
@@ -326,6 +327,20 @@ function headlineBlock(page: PreparedPage, t: ExtractorOptions): Element | null 
     if (words(page, at, t) >= t.minWords) return at;
   }
   return null;
+}
+
+/**
+ * A block inside the element the page declares its article's body (schema.org microdata,
+ * `itemprop="articleBody"`) is a part of that body — a section between figures, the paragraphs
+ * after a pull quote — and the declared body, holding an article's worth of words, stands for it.
+ * A declaration never narrows a block, nor replaces one apart from it.
+ */
+function widenedToDeclaredBody(page: PreparedPage, node: Element | null, t: ExtractorOptions): Element | null {
+  if (!node) return null;
+  for (let at = parentElement(node); at && at.name !== 'body'; at = parentElement(at)) {
+    if (/(^|\s)articleBody(\s|$)/.test(at.attribs['itemprop'] ?? '') && words(page, at, t) >= t.minWords) return at;
+  }
+  return node;
 }
 
 /** Whether a leaf's text is a link's. */
