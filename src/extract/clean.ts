@@ -46,11 +46,14 @@ const STAMP_WORDS = /^(updated|published|posted|modified|last|at|on|ago|minutes?
 
 /**
  * A block that is only a date or time stamp ("Updated at 1:23 p.m.", "Nov. 18, 2019", "2 hours
- * ago", "Image 1 of 5"): metadata the object carries apart, not prose.
+ * ago", "Image 1 of 5", "2019-11-18"): metadata the object carries apart, not prose. A table's
+ * cell holding one bare number is read with its row and column — a score, a count, a rank — and
+ * stays; alone elsewhere, a number is most often a year of an archive's list or a stamp's part.
  */
-function isStamp(text: string, t: ExtractorOptions): boolean {
+function isStamp(text: string, cell: boolean, t: ExtractorOptions): boolean {
   const tokens = text.trim().split(/[\s,|·–—-]+/).filter(Boolean);
   if (tokens.length === 0 || tokens.length > t.stampTokens || !/\d/.test(text)) return false;
+  if (cell && tokens.length === 1 && /^\d+\.?$/.test(tokens[0]!)) return false;
   return tokens.every((token) => /^\d{1,4}(:\d{2})?(st|nd|rd|th)?\.?$/i.test(token) || STAMP_WORDS.test(token));
 }
 
@@ -63,8 +66,45 @@ const widgetTexts = new WeakMap<ExtractorOptions, WeakMap<Element, boolean>>();
 function isWidgetText(block: Element, t: ExtractorOptions): boolean {
   return cached(cached(widgetTexts, t, () => new WeakMap<Element, boolean>()), block, () => {
     const text = textContent(block);
-    return LABEL.test(text) || COUNTER.test(text) || isStamp(text, t);
+    return LABEL.test(text) || COUNTER.test(text) || isStamp(text, block.name === 'td' || block.name === 'th', t);
   });
+}
+
+/** Elements a list of teasers comes in. */
+const CONTAINERS = new Set(['div', 'ul', 'ol', 'section', 'aside']);
+const HEADING = /^h[1-6]$/;
+
+/** Whether `element` holds a heading that links away (`<a><h5>…</h5></a>` or `<h3><a>…</a></h3>`). */
+function holdsLinkedHeading(element: Element, inLink = element.name === 'a'): boolean {
+  for (const child of element.children) {
+    if (child.type !== 'tag') continue;
+    const node = child as Element;
+    if (HEADING.test(node.name) && (inLink || linkWords(node).linked > 0)) return true;
+    if (holdsLinkedHeading(node, inLink || node.name === 'a')) return true;
+  }
+  return false;
+}
+
+/**
+ * A list of teasers: `teaserListItems` or more children, each a headline linking to another page
+ * with at most `teaserWords` words beside it (an excerpt, a date), holding most of the
+ * container's words ("Recent stories", "More from the site" under the story, in its container).
+ * Each item is another article's card, not a part of this one — and its excerpt is prose, so the
+ * link-density rule for link lists does not see it. A blog's posts (long) and a story's linked
+ * subheadings followed by paragraphs (not one short card each) are not teasers.
+ */
+function isTeaserList(element: Element, t: ExtractorOptions): boolean {
+  let items = 0;
+  let itemWords = 0;
+  for (const child of element.children) {
+    if (child.type !== 'tag') continue;
+    const words = linkWords(child as Element, t.teaserWords + 1).words;
+    if (words > 0 && words <= t.teaserWords && holdsLinkedHeading(child as Element)) {
+      items++;
+      itemWords += words;
+    }
+  }
+  return items >= t.teaserListItems && itemWords > linkWords(element).words / 2;
 }
 
 export interface CleanOptions {
@@ -104,6 +144,10 @@ export function boilerplateInside(page: PreparedPage, root: Element, options: Cl
           skipped.add(node);
           continue;
         }
+      }
+      if (CONTAINERS.has(node.name) && isTeaserList(node, t)) {
+        skipped.add(node);
+        continue;
       }
       if (INLINE.has(node.name) && COUNTER.test(textContent(node))) {
         skipped.add(node);

@@ -90,6 +90,12 @@ export interface ExtractorOptions {
   /** A paragraph or heading at least this linked, of at most `teaserWords` words, is a teaser for another page ("READ MORE: …"). First round. */
   teaserDensity: number;
   teaserWords: number;
+  /**
+   * A container of at least this many cards, each a linked headline with at most `teaserWords`
+   * words, holding most of its words, is a list of teasers for other pages (clean.ts). Three: two
+   * cards can be a story's "previous / next"; the rule does not hang on the count. First round.
+   */
+  teaserListItems: number;
   /** A block of at most this many tokens, all of them dates, times and their words, is a time stamp. First round. */
   stampTokens: number;
 
@@ -169,6 +175,7 @@ export const EXTRACTOR_OPTIONS: Readonly<ExtractorOptions> = Object.freeze({
   linkListWords: 120,
   teaserDensity: 0.9,
   teaserWords: 30,
+  teaserListItems: 3,
   stampTokens: 10,
   titleChars: 300,
   bylineChars: 120,

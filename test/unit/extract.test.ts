@@ -244,6 +244,17 @@ ${[1, 2, 3, 4].map(paragraph).join('')}<div>Advertisement</div><div>Image 1 of 5
   assert.ok(result.text.includes('on 4 November 2026 and approved'), 'a sentence with a date is prose');
 });
 
+test('a table of figures in the article keeps its numbers: a bare number is a datum, not a date stamp', () => {
+  const paragraph = (i: number) => `<p>The league published the standings after round ${i}: the leaders kept their places and the last four drivers lost ground again this week.</p>`;
+  const rows = [['1', 'Ann Lee', '5040', '5'], ['2', 'Bo Chan', '5035', '7'], ['3', 'Cy Dunn', '5033', '4']];
+  const html = `<html><head><title>Season standings</title></head><body><div class="story">
+<h1>Season standings</h1><div>Nov. 18, 2026</div>${[1, 2, 3].map(paragraph).join('')}
+<table><tr><td>Pos.</td><td>Driver</td><td>Points</td><td>Wins</td></tr>${rows.map((row) => `<tr>${row.map((cell) => `<td>${cell}</td>`).join('')}</tr>`).join('')}</table></div></body></html>`;
+  const result = extractArticle(html, { feedTitle: 'Season standings', feedSummary: 'The league published the standings after the round' });
+  for (const figure of ['5040', '5035', '5033']) assert.ok(result.text.includes(figure), `lost: ${figure}`);
+  assert.ok(!result.text.includes('Nov. 18'), 'a date alone is still a stamp');
+});
+
 test('reader counters (comments, shares) are left out, inline too: a revisit sees the same object whatever the count', () => {
   const paragraph = (i: number) => `<p>The harbour committee met on ${i} November 2026 and approved the ferry timetable, the budget for the bridge repairs and a study of the tunnel.</p>`;
   const html = (comments: number, shares: string) => `<html><head><title>Ferry timetable approved</title></head><body><div class="entry">
