@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Element } from 'domhandler';
 import { escapeUTF8 } from 'entities';
+import { linkWords } from './blocks.js';
 import { boilerplateInside, namesItselfComments, ALWAYS_SKIPPED } from './clean.js';
 import { keywordCoverage, pageOwnSignifiers, wordCount } from './guard.js';
 import { deckBefore } from './deck.js';
@@ -208,6 +209,12 @@ function opensWithLinkedHeadline(element: Element): boolean {
   return heading !== undefined && heading.children.some((child) => child.type === 'tag' && (child as Element).name === 'a');
 }
 
+/** Whether a container's words are mostly outside links: a part of a body, not a list of links to other pages. */
+function isRunningText(element: Element, t: ExtractorOptions): boolean {
+  const { words: count, linked } = linkWords(element);
+  return count > 0 && linked / count <= t.linkListDensity;
+}
+
 /**
  * An article split over sibling containers of one type (a CMS writing its body in several
  * `<div class="body-part">`, possibly one level up): their parent, without the siblings of other
@@ -222,7 +229,7 @@ function withSameTypeSiblings(page: PreparedPage, node: Element, t: ExtractorOpt
     if (Object.keys(typeAttributes(candidate)).length > 0) {
       const type = elementType(candidate);
       const siblings = (parent as Element).children.filter((child): child is Element => child.type === 'tag');
-      const same = siblings.filter((child) => child !== candidate && child.name === candidate.name && elementType(child) === type && words(page, child, t) >= t.siblingMinWords);
+      const same = siblings.filter((child) => child !== candidate && child.name === candidate.name && elementType(child) === type && words(page, child, t) >= t.siblingMinWords && isRunningText(child, t));
       if (same.length > 0) {
         const keep = new Set([candidate, ...same]);
         return { root: parent as Element, skipped: siblings.filter((child) => !keep.has(child)) };

@@ -255,6 +255,18 @@ test('a table of figures in the article keeps its numbers: a bare number is a da
   assert.ok(!result.text.includes('Nov. 18'), 'a date alone is still a stamp');
 });
 
+test('a body split over sibling containers of one type is merged; a sibling of that type that is a list of links is not', () => {
+  const paragraph = (i: number) => `<p>The harbour committee met on ${i} November 2026 and approved the ferry timetable, the budget for the bridge repairs and a study of the tunnel under the bay.</p>`;
+  const links = Array.from({ length: 40 }, (_, i) => `<li><a href="/story/${i}">Weekend weather outlook part ${i}</a></li>`).join('');
+  const html = `<html><head><title>Ferry timetable approved</title></head><body><div class="page">
+<div class="part"><h1>Ferry timetable approved</h1>${[1, 2, 3, 4].map(paragraph).join('')}</div>
+<div class="part"><p>The council will vote on the plan in December, after a public hearing at the town hall where residents of the islands may speak for five minutes each.</p><p>Opponents say the money would be better spent on the roads of the northern districts, which have waited for repairs since the flood of the spring.</p></div>
+<div class="part"><ul>${links}</ul></div></div></body></html>`;
+  const result = extractArticle(html, { feedTitle: 'Ferry timetable approved', feedSummary: 'The harbour committee met and approved the ferry timetable' });
+  assert.ok(result.text.includes('on 1 November 2026') && result.text.includes('the roads of the northern districts'), 'both parts of the body');
+  assert.ok(!result.text.includes('Weekend weather outlook'), 'the list of links beside them');
+});
+
 test('reader counters (comments, shares) are left out, inline too: a revisit sees the same object whatever the count', () => {
   const paragraph = (i: number) => `<p>The harbour committee met on ${i} November 2026 and approved the ferry timetable, the budget for the bridge repairs and a study of the tunnel.</p>`;
   const html = (comments: number, shares: string) => `<html><head><title>Ferry timetable approved</title></head><body><div class="entry">
