@@ -93,7 +93,9 @@ export interface ExtractOptions {
  * cleaning left a fragment of its block gives way to the largest region cleaning dropped or the
  * page's main run (issue #54).
  * 9: a table cell holding one number is a datum, not a date stamp; a list of teaser cards (linked
- * headlines with short excerpts) inside the article's block is left out (clean.ts).
+ * headlines with short excerpts) inside the article's block is left out (clean.ts); a sibling
+ * that is mostly links is no part of the body; parts of the body's type further apart in the main
+ * run are merged.
  */
 export const EXTRACTOR_VERSION = 9;
 
@@ -219,6 +221,7 @@ function isRunningText(element: Element, t: ExtractorOptions): boolean {
  * An article split over sibling containers of one type (a CMS writing its body in several
  * `<div class="body-part">`, possibly one level up): their parent, without the siblings of other
  * types. Containers that each open with a linked headline are separate posts, never merged.
+ * Without such siblings, parts of the type further apart in the page's main run (scatteredParts).
  */
 function withSameTypeSiblings(page: PreparedPage, node: Element, t: ExtractorOptions): { root: Element; skipped: Element[] } {
   let candidate = node;
@@ -237,7 +240,48 @@ function withSameTypeSiblings(page: PreparedPage, node: Element, t: ExtractorOpt
     }
     candidate = parent as Element;
   }
-  return { root: node, skipped: [] };
+  return scatteredParts(page, node, t) ?? { root: node, skipped: [] };
+}
+
+/** Whether `element` lies in a container, below `top`, that opens with a linked headline: one of a list's posts. */
+function inListedPost(element: Element, top: Element): boolean {
+  for (let at: Element | null = element; at && at !== top; at = parentElement(at)) if (opensWithLinkedHeadline(at)) return true;
+  return false;
+}
+
+/**
+ * An article whose body a layout writes in parts, each in rows and columns of its own between
+ * full-width figures (a magazine's sections): the other elements of the found node's type —
+ * running text, with `siblingMinWords` words — within the page's main run of text are its parts,
+ * however deep each sits. The result is their lowest common ancestor without the branches that
+ * hold no part. Parts must lie in the main run: the same type in a sidebar or a footer is not
+ * the body's; and a part of a post in a list of posts (each opening with a linked headline) is
+ * that post's.
+ */
+function scatteredParts(page: PreparedPage, node: Element, t: ExtractorOptions): { root: Element; skipped: Element[] } | null {
+  if (Object.keys(typeAttributes(node)).length === 0) return null;
+  const run = mssNode(page, t);
+  if (!run || !isInside(node, run) || inListedPost(node, run)) return null;
+  const type = elementType(node);
+  const parts = page.elements.filter((element) => element !== node && element.name === node.name && elementType(element) === type
+    && isInside(element, run) && !isInside(element, node) && !isInside(node, element)
+    && words(page, element, t) >= t.siblingMinWords && isRunningText(element, t) && !inListedPost(element, run));
+  if (parts.length === 0) return null;
+  const kept = new Set([node, ...parts]);
+  const onPath = new Set<Element>();
+  for (const part of kept) for (let at: Element | null = part; at; at = parentElement(at)) onPath.add(at);
+  let root = node;
+  while (![...kept].every((part) => isInside(part, root))) root = parentElement(root)!;
+  const skipped: Element[] = [];
+  const visit = (element: Element) => {
+    for (const child of element.children) {
+      if (child.type !== 'tag' || kept.has(child as Element)) continue;
+      if (onPath.has(child as Element)) visit(child as Element);
+      else skipped.push(child as Element);
+    }
+  };
+  visit(root);
+  return { root, skipped };
 }
 
 /**

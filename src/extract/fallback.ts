@@ -2,6 +2,7 @@ import { isTag, isText, type AnyNode, type Element } from 'domhandler';
 import { parentElement, type PreparedPage } from './dom.js';
 import { EXTRACTOR_OPTIONS, type ExtractorOptions } from './options.js';
 import { countWordRuns } from './terms.js';
+import { cached } from '../util/cached.js';
 
 /**
  * Fallback when signifiers are weak: maximum subsequence segmentation (mss-paper.txt, the
@@ -34,6 +35,13 @@ function lowestCommonAncestor(a: Element, b: Element): Element {
 }
 
 export function mssNode(page: PreparedPage, t: ExtractorOptions = EXTRACTOR_OPTIONS): Element | null {
+  // Kept per page and thresholds: single-page extraction and the merging of a body's parts both ask.
+  return cached(cached(runs, t, () => new WeakMap<PreparedPage, Element | null>()), page, () => mainRun(page, t));
+}
+
+const runs = new WeakMap<ExtractorOptions, WeakMap<PreparedPage, Element | null>>();
+
+function mainRun(page: PreparedPage, t: ExtractorOptions): Element | null {
   const body = page.elements.find((element) => element.name === 'body') ?? page.elements[0];
   if (!body) return null;
   const scores: number[] = [];
