@@ -28,8 +28,12 @@ const COMMENTS = /(^|[-_\s])(comments?|comment-?list|responses|replies|discussio
 /** Whether an element names itself (by class or id) a comment thread or a part of one. */
 export const namesItselfComments = (element: Element): boolean => COMMENTS.test(`${element.attribs['class'] ?? ''} ${element.attribs['id'] ?? ''}`);
 
-/** A block whose whole text is a widget's label ("Advertisement", "Share", "3 comments"). */
-const LABEL = /^\s*(\d+\s+)?(advert|advertisement|ad|sponsored|comments?|share|share this|tweet|email|print|close|caption|read more|more|show more|load more|subscribe|sign up|follow us|related|related articles|you may also like|recommended)\s*:?\s*$/i;
+/**
+ * A block whose whole text is a widget's label ("Advertisement", "Share", "3 comments"), the
+ * comment form's and thread's standing lines among them ("No comments yet.", "Leave a comment",
+ * "Post a Comment", "Comments are closed."): blog engines print them under every post.
+ */
+const LABEL = /^\s*(\d+\s+)?(advert|advertisement|ad|sponsored|comments?|share|share this|tweet|email|print|close|caption|read more|more|show more|load more|subscribe|sign up|follow us|related|related articles|you may also like|recommended|no comments( yet)?|(leave|post|add|write) a (comment|reply)|comments are closed|be the first to comment)\s*[:.!]?\s*$/i;
 
 /**
  * A reader counter: a count of comments, shares, likes or views with its word ("Comments (14)",

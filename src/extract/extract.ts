@@ -92,7 +92,8 @@ export interface ExtractOptions {
  * the declared body (itemprop="articleBody") is widened to it; an object that
  * cleaning left a fragment of its block gives way to the largest region cleaning dropped or the
  * page's main run (issue #54).
- * 9: a table cell holding one number is a datum, not a date stamp; a list of teaser cards (linked
+ * 9: a table cell holding one number is a datum, not a date stamp; a comment form's standing
+ * lines ("No comments yet.", "Leave a Reply") are widget labels; a list of teaser cards (linked
  * headlines with short excerpts) inside the article's block is left out (clean.ts); a sibling
  * that is mostly links is no part of the body; parts of the body's type further apart in the main
  * run are merged.

@@ -238,9 +238,9 @@ test('widget labels and bare date stamps inside the article block are left out; 
   const paragraph = (i: number) => `<p>The harbour committee met on ${i} November 2026 and approved the ferry timetable, the budget for the bridge repairs and a study of the tunnel.</p>`;
   const html = `<html><head><title>Ferry timetable approved</title></head><body><div class="story">
 <h1>Ferry timetable approved</h1><div>Updated at 1:23 p.m. EST</div><div>Nov. 18, 2026</div><div class="counter">12 comments</div>
-${[1, 2, 3, 4].map(paragraph).join('')}<div>Advertisement</div><div>Image 1 of 5</div></div></body></html>`;
+${[1, 2, 3, 4].map(paragraph).join('')}<div>Advertisement</div><div>Image 1 of 5</div><p>No comments yet.</p><h3>Leave a Reply</h3><div>Comments are closed.</div></div></body></html>`;
   const result = extractArticle(html, { feedTitle: 'Ferry timetable approved', feedSummary: 'The harbour committee met and approved the ferry timetable' });
-  for (const gone of ['Updated at', 'Nov. 18', '12 comments', 'Advertisement', 'Image 1 of 5']) assert.ok(!result.text.includes(gone), `kept: ${gone}`);
+  for (const gone of ['Updated at', 'Nov. 18', '12 comments', 'Advertisement', 'Image 1 of 5', 'No comments', 'Leave a Reply', 'Comments are closed']) assert.ok(!result.text.includes(gone), `kept: ${gone}`);
   assert.ok(result.text.includes('on 4 November 2026 and approved'), 'a sentence with a date is prose');
 });
 
