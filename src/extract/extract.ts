@@ -96,7 +96,8 @@ export interface ExtractOptions {
  * lines ("No comments yet.", "Leave a Reply") are widget labels; a list of teaser cards (linked
  * headlines with short excerpts) inside the article's block is left out (clean.ts); a sibling
  * that is mostly links is no part of the body; parts of the body's type further apart in the main
- * run are merged.
+ * run are merged; a block found by a page's description alone, apart from its headline, gives
+ * way to the headline's block.
  */
 export const EXTRACTOR_VERSION = 9;
 
@@ -345,7 +346,7 @@ function singlePage(page: PreparedPage, options: ExtractOptions, signifiers: Sig
   // paragraph: too little text to be an article, so its nearest ancestor with enough stands.
   // Signifiers found in no running text (a short post whose title's words are only in its
   // headline, a link) leave the headline itself: the article follows it.
-  const foundNode = widenedToDeclaredBody(page, found ? enlargedIfSmall(page, found.node, t) : headlineBlock(page, t), t);
+  const foundNode = widenedToDeclaredBody(page, found ? titledBlock(page, enlargedIfSmall(page, found.node, t), signifiers, t) : headlineBlock(page, t), t);
   // The headline's block is the page's own word for where its article is: its object stands.
   const signified = found !== null;
   const foundWords = foundNode ? words(page, foundNode, t) : 0;
@@ -369,6 +370,23 @@ function singlePage(page: PreparedPage, options: ExtractOptions, signifiers: Sig
     return candidates.reduce<ArticleObject>((best, candidate) => (candidate && wordCount(candidate.text) > wordCount(best.text) ? candidate : best), object);
   }
   return fromRun() ?? { ...emptyArticle('no article found: too little text'), ...titleOnly(page, t) };
+}
+
+/**
+ * A block the page's metadata found with no word of the page's title in it — found by its
+ * description alone — gives way to the block the page's headline opens, when the two lie apart.
+ * A description can be the site's, not the page's: a blog engine writes the blog's tagline into
+ * every page's meta description, and the sidebar's about box shares its words, while a short
+ * post's title words are only in its headline (too short a leaf to count). The title is the
+ * page's own word for what it is; a block inside the headline's (a body below its headline) stays.
+ */
+function titledBlock(page: PreparedPage, node: Element, signifiers: Signifiers, t: ExtractorOptions): Element {
+  const title = signifiers.titleKeywords;
+  if (!title || title.size === 0) return node;
+  const all = leafTerms(page);
+  if (page.leaves.some((leaf, index) => isInside(leaf.element, node) && all[index]!.some((term) => title.has(term)))) return node;
+  const headline = headlineBlock(page, t);
+  return headline && !isInside(headline, node) && !isInside(node, headline) ? headline : node;
 }
 
 /**

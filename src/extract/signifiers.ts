@@ -14,6 +14,8 @@ export interface Signifiers {
   trigrams: Set<string>;
   keywords: Set<string>;
   source: 'feed' | 'metadata' | 'tf-idf' | 'none';
+  /** Of the keywords, those of the page's declared titles (metadata signifiers only). */
+  titleKeywords?: Set<string>;
 }
 
 export const NO_SIGNIFIERS: Signifiers = { trigrams: new Set(), keywords: new Set(), source: 'none' };
@@ -52,10 +54,7 @@ function metaContent(page: PreparedPage, test: (element: Element) => boolean): s
  * too, and as a signifier it points SIGFEED at the copyright line.
  */
 export function pageMetadataTexts(page: PreparedPage): string[] {
-  const metaName = (element: Element) => element.attribs['property'] ?? element.attribs['name'] ?? '';
-  const evidence = siteEvidence(page);
-  const texts = metaContent(page, (element) =>
-    element.name === 'title' || (element.name === 'meta' && /^(og:title|twitter:title)$/i.test(metaName(element)))).map((title) => withoutSiteNames(title, evidence));
+  const texts = pageTitles(page);
   texts.push(...metaContent(page, (element) => element.name === 'meta' && /^(og:description|twitter:description|description)$/i.test(metaName(element))));
   for (const script of metaContent(page, (element) => element.name === 'script' && element.attribs['type'] === 'application/ld+json')) {
     for (const match of script.matchAll(/"(?:headline|description)"\s*:\s*"((?:[^"\\]|\\.)*)"/g)) texts.push(match[1]!);
@@ -63,11 +62,26 @@ export function pageMetadataTexts(page: PreparedPage): string[] {
   return texts;
 }
 
+const metaName = (element: Element) => element.attribs['property'] ?? element.attribs['name'] ?? '';
+
+/** The titles a page declares (`<title>`, og:title, twitter:title), without the site's name. */
+function pageTitles(page: PreparedPage): string[] {
+  const evidence = siteEvidence(page);
+  return metaContent(page, (element) =>
+    element.name === 'title' || (element.name === 'meta' && /^(og:title|twitter:title)$/i.test(metaName(element)))).map((title) => withoutSiteNames(title, evidence));
+}
+
 /** From the page's own metadata when there is no feed item. */
 export function metadataSignifiers(page: PreparedPage): Signifiers {
   const texts = pageMetadataTexts(page).map(stripHtml);
   if (texts.length === 0) return NO_SIGNIFIERS;
-  return { trigrams: new Set(texts.flatMap((text) => trigramsOf(words(text)))), keywords: new Set(texts.flatMap((text) => terms(text, termRules(page.language)))), source: 'metadata' };
+  const rules = termRules(page.language);
+  return {
+    trigrams: new Set(texts.flatMap((text) => trigramsOf(words(text)))),
+    keywords: new Set(texts.flatMap((text) => terms(text, rules))),
+    source: 'metadata',
+    titleKeywords: new Set(pageTitles(page).flatMap((text) => terms(stripHtml(text), rules))),
+  };
 }
 
 /**
