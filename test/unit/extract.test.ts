@@ -267,6 +267,23 @@ test('a body split over sibling containers of one type is merged; a sibling of t
   assert.ok(!result.text.includes('Weekend weather outlook'), 'the list of links beside them');
 });
 
+test('a box of teaser cards inside the story is left out; a roundup post’s linked subheadings with their paragraphs are the post', () => {
+  const paragraph = (i: number) => `<p>The harbour committee met on ${i} November 2026 and approved the ferry timetable, the budget for the bridge repairs and a study of the tunnel under the bay.</p>`;
+  const card = (i: number) => `<div class="card"><a href="/story/${i}"><h4>Weekend weather outlook part ${i}</h4></a><p>Rain in the north and sun in the south, says the forecast</p></div>`;
+  const story = `<html><head><title>Ferry timetable approved</title></head><body><div class="story">
+<h1>Ferry timetable approved</h1>${[1, 2, 3, 4].map(paragraph).join('')}<div class="more">${[1, 2, 3, 4].map(card).join('')}</div></div></body></html>`;
+  const options = { feedTitle: 'Ferry timetable approved', feedSummary: 'The harbour committee met and approved the ferry timetable' };
+  const withCards = extractArticle(story, options);
+  assert.ok(withCards.text.includes('on 4 November 2026'), 'the story');
+  assert.ok(!withCards.text.includes('Weekend weather outlook'), 'the cards');
+  const item = (name: string) => `<h3><a href="https://apps.example/${name}">${name}</a></h3><p>${name} keeps the ferry timetable on your phone and warns you when a crossing is cancelled or delayed by the weather on the bay.</p>`;
+  const roundup = `<html><head><title>Five ferry timetable apps</title></head><body><div class="post">
+<h1>Five ferry timetable apps</h1><p>We tried every ferry timetable app we could find this autumn, and these five are the ones we kept on our phones.</p>
+${['Harbourly', 'Tidewise', 'Crossings', 'Portside', 'Bayline'].map(item).join('')}</div></body></html>`;
+  const post = extractArticle(roundup, { feedTitle: 'Five ferry timetable apps', feedSummary: 'We tried every ferry timetable app we could find' });
+  for (const name of ['Harbourly', 'Bayline']) assert.ok(post.text.includes(`${name} keeps the ferry timetable`), `lost: ${name}`);
+});
+
 test('reader counters (comments, shares) are left out, inline too: a revisit sees the same object whatever the count', () => {
   const paragraph = (i: number) => `<p>The harbour committee met on ${i} November 2026 and approved the ferry timetable, the budget for the bridge repairs and a study of the tunnel.</p>`;
   const html = (comments: number, shares: string) => `<html><head><title>Ferry timetable approved</title></head><body><div class="entry">
