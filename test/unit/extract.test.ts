@@ -282,6 +282,9 @@ test('a box of teaser cards inside the story is left out; a roundup post’s lin
 ${['Harbourly', 'Tidewise', 'Crossings', 'Portside', 'Bayline'].map(item).join('')}</div></body></html>`;
   const post = extractArticle(roundup, { feedTitle: 'Five ferry timetable apps', feedSummary: 'We tried every ferry timetable app we could find' });
   for (const name of ['Harbourly', 'Bayline']) assert.ok(post.text.includes(`${name} keeps the ferry timetable`), `lost: ${name}`);
+  // The cards change on every visit (the newest stories); the story does not: no new version.
+  const revisit = extractArticle(story.replace(/part (\d)/g, (_, n: string) => `part ${Number(n) + 4}`), options);
+  assert.equal(objectHash(normalizeArticle(revisit)), objectHash(normalizeArticle(withCards)));
 });
 
 test('reader counters (comments, shares) are left out, inline too: a revisit sees the same object whatever the count', () => {
