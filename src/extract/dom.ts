@@ -493,6 +493,14 @@ export function parentElement(node: AnyNode): Element | null {
   return node.parent && isTag(node.parent) ? node.parent : null;
 }
 
+/** The deepest element holding both `a` and `b` (`a` itself when they share none). */
+export function lowestCommonAncestor(a: Element, b: Element): Element {
+  const seen = new Set<Element>();
+  for (let node: Element | null = a; node; node = parentElement(node)) seen.add(node);
+  for (let node: Element | null = b; node; node = parentElement(node)) if (seen.has(node)) return node;
+  return a;
+}
+
 /** Whether `node` is `container` or inside it; false when an element of `stopAt` comes first. */
 export function isInside(node: Element, container: Element, stopAt?: ReadonlySet<Element>): boolean {
   for (let element: Element | null = node; element; element = parentElement(element)) {

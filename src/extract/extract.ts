@@ -5,7 +5,7 @@ import { linkWords } from './blocks.js';
 import { boilerplateInside, namesItselfComments, ALWAYS_SKIPPED } from './clean.js';
 import { keywordCoverage, pageOwnSignifiers, wordCount } from './guard.js';
 import { deckBefore } from './deck.js';
-import { depthOf, isInside, parentElement, type PreparedPage, preparePage, textOf } from './dom.js';
+import { depthOf, isInside, lowestCommonAncestor, parentElement, type PreparedPage, preparePage, textOf } from './dom.js';
 import { mssNode } from './fallback.js';
 import { pageMetadata, titleHeading } from './metadata.js';
 import { EXTRACTOR_OPTIONS, type ExtractorOptions } from './options.js';
@@ -198,9 +198,13 @@ function cleanedWords(page: PreparedPage, node: Element, t: ExtractorOptions): n
 /** A wrapper's node is valid when it matched, has text, and carries the page's signifiers. */
 function validWrapperNode(page: PreparedPage, node: Element, signifiers: Signifiers, t: ExtractorOptions): boolean {
   if (words(page, node, t) < t.minWords) return false;
-  if (signifiers.keywords.size === 0) return true;
+  return signifiers.keywords.size === 0 || holdsTerm(page, node, signifiers.keywords);
+}
+
+/** Whether a text leaf under `node` holds one of `terms`. */
+function holdsTerm(page: PreparedPage, node: Element, terms: ReadonlySet<string>): boolean {
   const all = leafTerms(page);
-  return page.leaves.some((leaf, index) => all[index]!.some((term) => signifiers.keywords.has(term)) && isInside(leaf.element, node));
+  return page.leaves.some((leaf, index) => all[index]!.some((term) => terms.has(term)) && isInside(leaf.element, node));
 }
 
 /**
@@ -272,8 +276,7 @@ function scatteredParts(page: PreparedPage, node: Element, t: ExtractorOptions):
   const kept = new Set([node, ...parts]);
   const onPath = new Set<Element>();
   for (const part of kept) for (let at: Element | null = part; at; at = parentElement(at)) onPath.add(at);
-  let root = node;
-  while (![...kept].every((part) => isInside(part, root))) root = parentElement(root)!;
+  const root = parts.reduce(lowestCommonAncestor, node);
   const skipped: Element[] = [];
   const visit = (element: Element) => {
     for (const child of element.children) {
@@ -382,9 +385,7 @@ function singlePage(page: PreparedPage, options: ExtractOptions, signifiers: Sig
  */
 function titledBlock(page: PreparedPage, node: Element, signifiers: Signifiers, t: ExtractorOptions): Element {
   const title = signifiers.titleKeywords;
-  if (!title || title.size === 0) return node;
-  const all = leafTerms(page);
-  if (page.leaves.some((leaf, index) => isInside(leaf.element, node) && all[index]!.some((term) => title.has(term)))) return node;
+  if (!title || title.size === 0 || holdsTerm(page, node, title)) return node;
   const headline = headlineBlock(page, t);
   return headline && !isInside(headline, node) && !isInside(node, headline) ? headline : node;
 }

@@ -1,5 +1,5 @@
 import { isTag, isText, type AnyNode, type Element } from 'domhandler';
-import { parentElement, type PreparedPage } from './dom.js';
+import { lowestCommonAncestor, type PreparedPage } from './dom.js';
 import { EXTRACTOR_OPTIONS, type ExtractorOptions } from './options.js';
 import { countWordRuns } from './terms.js';
 import { cached } from '../util/cached.js';
@@ -25,13 +25,6 @@ export function maximumSubsequence(scores: readonly number[]): { start: number; 
     if (sum > best.sum) best = { start, end: i, sum };
   });
   return best;
-}
-
-function lowestCommonAncestor(a: Element, b: Element): Element {
-  const seen = new Set<Element>();
-  for (let node: Element | null = a; node; node = parentElement(node)) seen.add(node);
-  for (let node: Element | null = b; node; node = parentElement(node)) if (seen.has(node)) return node;
-  return a;
 }
 
 export function mssNode(page: PreparedPage, t: ExtractorOptions = EXTRACTOR_OPTIONS): Element | null {

@@ -54,8 +54,12 @@ function metaContent(page: PreparedPage, test: (element: Element) => boolean): s
  * too, and as a signifier it points SIGFEED at the copyright line.
  */
 export function pageMetadataTexts(page: PreparedPage): string[] {
-  const texts = pageTitles(page);
-  texts.push(...metaContent(page, (element) => element.name === 'meta' && /^(og:description|twitter:description|description)$/i.test(metaName(element))));
+  return [...pageTitles(page), ...pageDescriptions(page)];
+}
+
+/** The page's descriptions (og:, twitter:, meta) and its JSON-LD headline and description. */
+function pageDescriptions(page: PreparedPage): string[] {
+  const texts = metaContent(page, (element) => element.name === 'meta' && /^(og:description|twitter:description|description)$/i.test(metaName(element)));
   for (const script of metaContent(page, (element) => element.name === 'script' && element.attribs['type'] === 'application/ld+json')) {
     for (const match of script.matchAll(/"(?:headline|description)"\s*:\s*"((?:[^"\\]|\\.)*)"/g)) texts.push(match[1]!);
   }
@@ -73,14 +77,16 @@ function pageTitles(page: PreparedPage): string[] {
 
 /** From the page's own metadata when there is no feed item. */
 export function metadataSignifiers(page: PreparedPage): Signifiers {
-  const texts = pageMetadataTexts(page).map(stripHtml);
+  // The site's evidence (siteEvidence) behind the titles is read once: it parses the page's links.
+  const titles = pageTitles(page).map(stripHtml);
+  const texts = [...titles, ...pageDescriptions(page).map(stripHtml)];
   if (texts.length === 0) return NO_SIGNIFIERS;
   const rules = termRules(page.language);
   return {
     trigrams: new Set(texts.flatMap((text) => trigramsOf(words(text)))),
     keywords: new Set(texts.flatMap((text) => terms(text, rules))),
     source: 'metadata',
-    titleKeywords: new Set(pageTitles(page).flatMap((text) => terms(stripHtml(text), rules))),
+    titleKeywords: new Set(titles.flatMap((text) => terms(text, rules))),
   };
 }
 
