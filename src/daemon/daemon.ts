@@ -272,6 +272,9 @@ export class Daemon {
       this.begin(ref);
     }
     this.period.waitedForSlots = Math.max(this.period.waitedForSlots, plan.waitingForSlots);
+    // Work that ended during the pass has asked for another pass already (poke): when to wake is
+    // not needed, and on a server archive the question is a round trip a pass.
+    if (this.woken) return plan.wakeAt;
     const next = await store.nextWorkAt(kinds);
     const refusedUntil = this.refused.size ? Math.min(...this.refused.values()) : null;
     const times = [plan.wakeAt, next !== null && next > now.getTime() ? next : null, refusedUntil].filter((at): at is number => at !== null);

@@ -41,12 +41,12 @@ export async function dueRevisits(sql: Sql, now: Date, limit: number): Promise<W
 }
 
 export async function nextWorkAt(sql: Sql, kinds: { capture: boolean; revisit: boolean }): Promise<number | null> {
-  const first = async (query: string) => (await sql.column(query))[0];
-  const times = [
-    await first(`SELECT MIN(next_poll_at) FROM feeds WHERE ${POLLED}`),
-    kinds.capture ? await first(`SELECT MIN(page_due_at) FROM items WHERE ${RETRIED}`) : null,
-    kinds.revisit ? await first('SELECT MIN(next_check_at) FROM articles WHERE next_check_at IS NOT NULL AND feed_enabled = 1') : null,
-  ].filter((at): at is string => typeof at === 'string').map(Date.parse);
+  // One statement for the three kinds: the loop asks after every pass, and each round trip counts.
+  const row = checkedRow(z.object({ poll: nullableText, capture: nullableText, revisit: nullableText }), await sql.get(`SELECT
+    (SELECT MIN(next_poll_at) FROM feeds WHERE ${POLLED}) AS poll,
+    ${kinds.capture ? `(SELECT MIN(page_due_at) FROM items WHERE ${RETRIED})` : 'NULL::text'} AS capture,
+    ${kinds.revisit ? '(SELECT MIN(next_check_at) FROM articles WHERE next_check_at IS NOT NULL AND feed_enabled = 1)' : 'NULL::text'} AS revisit`), 'nextWorkAt');
+  const times = row ? [row.poll, row.capture, row.revisit].filter((at): at is string => at !== null).map(Date.parse) : [];
   return times.length ? Math.min(...times) : null;
 }
 
