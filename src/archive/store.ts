@@ -77,6 +77,11 @@ export interface LeaseRequest {
   staleAfterMs: number;
   /** The pause between two requests to one host (http.perHostDelay), kept across daemons on PostgreSQL. */
   hostDelayMs?: number;
+  /**
+   * On PostgreSQL: how long ended units' claims wait to be given back together, in one statement
+   * (0: each at once). Until then the unit is still this daemon's: done, and no longer due.
+   */
+  releaseBatchMs?: number;
   /** Whether the holder's process still runs (what can be told for a process on this host). */
   isAlive: (holder: LeaseHolder) => boolean;
 }

@@ -31,6 +31,12 @@ export const DAEMON_OPTIONS = {
      * spin the loop on it (several daemons on one PostgreSQL archive).
      */
     refusedBackoffMs: 1000,
+    /**
+     * Ended units' claims are given back together a moment later, one statement for all (on
+     * PostgreSQL each statement is a round trip: one a unit was a sixth of the daemon's queries).
+     * Short against refusedBackoffMs: another daemon asking meanwhile waits that long at most once.
+     */
+    releaseBatchMs: 100,
   },
   lease: {
     /** The heartbeat of the daemon's lease (ms). */

@@ -71,7 +71,7 @@ export async function runDaemon(options: RunOptions): Promise<void> {
   const store = await openArchive(settings.database, { create: true, connections: settings.http.concurrency + threads + DAEMON_OPTIONS.spareConnections });
   const me = { owner: randomUUID(), pid: process.pid, host: hostname() };
   const lease = await store.acquireLease({
-    me, now: new Date(), staleAfterMs: DAEMON_OPTIONS.lease.staleAfterMs, hostDelayMs: settings.http.perHostDelay,
+    me, now: new Date(), staleAfterMs: DAEMON_OPTIONS.lease.staleAfterMs, hostDelayMs: settings.http.perHostDelay, releaseBatchMs: DAEMON_OPTIONS.claims.releaseBatchMs,
     isAlive: (holder) => holder.host !== me.host || processAlive(holder.pid),
   });
   if (!lease.acquired) {

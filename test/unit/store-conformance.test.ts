@@ -191,9 +191,9 @@ for (const [name, open] of BACKENDS) {
 }
 
 describe('several daemons on one PostgreSQL archive', () => {
-  const join = async (url: string, owner: string, staleAfterMs: number) => {
+  const join = async (url: string, owner: string, staleAfterMs: number, releaseBatchMs = 0) => {
     const store = await openArchive({ path: '', maxSize: 'unlimited', url });
-    await store.acquireLease({ me: { owner, pid: 1, host: 'h' }, now: new Date(), staleAfterMs, hostDelayMs: 300, isAlive: () => true });
+    await store.acquireLease({ me: { owner, pid: 1, host: 'h' }, now: new Date(), staleAfterMs, hostDelayMs: 300, releaseBatchMs, isAlive: () => true });
     return store;
   };
 
@@ -220,6 +220,58 @@ describe('several daemons on one PostgreSQL archive', () => {
       assert.deepEqual(await b.recordPoll({ id: feed!.id, url: feed!.url }, record(new Date())), { newItems: 1, changedItems: 0, changedIds: [] });
       await b.release(poll, new Date());
       assert.equal(await a.claim(poll, new Date()), false, 'no longer due: polled an hour ahead');
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  test('ended units are given back together: each stays its daemon\'s until the batch, and one claimed again meanwhile is not lost to it', async () => {
+    const url = await cluster.createDatabase(`release_batch_${++databases}`);
+    const a = await join(url, 'a', 60_000, 100);
+    const b = await join(url, 'b', 60_000, 100);
+    try {
+      await a.syncSubscriptions([1, 2].map((n) => ({ url: `https://a.example/feed${n}`, title: null, tags: [], enabled: true })));
+      const [first, second] = (await a.feeds()).map((feed) => ({ kind: 'poll', id: feed.id }) as const);
+      const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+      assert.equal(await a.claim(first!, new Date()), true);
+      assert.equal(await a.claim(second!, new Date()), true);
+      await a.release(first!, new Date());
+      await a.release(second!, new Date());
+      assert.equal(await b.claim(first!, new Date()), false, 'ended, but not yet given back');
+      assert.equal(await a.claim(second!, new Date()), true, 'claimed again by its daemon before the batch');
+      await pause(300);
+      assert.equal(await b.claim(first!, new Date()), true, 'given back with the batch');
+      assert.equal(await b.claim(second!, new Date()), false, 'the batch did not give back a unit claimed again');
+      await a.release(second!, new Date());
+      await pause(300);
+      assert.equal(await b.claim(second!, new Date()), true);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  test('hosts given back together: each stays its daemon\'s until the batch, rests perHostDelay from its own give, and one taken again meanwhile is not lost to it', async () => {
+    const url = await cluster.createDatabase(`give_batch_${++databases}`);
+    const a = await join(url, 'a', 60_000, 100);
+    const b = await join(url, 'b', 60_000, 100);
+    try {
+      const [gateA, gateB] = [a.hostGate()!, b.hostGate()!];
+      const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+      assert.equal(await gateA.take('a.example'), 0);
+      await gateA.give('a.example');
+      assert.ok(await gateB.take('a.example') > 0, 'given, but not yet sent');
+      assert.equal(await gateA.take('a.example'), 0, 'taken again by its daemon before the batch');
+      await pause(250);
+      assert.ok(await gateB.take('a.example') > 0, 'the batch did not give back a host taken again');
+      const givenAt = Date.now();
+      await gateA.give('a.example');
+      await pause(150);
+      const wait = await gateB.take('a.example');
+      assert.ok(wait > 0 && wait <= 300 - (Date.now() - givenAt) + 20, `resting perHostDelay from the give, not from the batch (${wait} ms left)`);
+      await pause(wait + 20);
+      assert.equal(await gateB.take('a.example'), 0);
     } finally {
       await a.close();
       await b.close();

@@ -95,6 +95,14 @@ export async function releaseUnit(sql: Sql, owner: string, ref: ClaimRef): Promi
   await sql.run('DELETE FROM claims WHERE kind = ? AND id = ? AND owner = ?', [ref.kind, ref.id, owner]);
 }
 
+/** Several units ended: their claims go, in one statement. */
+export async function releaseUnits(sql: Sql, owner: string, refs: readonly ClaimRef[]): Promise<void> {
+  if (refs.length === 0) return;
+  await sql.run('DELETE FROM claims WHERE owner = ? AND (kind, id) IN (SELECT * FROM unnest(?::text[], ?::bigint[]))', [
+    owner, refs.map((ref) => ref.kind), refs.map((ref) => ref.id),
+  ]);
+}
+
 /**
  * Takes a host for one request of `owner`: 0 when taken, else the ms to wait — until its delay
  * after the last request ends, or a short while when another daemon's request is in flight.
@@ -117,6 +125,15 @@ export async function takeHost(db: PgDatabase, owner: string, host: string, now:
 /** The request ended: the host rests `delayMs` from now. */
 export async function giveHost(sql: Sql, owner: string, host: string, now: Date, delayMs: number): Promise<void> {
   await sql.run('UPDATE hosts SET owner = NULL, expires_at = NULL, next_at = ? WHERE host = ? AND owner = ?', [new Date(now.getTime() + delayMs).toISOString(), host, owner]);
+}
+
+/** Several requests ended: each host rests from its own `nextAt`, in one statement. */
+export async function giveHosts(sql: Sql, owner: string, hosts: ReadonlyArray<{ host: string; nextAt: string }>): Promise<void> {
+  if (hosts.length === 0) return;
+  await sql.run(`UPDATE hosts SET owner = NULL, expires_at = NULL, next_at = given.next_at
+    FROM unnest(?::text[], ?::text[]) AS given (host, next_at) WHERE hosts.host = given.host AND hosts.owner = ?`, [
+    hosts.map((given) => given.host), hosts.map((given) => given.nextAt), owner,
+  ]);
 }
 
 /** Inside a write of claimed work: the claim is still this daemon's, with the token it was given. */

@@ -27,7 +27,8 @@ import {
   addTemplate, confirmWrapper, countTemplatePage, itemExtractedBefore, recentSnapshotsOfTemplate, saveExtraction, snapshotById, storeWrapper, templateChoicesOf,
 } from './extractions.js';
 import { countEnabledFeeds, feedById, feedCounts, listFeeds, pollFeedsNow, syncSubscriptions } from './feeds.js';
-import { claimUnit, daemonsOf, giveHost, heartbeat, holdsClaim, latestDaemon, leave, registerDaemon, releaseUnit, takeHost } from './lease.js';
+import { Batched } from './batched.js';
+import { claimUnit, daemonsOf, giveHost, giveHosts, heartbeat, holdsClaim, latestDaemon, leave, registerDaemon, releaseUnit, releaseUnits, takeHost } from './lease.js';
 import { applyRetention, checkArchive } from './maintenance.js';
 import { dueNotifications, notificationSummary, queueWebhookEvents, recordDelivery } from './notifications.js';
 import { knownGuids, pollDays, recentPolls, recordPoll } from './polls.js';
@@ -61,6 +62,9 @@ export class PgStore implements Store, ExportSource {
   private readonly held = new Map<string, number>();
   private claimTtlMs = 60_000;
   private hostDelayMs = 0;
+  /** Ended units' claims and requests' hosts, given back together a moment later (LeaseRequest.releaseBatchMs). */
+  private releases: Batched<ClaimRef> | null = null;
+  private gives: Batched<{ host: string; nextAt: string }> | null = null;
 
   constructor(readonly db: PgDatabase, private readonly url: string) {}
 
@@ -284,6 +288,8 @@ export class PgStore implements Store, ExportSource {
   }
 
   async close() {
+    // What cannot be given back now expires by itself (no heartbeat renews it).
+    await Promise.all([this.releases?.close(), this.gives?.close()]);
     await this.db.close();
   }
 
@@ -523,6 +529,12 @@ export class PgStore implements Store, ExportSource {
     this.me = request.me.owner;
     this.claimTtlMs = request.staleAfterMs;
     this.hostDelayMs = request.hostDelayMs ?? 0;
+    const owner = request.me.owner;
+    const batchMs = request.releaseBatchMs ?? 0;
+    if (batchMs > 0) {
+      this.releases = new Batched(batchMs, (refs) => releaseUnits(this.db, owner, refs));
+      this.gives = new Batched(batchMs, (hosts) => giveHosts(this.db, owner, hosts));
+    }
     await this.write((sql) => registerDaemon(sql, request));
     return { acquired: true } as const;
   }
@@ -532,31 +544,48 @@ export class PgStore implements Store, ExportSource {
   }
 
   async releaseLease(owner: string) {
+    // Leaving gives back every claim and host of the daemon at once.
+    this.releases?.clear();
+    this.gives?.clear();
+    await Promise.all([this.releases?.close(), this.gives?.close()]);
     await this.write((sql) => leave(sql, owner));
     this.held.clear();
   }
 
   async claim(ref: ClaimRef, now: Date) {
     if (this.me === null) return true;
+    const key = `${ref.kind}:${ref.id}`;
+    // A unit ended but not yet given back is still this daemon's: the claim below renews it.
+    await this.releases?.withdraw(key);
     const token = await claimUnit(this.db, this.me, ref, now, this.claimTtlMs);
     if (token === null) return false;
-    this.held.set(`${ref.kind}:${ref.id}`, token);
+    this.held.set(key, token);
     return true;
   }
 
   async release(ref: ClaimRef, _now: Date) {
     if (this.me === null) return;
-    const owner = this.me;
-    this.held.delete(`${ref.kind}:${ref.id}`);
-    await releaseUnit(this.db, owner, ref);
+    const key = `${ref.kind}:${ref.id}`;
+    this.held.delete(key);
+    if (this.releases) this.releases.add(key, ref);
+    else await releaseUnit(this.db, this.me, ref);
   }
 
   hostGate(): HostGate | null {
     const owner = this.me;
     if (owner === null) return null;
+    const gives = this.gives;
     return {
-      take: (host) => takeHost(this.db, owner, host, new Date(), this.claimTtlMs, this.hostDelayMs),
-      give: (host) => giveHost(this.db, owner, host, new Date(), this.hostDelayMs),
+      take: async (host) => {
+        // A host given back but not yet sent is still this daemon's: the take renews it.
+        await gives?.withdraw(host);
+        return takeHost(this.db, owner, host, new Date(), this.claimTtlMs, this.hostDelayMs);
+      },
+      give: async (host) => {
+        const now = new Date();
+        if (gives) gives.add(host, { host, nextAt: new Date(now.getTime() + this.hostDelayMs).toISOString() });
+        else await giveHost(this.db, owner, host, now, this.hostDelayMs);
+      },
     };
   }
 
