@@ -1,7 +1,7 @@
 /** The Feed / Item model every feed format is read into (docs/architecture.md §8, `forest parse-feed`). */
 
-/** rss0.90 is Netscape's RDF format (its own namespace); rss0.9x the UserLand 0.91/0.92 line. */
-export type FeedFormat = 'rss2.0' | 'rss1.0' | 'rss0.9x' | 'rss0.90' | 'atom1.0' | 'atom0.3' | 'jsonfeed1.0' | 'jsonfeed1.1';
+/** rss0.90 is Netscape's RDF format (its own namespace); rss0.9x the UserLand 0.91/0.92 line; cdf Microsoft's Channel Definition Format. */
+export type FeedFormat = 'rss2.0' | 'rss1.0' | 'rss0.9x' | 'rss0.90' | 'atom1.0' | 'atom0.3' | 'jsonfeed1.0' | 'jsonfeed1.1' | 'cdf';
 
 export interface Enclosure {
   url: string;

@@ -1,9 +1,11 @@
 import * as cheerio from 'cheerio';
 import { decodeBody } from '../net/charset.js';
+import { isCdfChannel, parseCdf } from './cdf.js';
 import { parseJsonFeed } from './json-feed.js';
 import { FeedParseError, type ParsedFeed } from './model.js';
 import { absoluteUrl } from './sanitize.js';
 import { parseXmlFeed } from './xml-feed.js';
+import { readXmlTree } from './xml-tree.js';
 
 export interface ParseFeedOptions {
   /** The document's URL: relative links are resolved against it. */
@@ -44,7 +46,11 @@ export async function parseFeed(body: Uint8Array | string, options: ParseFeedOpt
   try {
     return withWarnings(await parseXmlFeed(start, url), warnings);
   } catch (error) {
-    if (error instanceof FeedParseError && /<html[\s>]/i.test(start.slice(0, 4096))) throw htmlPageError(start, url);
+    if (!(error instanceof FeedParseError)) throw error;
+    // feedparser knows RSS and Atom roots only; a CDF channel is read from the tree (cdf.ts).
+    const root = /<channel[\s>]/i.test(head) ? readXmlTree(start, url) : null;
+    if (isCdfChannel(root)) return withWarnings(parseCdf(root, url), warnings);
+    if (/<html[\s>]/i.test(start.slice(0, 4096))) throw htmlPageError(start, url);
     throw error;
   }
 }

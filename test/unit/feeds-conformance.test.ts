@@ -115,3 +115,26 @@ test('an Atom entry without an author has its feed\'s; dangerous HTML does not s
   const base64 = await parse(atom03('<content type="text/html" mode="base64">PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0PjxwPm9rPC9wPg==</content>'));
   assert.equal(base64.items[0]!.content, '<p>ok</p>');
 });
+
+test('CDF channels (Microsoft\'s Channel Definition Format, W3C NOTE-CDFsubmit and CDF 0.4): channel, sub-channels and items', async () => {
+  const cdf = await parse(`<?xml version="1.0"?>
+<CHANNEL HREF="http://cdf.example/" LASTMOD="2004-01-01T12:00" BASE="http://cdf.example/news/">
+  <TITLE>A channel</TITLE>
+  <ABSTRACT>What it &amp; its items are</ABSTRACT>
+  <ITEM HREF="one.html" LASTMOD="2004-01-02T10:30"><TITLE>Item one</TITLE><ABSTRACT>The first &lt;one&gt;</ABSTRACT></ITEM>
+  <CHANNEL HREF="http://cdf.example/sports/">
+    <TITLE VALUE="Sports"/>
+    <ITEM HREF="http://cdf.example/sports/two.html"><TITLE VALUE="Item two"/><ABSTRACT VALUE="The second"/></ITEM>
+  </CHANNEL>
+  <item href="three.html"><a href="ignored.html"/><title>Item three</title></item>
+</CHANNEL>`);
+  assert.equal(cdf.format, 'cdf');
+  assert.deepEqual([cdf.feed.title, cdf.feed.link, cdf.feed.description, cdf.feed.updated], ['A channel', 'http://cdf.example/', 'What it &amp; its items are', '2004-01-01T12:00:00.000Z']);
+  assert.deepEqual(cdf.items.map((item) => [item.title, item.link, item.summary, item.updated]), [
+    ['Item one', 'http://cdf.example/news/one.html', 'The first &lt;one&gt;', '2004-01-02T10:30:00.000Z'],
+    ['Item two', 'http://cdf.example/sports/two.html', 'The second', null],
+    ['Item three', 'http://cdf.example/news/three.html', null, null],
+  ]);
+  assert.equal(new Set(cdf.items.map((item) => item.guid)).size, 3, 'each item its own identity (its link)');
+  await assert.rejects(parse('<?xml version="1.0"?><channels><title>not CDF</title></channels>'), /not a feed/);
+});
