@@ -966,6 +966,8 @@ export interface WorkStore {
    * transaction, and fails with FencedError once another daemon took it over.
    */
   claim(ref: ClaimRef, now: Date): Promise<boolean>;
+  /** `claim` of several units at once (what a pass starts): whether each was granted, in order. */
+  claimAll(refs: readonly ClaimRef[], now: Date): Promise<boolean[]>;
   /** The unit ended (done or not): its claim is let go. */
   release(ref: ClaimRef, now: Date): Promise<void>;
   /**

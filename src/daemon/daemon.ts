@@ -129,11 +129,11 @@ export class Daemon {
     return { capture: capture.enabled, revisit: revisit.enabled && extract.enabled };
   }
 
-  /** Tracks a unit of work until it ends; one that resolves to false was not done (another daemon had it). */
+  /** Tracks a unit of work until it ends. */
   private track(key: string, work: Promise<unknown>, kind: WorkKind | 'extract'): void {
     const tracked = work
-      .then((done) => {
-        if (done !== false) this.period.done[kind]++;
+      .then(() => {
+        this.period.done[kind]++;
       })
       .catch((error: unknown) => {
         if (isStorageFull(error)) this.noteFull(error);
@@ -159,24 +159,19 @@ export class Daemon {
   }
 
   /**
-   * Starts the unit of work `ref` names once it is claimed (WorkStore.claim: on a shared archive,
-   * another daemon may hold it). It holds its key from now on: the next pass cannot start it twice.
+   * Starts the unit of work `ref` names, claimed (WorkStore.claimAll: on a shared archive, another
+   * daemon may hold it). It holds its key from now on: the next pass cannot start it twice.
    */
   private begin(ref: WorkRef): void {
     const { store } = this.context;
     const signal = this.controller.signal;
     const claim: ClaimRef = { kind: ref.kind, id: ref.id };
     const work = async () => {
-      if (!(await store.claim(claim, this.now()))) {
-        this.refused.set(workKey(ref), Date.now() + DAEMON_OPTIONS.claims.refusedBackoffMs);
-        return false;
-      }
       try {
         await this.run(ref, signal);
       } finally {
         await store.release(claim, this.now());
       }
-      return true;
     };
     this.track(workKey(ref), work(), ref.kind);
   }
@@ -267,10 +262,16 @@ export class Daemon {
       if (plan.start.length >= room || plan.waitingForSlots > 0 || exhausted || look >= DAEMON_OPTIONS.loop.candidates) break;
       look = Math.min(DAEMON_OPTIONS.loop.candidates, look * 4);
     }
-    for (const ref of plan.start) {
+    // What the pass starts is claimed together: on PostgreSQL one round trip for all of it.
+    const granted = await store.claimAll(plan.start.map((ref): ClaimRef => ({ kind: ref.kind, id: ref.id })), this.now());
+    plan.start.forEach((ref, index) => {
+      if (!granted[index]) {
+        this.refused.set(workKey(ref), Date.now() + DAEMON_OPTIONS.claims.refusedBackoffMs);
+        return;
+      }
       if (ref.kind === 'poll') this.period.pollLagMs = Math.max(this.period.pollLagMs, now.getTime() - ref.dueAt);
       this.begin(ref);
-    }
+    });
     this.period.waitedForSlots = Math.max(this.period.waitedForSlots, plan.waitingForSlots);
     // Work that ended during the pass has asked for another pass already (poke): when to wake is
     // not needed, and on a server archive the question is a round trip a pass.

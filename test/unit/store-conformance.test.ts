@@ -226,6 +226,29 @@ describe('several daemons on one PostgreSQL archive', () => {
     }
   });
 
+  test('units claimed together: each granted or not as alone — held by another daemon, no longer due, or free', async () => {
+    const url = await cluster.createDatabase(`claim_all_${++databases}`);
+    const a = await join(url, 'a', 60_000);
+    const b = await join(url, 'b', 60_000);
+    try {
+      await a.syncSubscriptions([1, 2, 3].map((n) => ({ url: `https://a.example/feed${n}`, title: null, tags: [], enabled: true })));
+      const feeds = await a.feeds();
+      const [one, two, three] = feeds.map((feed) => ({ kind: 'poll', id: feed.id }) as const);
+      assert.deepEqual(await a.claimAll([one!, two!], new Date()), [true, true]);
+      const when = new Date();
+      await a.recordPoll({ id: feeds[1]!.id, url: feeds[1]!.url }, {
+        startedAt: when, durationMs: 5, result: 'ok', fetch: { ...page(feeds[1]!.url, when), bytes: 10 }, parsed: feedDocument([item(1)]), error: null,
+        schedule: schedule(new Date(when.getTime() + 3600_000)), capturePages: true, revisitChangedItemsAt: null,
+      });
+      await a.release(two!, new Date());
+      assert.deepEqual(await b.claimAll([three!, one!, two!], new Date()), [true, false, false], 'free; held by a; polled an hour ahead');
+      assert.deepEqual(await a.claimAll([three!, one!], new Date()), [false, true], 'b holds three now; a renews its own');
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
   test('ended units are given back together: each stays its daemon\'s until the batch, and one claimed again meanwhile is not lost to it', async () => {
     const url = await cluster.createDatabase(`release_batch_${++databases}`);
     const a = await join(url, 'a', 60_000, 100);

@@ -50,44 +50,60 @@ export async function leave(sql: Sql, owner: string): Promise<void> {
   await sql.run('DELETE FROM daemons WHERE owner = ?', [owner]);
 }
 
-/** Whether the unit is still to be done: another daemon may have done it since it was read as due. */
+/** Of the units `ids`, those still to be done: another daemon may have done them since they were read as due. */
 const STILL_DUE: Record<ClaimRef['kind'], string | null> = {
-  poll: 'SELECT 1 FROM feeds WHERE id = @id AND enabled = 1 AND subscribed = 1 AND (next_poll_at IS NULL OR next_poll_at <= @now)',
-  capture: "SELECT 1 FROM items WHERE id = @id AND page_state = 'pending' AND page_due_at <= @now",
-  revisit: 'SELECT 1 FROM articles WHERE id = @id AND next_check_at IS NOT NULL AND next_check_at <= @now',
-  extract: 'SELECT 1 FROM extraction_queue WHERE snapshot_id = @id',
+  poll: 'SELECT id FROM feeds WHERE id = ANY(@ids::bigint[]) AND enabled = 1 AND subscribed = 1 AND (next_poll_at IS NULL OR next_poll_at <= @now)',
+  capture: "SELECT id FROM items WHERE id = ANY(@ids::bigint[]) AND page_state = 'pending' AND page_due_at <= @now",
+  revisit: 'SELECT id FROM articles WHERE id = ANY(@ids::bigint[]) AND next_check_at IS NOT NULL AND next_check_at <= @now',
+  extract: 'SELECT snapshot_id FROM extraction_queue WHERE snapshot_id = ANY(@ids::bigint[])',
   learn: null,
 };
 
 const claimRow = z.object({ owner: text, token: integer, expires_at: text });
 const hostRow = z.object({ owner: nullableText, expires_at: nullableText, next_at: text });
+const grantedRow = z.object({ kind: text, id: integer, token: integer });
+const unitKey = (kind: string, id: number) => `${kind}:${id}`;
 
 /**
- * Claims a unit for `owner`: its fencing token, or null when it is not to be had
+ * Claims units for `owner`: each one's fencing token, or null when it is not to be had
  * (another daemon's live claim; no longer due). An expired claim is taken over, its token raised;
  * the daemon's own claim is renewed as it is.
  *
- * Two statements, each its own transaction — the daemon claims every unit it does, so each round
- * trip counts. The claim is one upsert: a row another daemon holds live is left as it is and
- * nothing comes back. Whether the unit is still due is read after that claim committed, not
- * before: a daemon that did the unit commits its work before it lets the claim go, so a claim
- * taken after that sees the work done — and a unit no longer due gives its claim back.
+ * However many units, one upsert and a due check for each kind among them, each its own
+ * transaction — the daemon claims every unit it does, so each round trip counts, and a pass claims
+ * what it starts together. The upsert leaves a row another daemon holds live as it is (nothing
+ * comes back for it), and takes its rows in (kind, id) order, so that two daemons claiming
+ * overlapping units wait for each other rather than deadlock. Whether a unit is still due is read
+ * after its claim committed, not before: a daemon that did the unit commits its work before it
+ * lets the claim go, so a claim taken after that sees the work done — and units no longer due
+ * are given back.
  */
-export async function claimUnit(db: PgDatabase, owner: string, ref: ClaimRef, now: Date, ttlMs: number): Promise<number | null> {
+export async function claimUnits(db: PgDatabase, owner: string, refs: readonly ClaimRef[], now: Date, ttlMs: number): Promise<Array<number | null>> {
+  if (refs.length === 0) return [];
   const stamp = now.toISOString();
-  const until = new Date(now.getTime() + ttlMs).toISOString();
-  const token = checkedRow(integer, (await db.column(`INSERT INTO claims AS held (kind, id, owner, token, expires_at) VALUES (@kind, @id, @owner, 1, @until)
+  const unique = [...new Map(refs.map((ref) => [unitKey(ref.kind, ref.id), ref])).values()];
+  const rows = checkedRows(grantedRow, await db.all(`INSERT INTO claims AS held (kind, id, owner, token, expires_at)
+    SELECT unit.kind, unit.id, @owner, 1, @until FROM unnest(@kinds::text[], @ids::bigint[]) AS unit (kind, id) ORDER BY unit.kind, unit.id
     ON CONFLICT (kind, id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at,
       token = CASE WHEN held.owner = excluded.owner THEN held.token ELSE held.token + 1 END
     WHERE held.owner = excluded.owner OR held.expires_at < @now
-    RETURNING token`, { kind: ref.kind, id: ref.id, owner, until, now: stamp }))[0], 'claim');
-  if (token === undefined) return null;
-  const due = STILL_DUE[ref.kind];
-  if (due !== null && (await db.get(due, { id: ref.id, now: stamp })) === undefined) {
-    await releaseUnit(db, owner, ref);
-    return null;
+    RETURNING kind, id, token`, {
+    kinds: unique.map((ref) => ref.kind), ids: unique.map((ref) => ref.id), owner, until: new Date(now.getTime() + ttlMs).toISOString(), now: stamp,
+  }), 'claimUnits');
+  const tokens = new Map(rows.map((row) => [unitKey(row.kind, row.id), row.token]));
+  const notDue: ClaimRef[] = [];
+  for (const kind of new Set(unique.map((ref) => ref.kind))) {
+    const due = STILL_DUE[kind];
+    const claimed = unique.filter((ref) => ref.kind === kind && tokens.has(unitKey(kind, ref.id)));
+    if (due === null || claimed.length === 0) continue;
+    const still = new Set(checkedRows(integer, await db.column(due, { ids: claimed.map((ref) => ref.id), now: stamp }), 'claimUnits'));
+    for (const ref of claimed.filter((unit) => !still.has(unit.id))) {
+      tokens.delete(unitKey(kind, ref.id));
+      notDue.push(ref);
+    }
   }
-  return token;
+  await releaseUnits(db, owner, notDue);
+  return refs.map((ref) => tokens.get(unitKey(ref.kind, ref.id)) ?? null);
 }
 
 /** The unit ended: its claim goes. */

@@ -28,7 +28,7 @@ import {
 } from './extractions.js';
 import { countEnabledFeeds, feedById, feedCounts, listFeeds, pollFeedsNow, syncSubscriptions } from './feeds.js';
 import { Batched } from './batched.js';
-import { claimUnit, daemonsOf, giveHost, giveHosts, heartbeat, holdsClaim, latestDaemon, leave, registerDaemon, releaseUnit, releaseUnits, takeHost } from './lease.js';
+import { claimUnits, daemonsOf, giveHost, giveHosts, heartbeat, holdsClaim, latestDaemon, leave, registerDaemon, releaseUnit, releaseUnits, takeHost } from './lease.js';
 import { applyRetention, checkArchive } from './maintenance.js';
 import { dueNotifications, notificationSummary, queueWebhookEvents, recordDelivery } from './notifications.js';
 import { knownGuids, pollDays, recentPolls, recordPoll } from './polls.js';
@@ -553,14 +553,20 @@ export class PgStore implements Store, ExportSource {
   }
 
   async claim(ref: ClaimRef, now: Date) {
-    if (this.me === null) return true;
-    const key = `${ref.kind}:${ref.id}`;
+    return (await this.claimAll([ref], now))[0]!;
+  }
+
+  async claimAll(refs: readonly ClaimRef[], now: Date) {
+    const owner = this.me;
+    if (owner === null) return refs.map(() => true);
+    const keys = refs.map((ref) => `${ref.kind}:${ref.id}`);
     // A unit ended but not yet given back is still this daemon's: the claim below renews it.
-    await this.releases?.withdraw(key);
-    const token = await claimUnit(this.db, this.me, ref, now, this.claimTtlMs);
-    if (token === null) return false;
-    this.held.set(key, token);
-    return true;
+    await Promise.all(keys.map((key) => this.releases?.withdraw(key)));
+    const tokens = await claimUnits(this.db, owner, refs, now, this.claimTtlMs);
+    return tokens.map((token, index) => {
+      if (token !== null) this.held.set(keys[index]!, token);
+      return token !== null;
+    });
   }
 
   async release(ref: ClaimRef, _now: Date) {
