@@ -33,8 +33,9 @@ export const DAEMON_OPTIONS = {
     refusedBackoffMs: 1000,
     /**
      * Ended units' claims are given back together a moment later, one statement for all (on
-     * PostgreSQL each statement is a round trip: one a unit was a sixth of the daemon's queries).
-     * Short against refusedBackoffMs: another daemon asking meanwhile waits that long at most once.
+     * PostgreSQL each statement is a round trip: one a unit was a twentieth of the daemon's
+     * queries). A unit is no longer due once its work committed, so no other daemon asks for it
+     * meanwhile; one that is still due (its work failed) waits this long more at most.
      */
     releaseBatchMs: 100,
   },

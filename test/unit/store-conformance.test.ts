@@ -275,32 +275,6 @@ describe('several daemons on one PostgreSQL archive', () => {
     }
   });
 
-  test('hosts given back together: each stays its daemon\'s until the batch, rests perHostDelay from its own give, and one taken again meanwhile is not lost to it', async () => {
-    const url = await cluster.createDatabase(`give_batch_${++databases}`);
-    const a = await join(url, 'a', 60_000, 100);
-    const b = await join(url, 'b', 60_000, 100);
-    try {
-      const [gateA, gateB] = [a.hostGate()!, b.hostGate()!];
-      const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-      assert.equal(await gateA.take('a.example'), 0);
-      await gateA.give('a.example');
-      assert.ok(await gateB.take('a.example') > 0, 'given, but not yet sent');
-      assert.equal(await gateA.take('a.example'), 0, 'taken again by its daemon before the batch');
-      await pause(250);
-      assert.ok(await gateB.take('a.example') > 0, 'the batch did not give back a host taken again');
-      const givenAt = Date.now();
-      await gateA.give('a.example');
-      await pause(150);
-      const wait = await gateB.take('a.example');
-      assert.ok(wait > 0 && wait <= 300 - (Date.now() - givenAt) + 20, `resting perHostDelay from the give, not from the batch (${wait} ms left)`);
-      await pause(wait + 20);
-      assert.equal(await gateB.take('a.example'), 0);
-    } finally {
-      await a.close();
-      await b.close();
-    }
-  });
-
   test('a host takes one daemon\'s request at a time, perHostDelay apart', async () => {
     const url = await cluster.createDatabase(`hosts_${++databases}`);
     const a = await join(url, 'a', 60_000);

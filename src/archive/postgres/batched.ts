@@ -1,13 +1,13 @@
 /**
  * Statements that may wait a moment and go together: a daemon gives back an ended unit's claim
- * and a host after each request, and on PostgreSQL each statement is a round trip (a sixth of the
- * daemon's queries were these). Each key waits at most `delayMs`; all that are waiting then go in
+ * after each unit, and on PostgreSQL each statement is a round trip (one a unit was a twentieth of
+ * the daemon's queries). Each key waits at most `delayMs`; all that are waiting then go in
  * one `send`. A key added again goes once; one withdrawn before it went, not at all.
  *
  * A statement that must come after a key's goes after `withdraw(key)`: a new claim of a unit
  * whose release is on its way is made after that release, not before it. A send that fails puts its
  * keys back for the next batch (unless taken back meanwhile), so that nothing held is forgotten:
- * the heartbeat renews every claim and host a daemon holds.
+ * the heartbeat renews every claim a daemon holds.
  */
 export class Batched<V> {
   private readonly waiting = new Map<string, V>();

@@ -143,15 +143,6 @@ export async function giveHost(sql: Sql, owner: string, host: string, now: Date,
   await sql.run('UPDATE hosts SET owner = NULL, expires_at = NULL, next_at = ? WHERE host = ? AND owner = ?', [new Date(now.getTime() + delayMs).toISOString(), host, owner]);
 }
 
-/** Several requests ended: each host rests from its own `nextAt`, in one statement. */
-export async function giveHosts(sql: Sql, owner: string, hosts: ReadonlyArray<{ host: string; nextAt: string }>): Promise<void> {
-  if (hosts.length === 0) return;
-  await sql.run(`UPDATE hosts SET owner = NULL, expires_at = NULL, next_at = given.next_at
-    FROM unnest(?::text[], ?::text[]) AS given (host, next_at) WHERE hosts.host = given.host AND hosts.owner = ?`, [
-    hosts.map((given) => given.host), hosts.map((given) => given.nextAt), owner,
-  ]);
-}
-
 /** Inside a write of claimed work: the claim is still this daemon's, with the token it was given. */
 export async function holdsClaim(sql: Sql, owner: string, kind: ClaimRef['kind'], id: number, token: number): Promise<boolean> {
   const held = checkedRow(claimRow, await sql.get('SELECT owner, token, expires_at FROM claims WHERE kind = ? AND id = ? FOR UPDATE', [kind, id]), 'fence');

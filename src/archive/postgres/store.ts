@@ -28,7 +28,7 @@ import {
 } from './extractions.js';
 import { countEnabledFeeds, feedById, feedCounts, listFeeds, pollFeedsNow, syncSubscriptions } from './feeds.js';
 import { Batched } from './batched.js';
-import { claimUnits, daemonsOf, giveHost, giveHosts, heartbeat, holdsClaim, latestDaemon, leave, registerDaemon, releaseUnit, releaseUnits, takeHost } from './lease.js';
+import { claimUnits, daemonsOf, giveHost, heartbeat, holdsClaim, latestDaemon, leave, registerDaemon, releaseUnit, releaseUnits, takeHost } from './lease.js';
 import { applyRetention, checkArchive } from './maintenance.js';
 import { dueNotifications, notificationSummary, queueWebhookEvents, recordDelivery } from './notifications.js';
 import { knownGuids, pollDays, recentPolls, recordPoll } from './polls.js';
@@ -62,9 +62,8 @@ export class PgStore implements Store, ExportSource {
   private readonly held = new Map<string, number>();
   private claimTtlMs = 60_000;
   private hostDelayMs = 0;
-  /** Ended units' claims and requests' hosts, given back together a moment later (LeaseRequest.releaseBatchMs). */
+  /** Ended units' claims, given back together a moment later (LeaseRequest.releaseBatchMs). */
   private releases: Batched<ClaimRef> | null = null;
-  private gives: Batched<{ host: string; nextAt: string }> | null = null;
 
   constructor(readonly db: PgDatabase, private readonly url: string) {}
 
@@ -289,7 +288,7 @@ export class PgStore implements Store, ExportSource {
 
   async close() {
     // What cannot be given back now expires by itself (no heartbeat renews it).
-    await Promise.all([this.releases?.close(), this.gives?.close()]);
+    await this.releases?.close();
     await this.db.close();
   }
 
@@ -531,10 +530,7 @@ export class PgStore implements Store, ExportSource {
     this.hostDelayMs = request.hostDelayMs ?? 0;
     const owner = request.me.owner;
     const batchMs = request.releaseBatchMs ?? 0;
-    if (batchMs > 0) {
-      this.releases = new Batched(batchMs, (refs) => releaseUnits(this.db, owner, refs));
-      this.gives = new Batched(batchMs, (hosts) => giveHosts(this.db, owner, hosts));
-    }
+    if (batchMs > 0) this.releases = new Batched(batchMs, (refs) => releaseUnits(this.db, owner, refs));
     await this.write((sql) => registerDaemon(sql, request));
     return { acquired: true } as const;
   }
@@ -544,10 +540,9 @@ export class PgStore implements Store, ExportSource {
   }
 
   async releaseLease(owner: string) {
-    // Leaving gives back every claim and host of the daemon at once.
+    // Leaving gives back every claim of the daemon at once.
     this.releases?.clear();
-    this.gives?.clear();
-    await Promise.all([this.releases?.close(), this.gives?.close()]);
+    await this.releases?.close();
     await this.write((sql) => leave(sql, owner));
     this.held.clear();
   }
@@ -580,18 +575,11 @@ export class PgStore implements Store, ExportSource {
   hostGate(): HostGate | null {
     const owner = this.me;
     if (owner === null) return null;
-    const gives = this.gives;
+    // A give goes at once, unlike a claim's release: while it waits, another daemon wanting the
+    // host would find it taken and ask again and again (bench:cluster, docs/measurements.md).
     return {
-      take: async (host) => {
-        // A host given back but not yet sent is still this daemon's: the take renews it.
-        await gives?.withdraw(host);
-        return takeHost(this.db, owner, host, new Date(), this.claimTtlMs, this.hostDelayMs);
-      },
-      give: async (host) => {
-        const now = new Date();
-        if (gives) gives.add(host, { host, nextAt: new Date(now.getTime() + this.hostDelayMs).toISOString() });
-        else await giveHost(this.db, owner, host, now, this.hostDelayMs);
-      },
+      take: (host) => takeHost(this.db, owner, host, new Date(), this.claimTtlMs, this.hostDelayMs),
+      give: (host) => giveHost(this.db, owner, host, new Date(), this.hostDelayMs),
     };
   }
 
