@@ -62,7 +62,8 @@ const STILL_DUE: Record<ClaimRef['kind'], string | null> = {
 const claimRow = z.object({ owner: text, token: integer, expires_at: text });
 const hostRow = z.object({ owner: nullableText, expires_at: nullableText, next_at: text });
 const grantedRow = z.object({ kind: text, id: integer, token: integer });
-const unitKey = (kind: string, id: number) => `${kind}:${id}`;
+/** A unit's key among a daemon's claims (its tokens, its releases waiting for their batch). */
+export const unitKey = (kind: string, id: number) => `${kind}:${id}`;
 
 /**
  * Claims units for `owner`: each one's fencing token, or null when it is not to be had
@@ -106,12 +107,7 @@ export async function claimUnits(db: PgDatabase, owner: string, refs: readonly C
   return refs.map((ref) => tokens.get(unitKey(ref.kind, ref.id)) ?? null);
 }
 
-/** The unit ended: its claim goes. */
-export async function releaseUnit(sql: Sql, owner: string, ref: ClaimRef): Promise<void> {
-  await sql.run('DELETE FROM claims WHERE kind = ? AND id = ? AND owner = ?', [ref.kind, ref.id, owner]);
-}
-
-/** Several units ended: their claims go, in one statement. */
+/** Units ended: their claims go, in one statement. */
 export async function releaseUnits(sql: Sql, owner: string, refs: readonly ClaimRef[]): Promise<void> {
   if (refs.length === 0) return;
   await sql.run('DELETE FROM claims WHERE owner = ? AND (kind, id) IN (SELECT * FROM unnest(?::text[], ?::bigint[]))', [

@@ -28,7 +28,7 @@ import {
 } from './extractions.js';
 import { countEnabledFeeds, feedById, feedCounts, listFeeds, pollFeedsNow, syncSubscriptions } from './feeds.js';
 import { Batched } from './batched.js';
-import { claimUnits, daemonsOf, giveHost, heartbeat, holdsClaim, latestDaemon, leave, registerDaemon, releaseUnit, releaseUnits, takeHost } from './lease.js';
+import { claimUnits, daemonsOf, giveHost, heartbeat, holdsClaim, latestDaemon, leave, registerDaemon, releaseUnits, takeHost, unitKey } from './lease.js';
 import { applyRetention, checkArchive } from './maintenance.js';
 import { dueNotifications, notificationSummary, queueWebhookEvents, recordDelivery } from './notifications.js';
 import { knownGuids, pollDays, recentPolls, recordPoll } from './polls.js';
@@ -72,7 +72,7 @@ export class PgStore implements Store, ExportSource {
    * write is undone (FencedError). Writes of work this store did not claim are not fenced.
    */
   private async fence(sql: Sql, kind: ClaimRef['kind'], id: number): Promise<void> {
-    const token = this.held.get(`${kind}:${id}`);
+    const token = this.held.get(unitKey(kind, id));
     if (this.me === null || token === undefined) return;
     if (!(await holdsClaim(sql, this.me, kind, id, token))) {
       throw new FencedError(`${kind} ${id}: this daemon's claim expired and another daemon took the work over; what it did is dropped`);
@@ -554,7 +554,7 @@ export class PgStore implements Store, ExportSource {
   async claimAll(refs: readonly ClaimRef[], now: Date) {
     const owner = this.me;
     if (owner === null) return refs.map(() => true);
-    const keys = refs.map((ref) => `${ref.kind}:${ref.id}`);
+    const keys = refs.map((ref) => unitKey(ref.kind, ref.id));
     // A unit ended but not yet given back is still this daemon's: the claim below renews it.
     await Promise.all(keys.map((key) => this.releases?.withdraw(key)));
     const tokens = await claimUnits(this.db, owner, refs, now, this.claimTtlMs);
@@ -566,10 +566,10 @@ export class PgStore implements Store, ExportSource {
 
   async release(ref: ClaimRef, _now: Date) {
     if (this.me === null) return;
-    const key = `${ref.kind}:${ref.id}`;
+    const key = unitKey(ref.kind, ref.id);
     this.held.delete(key);
     if (this.releases) this.releases.add(key, ref);
-    else await releaseUnit(this.db, this.me, ref);
+    else await releaseUnits(this.db, this.me, [ref]);
   }
 
   hostGate(): HostGate | null {
