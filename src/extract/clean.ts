@@ -1,10 +1,12 @@
 import type { Element } from 'domhandler';
 import { textContent } from 'domutils';
 import { isTemplateBlock, linkWords, textBlocks } from './blocks.js';
-import type { PreparedPage } from './dom.js';
+import { isInside, type PreparedPage } from './dom.js';
+import { titleHeading } from './metadata.js';
 import { wordCount } from './guard.js';
 import { EXTRACTOR_OPTIONS, type ExtractorOptions } from './options.js';
 import { cached } from '../util/cached.js';
+import { countWordRuns } from './terms.js';
 
 /**
  * Cleaning inside the chosen block: what sits in the article's container without being the
@@ -61,8 +63,32 @@ function isStamp(text: string, cell: boolean, t: ExtractorOptions): boolean {
   return tokens.every((token) => /^\d{1,4}(:\d{2})?(st|nd|rd|th)?\.?$/i.test(token) || STAMP_WORDS.test(token));
 }
 
+/** A link the page declares a tag of the document: HTML's `rel="tag"`; WordPress writes its categories `rel="category"` (or `"category tag"`). */
+const isTagLink = (element: Element): boolean => element.name === 'a' && /(^|\s)(tag|category)(\s|$)/i.test(element.attribs['rel'] ?? '');
+
 /**
- * Whether a block's whole text is a widget's label, a reader counter or a date stamp. Kept per
+ * A post's tag line: links the page declares its tags (isTagLink) with less than a sentence
+ * beside them — "Tags:", an author, a time ("sounds — Ann @ 12:52"). The tags say what the post
+ * is filed under, not what it says; a sentence that links a tag in its prose keeps its words.
+ */
+function isTagLine(block: Element, t: ExtractorOptions): boolean {
+  let tags = 0;
+  let other = 0;
+  const visit = (node: Element, inTag: boolean) => {
+    for (const child of node.children) {
+      if (child.type === 'text') {
+        const count = countWordRuns(child.data);
+        if (inTag) tags += count;
+        else other += count;
+      } else if (child.type === 'tag') visit(child as Element, inTag || isTagLink(child as Element));
+    }
+  };
+  visit(block, isTagLink(block));
+  return tags > 0 && other < t.sentenceWords;
+}
+
+/**
+ * Whether a block's whole text is a widget's label, a reader counter, a date stamp or a tag line. Kept per
  * element (a prepared page does not change) and thresholds: a page's single-page and wrapper
  * extractions (the per-page guard, the leave-one-out check) ask it of the same blocks.
  */
@@ -70,7 +96,7 @@ const widgetTexts = new WeakMap<ExtractorOptions, WeakMap<Element, boolean>>();
 function isWidgetText(block: Element, t: ExtractorOptions): boolean {
   return cached(cached(widgetTexts, t, () => new WeakMap<Element, boolean>()), block, () => {
     const text = textContent(block);
-    return LABEL.test(text) || COUNTER.test(text) || isStamp(text, block.name === 'td' || block.name === 'th', t);
+    return LABEL.test(text) || COUNTER.test(text) || isStamp(text, block.name === 'td' || block.name === 'th', t) || isTagLine(block, t);
   });
 }
 
@@ -124,6 +150,13 @@ export function boilerplateInside(page: PreparedPage, root: Element, options: Cl
   const rootText = textContent(root);
   const rootLength = Math.max(1, rootText.length);
   let rootWords: number | undefined;
+  // A container holding the page's headline is the article's, however linked its few words (a
+  // short post: a linked headline, a line of category links, a sentence crediting two sources).
+  let headline: Element | null | undefined;
+  const holdsHeadline = (node: Element) => {
+    headline = headline === undefined ? titleHeading(page, null, t) : headline;
+    return headline !== null && isInside(headline, node);
+  };
   const visit = (element: Element) => {
     for (const child of element.children) {
       if (child.type !== 'tag') continue;
@@ -144,7 +177,7 @@ export function boilerplateInside(page: PreparedPage, root: Element, options: Cl
       }
       if (node.name === 'ul' || node.name === 'ol' || node.name === 'div' || node.name === 'table') {
         const { words, linked } = linkWords(node, t.linkListWords);
-        if (words > 0 && linked / words > t.linkListDensity && words < t.linkListWords) {
+        if (words > 0 && linked / words > t.linkListDensity && words < t.linkListWords && !holdsHeadline(node)) {
           skipped.add(node);
           continue;
         }

@@ -98,8 +98,11 @@ export interface ExtractOptions {
  * that is mostly links is no part of the body; parts of the body's type further apart in the main
  * run are merged; a block found by a page's description alone, apart from its headline, gives
  * way to the headline's block.
+ * 10: a post's tag line (links declared tags, rel="tag" or "category", with less than a sentence
+ * beside them) is left out; a container holding the page's headline is never a link list; a short
+ * post widened for context is no fragment of its column (issue #54).
  */
-export const EXTRACTOR_VERSION = 9;
+export const EXTRACTOR_VERSION = 10;
 
 export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024; // as extract.maxBytes in config/default.yaml
 
@@ -365,9 +368,11 @@ function singlePage(page: PreparedPage, options: ExtractOptions, signifiers: Sig
     // but cleaning left too few of them to be one, and less than `fragmentShare` of the block's
     // (its containers named themselves boilerplate): the block was not the article. The largest
     // region cleaning dropped, or the page's main run of text, stands when it holds more. (A
-    // short post keeps most of its block's words: it is no fragment.)
+    // short post keeps most of its block's words — of the block SIGFEED found, not of the
+    // column it was widened to for having too few: it is no fragment.)
     const kept = wordCount(object.text);
-    if (!signified || kept >= t.minWords || kept >= t.fragmentShare * foundWords) return object;
+    const blockWords = found && isInside(found.node, foundNode) ? Math.min(foundWords, words(page, found.node, t)) : foundWords;
+    if (!signified || kept >= t.minWords || kept >= t.fragmentShare * blockWords) return object;
     const dropped = largestDroppedRegion(page, foundNode, t);
     const candidates = [object, fromRun(), dropped ? objectAt(page, dropped, 'sigfeed', options, t) : null];
     return candidates.reduce<ArticleObject>((best, candidate) => (candidate && wordCount(candidate.text) > wordCount(best.text) ? candidate : best), object);

@@ -300,6 +300,17 @@ test('reader counters (comments, shares) are left out, inline too: a revisit see
   assert.ok(before.text.includes('on 4 November 2026 and approved'), 'the prose is kept');
 });
 
+test('a post\'s tag line (declared tags, an author, a time) is left out; a sentence linking a tag keeps its words', () => {
+  const paragraph = (i: number) => `<p>The harbour committee met on ${i} November 2026 and approved the ferry timetable, the budget for the bridge repairs and a study of the tunnel.</p>`;
+  const html = `<html><head><title>Ferry timetable approved</title></head><body><div class="entry">
+<h1>Ferry timetable approved</h1><div class="line"><a href="/c/harbour" rel="category tag">harbour</a>, <a href="/t/ferries" rel="tag">ferries</a> — Ann @ 09:00</div>
+${[1, 2, 3].map(paragraph).join('')}<p>Readers who follow <a href="/t/ferries" rel="tag">ferries</a> will find the old timetable in the archive below.</p></div></body></html>`;
+  const article = extractArticle(html, { feedTitle: 'Ferry timetable approved' });
+  assert.ok(!article.text.includes('Ann @ 09:00'), `kept the tag line: ${article.text}`);
+  assert.ok(article.text.includes('Readers who follow ferries will find the old timetable'), 'the sentence stays whole');
+  assert.ok(article.text.includes('on 3 November 2026 and approved'), 'the prose is kept');
+});
+
 test('a deck set apart from the body: a wrapper learns its slot across pages; a single page leaves it out', () => {
   // The deck repeats the page's description, in a promo box above the body's container, with a
   // teaser of another story beside it: one page cannot tell which is the deck, the template can.
