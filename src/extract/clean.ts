@@ -1,6 +1,6 @@
 import type { Element } from 'domhandler';
 import { textContent } from 'domutils';
-import { isTemplateBlock, linkWords, textBlocks } from './blocks.js';
+import { holdsLink, isTemplateBlock, linkWords, textBlocks } from './blocks.js';
 import { isInside, type PreparedPage } from './dom.js';
 import { titleHeading } from './metadata.js';
 import { wordCount } from './guard.js';
@@ -115,21 +115,46 @@ function holdsLinkedHeading(element: Element, inLink = element.name === 'a'): bo
   return false;
 }
 
+/** The first heading inside `element`, in document order. */
+function firstHeading(element: Element): Element | null {
+  for (const child of element.children) {
+    if (child.type !== 'tag') continue;
+    const node = child as Element;
+    if (HEADING.test(node.name)) return node;
+    const inner = firstHeading(node);
+    if (inner) return inner;
+  }
+  return null;
+}
+
 /**
- * A list of teasers: `teaserListItems` or more children, each a headline linking to another page
- * with at most `teaserWords` words beside it (an excerpt, a date), holding most of the
- * container's words ("Recent stories", "More from the site" under the story, in its container).
- * Each item is another article's card, not a part of this one — and its excerpt is prose, so the
- * link-density rule for link lists does not see it. A blog's posts (long) and a story's linked
- * subheadings followed by paragraphs (not one short card each) are not teasers.
+ * The words of a teaser card — a headline with at most `teaserWords` words beside it (an
+ * excerpt, a date) and a link to another page, through the headline or a "Read more…" after the
+ * excerpt — or null when `element` is no card.
+ */
+function cardWords(element: Element, t: ExtractorOptions): number | null {
+  const heading = firstHeading(element);
+  if (!heading) return null;
+  const headingWords = linkWords(heading).words;
+  const { words } = linkWords(element, headingWords + t.teaserWords + 1);
+  if (words === 0 || words - headingWords > t.teaserWords) return null;
+  return holdsLinkedHeading(element) || holdsLink(element) ? words : null;
+}
+
+/**
+ * A list of teasers: `teaserListItems` or more children, each a card (cardWords), holding most
+ * of the container's words ("Recent stories", "More from the site" under the story, in its
+ * container). Each item is another article's card, not a part of this one — and its excerpt is
+ * prose, so the link-density rule for link lists does not see it. A blog's posts (long) and a
+ * story's subheadings followed by paragraphs (not one short card each) are not teasers.
  */
 function isTeaserList(element: Element, t: ExtractorOptions): boolean {
   let items = 0;
   let itemWords = 0;
   for (const child of element.children) {
     if (child.type !== 'tag') continue;
-    const words = linkWords(child as Element, t.teaserWords + 1).words;
-    if (words > 0 && words <= t.teaserWords && holdsLinkedHeading(child as Element)) {
+    const words = cardWords(child as Element, t);
+    if (words !== null) {
       items++;
       itemWords += words;
     }

@@ -100,7 +100,8 @@ export interface ExtractOptions {
  * way to the headline's block.
  * 10: a post's tag line (links declared tags, rel="tag" or "category", with less than a sentence
  * beside them) is left out; a container holding the page's headline is never a link list; a short
- * post widened for context is no fragment of its column (issue #54).
+ * post widened for context is no fragment of its column; a teaser card's link may follow its
+ * excerpt ("Read more…") and its headline's words are not counted against its excerpt (issue #54).
  */
 export const EXTRACTOR_VERSION = 10;
 
