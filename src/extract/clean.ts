@@ -128,38 +128,40 @@ function firstHeading(element: Element): Element | null {
 }
 
 /**
- * The words of a teaser card — a headline with at most `teaserWords` words beside it (an
- * excerpt, a date) and a link to another page, through the headline or a "Read more…" after the
- * excerpt — or null when `element` is no card.
+ * A teaser card's words, split: its headline's and the rest (an excerpt, a date) — or null when
+ * `element` is no card: a headline and a link to another page, through the headline or a
+ * "Read more…" after the excerpt.
  */
-function cardWords(element: Element, t: ExtractorOptions): number | null {
+function cardWords(element: Element, t: ExtractorOptions): { headline: number; beside: number } | null {
   const heading = firstHeading(element);
-  if (!heading) return null;
-  const headingWords = linkWords(heading).words;
-  const { words } = linkWords(element, headingWords + t.teaserWords + 1);
-  if (words === 0 || words - headingWords > t.teaserWords) return null;
-  return holdsLinkedHeading(element) || holdsLink(element) ? words : null;
+  if (!heading || !(holdsLinkedHeading(element) || holdsLink(element))) return null;
+  const headline = linkWords(heading).words;
+  const { words } = linkWords(element, headline + t.linkListWords);
+  return words === 0 ? null : { headline, beside: words - headline };
 }
 
 /**
- * A list of teasers: `teaserListItems` or more children, each a card (cardWords), holding most
- * of the container's words ("Recent stories", "More from the site" under the story, in its
- * container). Each item is another article's card, not a part of this one — and its excerpt is
- * prose, so the link-density rule for link lists does not see it. A blog's posts (long) and a
- * story's subheadings followed by paragraphs (not one short card each) are not teasers.
+ * A list of teasers: `teaserListItems` or more children, each a card (cardWords), with at most
+ * `teaserWords` words beside a headline on average — one card's longer excerpt does not make a
+ * list of cards a story's sections — and holding most of the container's words ("Recent
+ * stories", "More from the site" under the story, in its container). Each item is another
+ * article's card, not a part of this one — and its excerpt is prose, so the link-density rule for
+ * link lists does not see it. A blog's posts (long) and a story's subheadings followed by
+ * paragraphs (not one short card each) are not teasers.
  */
-function isTeaserList(element: Element, t: ExtractorOptions): boolean {
+export function isTeaserList(element: Element, t: ExtractorOptions): boolean {
   let items = 0;
   let itemWords = 0;
+  let beside = 0;
   for (const child of element.children) {
     if (child.type !== 'tag') continue;
-    const words = cardWords(child as Element, t);
-    if (words !== null) {
-      items++;
-      itemWords += words;
-    }
+    const card = cardWords(child as Element, t);
+    if (card === null) continue;
+    items++;
+    itemWords += card.headline + card.beside;
+    beside += card.beside;
   }
-  return items >= t.teaserListItems && itemWords > linkWords(element).words / 2;
+  return items >= t.teaserListItems && beside <= items * t.teaserWords && itemWords > linkWords(element).words / 2;
 }
 
 export interface CleanOptions {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Element } from 'domhandler';
 import { escapeUTF8 } from 'entities';
 import { linkWords } from './blocks.js';
-import { boilerplateInside, namesItselfComments, ALWAYS_SKIPPED } from './clean.js';
+import { boilerplateInside, isTeaserList, namesItselfComments, ALWAYS_SKIPPED } from './clean.js';
 import { keywordCoverage, pageOwnSignifiers, wordCount } from './guard.js';
 import { deckBefore } from './deck.js';
 import { depthOf, isInside, lowestCommonAncestor, parentElement, type PreparedPage, preparePage, textOf } from './dom.js';
@@ -101,7 +101,10 @@ export interface ExtractOptions {
  * 10: a post's tag line (links declared tags, rel="tag" or "category", with less than a sentence
  * beside them) is left out; a container holding the page's headline is never a link list; a short
  * post widened for context is no fragment of its column; a teaser card's link may follow its
- * excerpt ("Read more…") and its headline's words are not counted against its excerpt (issue #54).
+ * excerpt ("Read more…"), its headline's words are not counted against its excerpt, and a list's
+ * cards average at most `teaserWords` beside their headlines; such a list is never the article —
+ * neither as the page's main run nor as a region cleaning dropped — and when SIGFEED's block
+ * proves a fragment, the block the page's headline opens is a candidate too (issue #54).
  */
 export const EXTRACTOR_VERSION = 10;
 
@@ -358,24 +361,26 @@ function singlePage(page: PreparedPage, options: ExtractOptions, signifiers: Sig
   const signified = found !== null;
   const foundWords = foundNode ? words(page, foundNode, t) : 0;
   // The main run's words once cleaned: a run that is mostly comments or link lists is not
-  // the article however long it is.
+  // the article however long it is, nor is a run that is a list of other stories' cards.
   const fallbackWords = fallback ? cleanedWords(page, fallback, t) : 0;
   // Weak signifiers (a title that is only the site's name) can point at a footer: when the
   // block they find holds a small part of the page's main run of text, trust the run.
-  const fromRun = () => (fallback && fallbackWords >= t.minWords ? objectAt(page, fallback, 'fallback', options, t) : null);
+  const fromRun = () => (fallback && fallbackWords >= t.minWords && !isTeaserList(fallback, t) ? objectAt(page, fallback, 'fallback', options, t) : null);
   if (foundNode && foundWords >= t.minWords && foundWords >= t.sigfeedShareOfRun * fallbackWords) {
     const object = objectAt(page, foundNode, 'sigfeed', options, t);
     // A page never yields a fragment of its article: SIGFEED's block held an article's words,
     // but cleaning left too few of them to be one, and less than `fragmentShare` of the block's
-    // (its containers named themselves boilerplate): the block was not the article. The largest
-    // region cleaning dropped, or the page's main run of text, stands when it holds more. (A
+    // (its containers named themselves boilerplate, or it was a list of other stories' cards):
+    // the block was not the article. The largest region cleaning dropped, the page's main run of
+    // text or the block the page's headline opens stands when it holds more. (A
     // short post keeps most of its block's words — of the block SIGFEED found, not of the
     // column it was widened to for having too few: it is no fragment.)
     const kept = wordCount(object.text);
     const blockWords = found && isInside(found.node, foundNode) ? Math.min(foundWords, words(page, found.node, t)) : foundWords;
     if (!signified || kept >= t.minWords || kept >= t.fragmentShare * blockWords) return object;
     const dropped = largestDroppedRegion(page, foundNode, t);
-    const candidates = [object, fromRun(), dropped ? objectAt(page, dropped, 'sigfeed', options, t) : null];
+    const headline = headlineBlock(page, t);
+    const candidates = [object, fromRun(), dropped ? objectAt(page, dropped, 'sigfeed', options, t) : null, headline && headline !== foundNode ? objectAt(page, headline, 'sigfeed', options, t) : null];
     return candidates.reduce<ArticleObject>((best, candidate) => (candidate && wordCount(candidate.text) > wordCount(best.text) ? candidate : best), object);
   }
   return fromRun() ?? { ...emptyArticle('no article found: too little text'), ...titleOnly(page, t) };
@@ -433,13 +438,13 @@ function linkedLeaf(element: Element): boolean {
  * links — the largest coherent text region a block's cleaning dropped — or null when none holds
  * an article's worth. A post's container can name itself boilerplate (WordPress classes a post
  * `tag-…` for each of its tags) and, beside a longer box of related stories or comments, hold
- * less than half of the block: cleaning then drops it with them. Comment threads and forms stay
- * dropped: they are never the article.
+ * less than half of the block: cleaning then drops it with them. Comment threads, forms and
+ * lists of teaser cards stay dropped: they are never the article.
  */
 function largestDroppedRegion(page: PreparedPage, node: Element, t: ExtractorOptions): Element | null {
   let best: { element: Element; words: number } | null = null;
   for (const element of boilerplateInside(page, node, { thresholds: t })) {
-    if (namesItselfComments(element) || ALWAYS_SKIPPED.has(element.name)) continue;
+    if (namesItselfComments(element) || ALWAYS_SKIPPED.has(element.name) || isTeaserList(element, t)) continue;
     let count = 0;
     for (const leaf of page.leaves) if (leaf.words.length >= t.sentenceWords && isInside(leaf.element, element) && !linkedLeaf(leaf.element)) count += leaf.words.length;
     if (count >= t.minWords && (!best || count > best.words)) best = { element, words: count };
