@@ -5,8 +5,8 @@ import { isInside, type PreparedPage } from './dom.js';
 import { titleHeading } from './metadata.js';
 import { wordCount } from './guard.js';
 import { EXTRACTOR_OPTIONS, type ExtractorOptions } from './options.js';
-import { cached } from '../util/cached.js';
 import { countWordRuns } from './terms.js';
+import { cached } from '../util/cached.js';
 
 /**
  * Cleaning inside the chosen block: what sits in the article's container without being the
@@ -88,9 +88,9 @@ function isTagLine(block: Element, t: ExtractorOptions): boolean {
 }
 
 /**
- * Whether a block's whole text is a widget's label, a reader counter, a date stamp or a tag line. Kept per
- * element (a prepared page does not change) and thresholds: a page's single-page and wrapper
- * extractions (the per-page guard, the leave-one-out check) ask it of the same blocks.
+ * Whether a block's whole text is a widget's label, a reader counter, a date stamp or a tag
+ * line. Kept per element (a prepared page does not change) and thresholds: a page's single-page
+ * and wrapper extractions (the per-page guard, the leave-one-out check) ask it of the same blocks.
  */
 const widgetTexts = new WeakMap<ExtractorOptions, WeakMap<Element, boolean>>();
 function isWidgetText(block: Element, t: ExtractorOptions): boolean {
@@ -103,17 +103,6 @@ function isWidgetText(block: Element, t: ExtractorOptions): boolean {
 /** Elements a list of teasers comes in. */
 const CONTAINERS = new Set(['div', 'ul', 'ol', 'section', 'aside']);
 const HEADING = /^h[1-6]$/;
-
-/** Whether `element` holds a heading that links away (`<a><h5>…</h5></a>` or `<h3><a>…</a></h3>`). */
-function holdsLinkedHeading(element: Element, inLink = element.name === 'a'): boolean {
-  for (const child of element.children) {
-    if (child.type !== 'tag') continue;
-    const node = child as Element;
-    if (HEADING.test(node.name) && (inLink || linkWords(node).linked > 0)) return true;
-    if (holdsLinkedHeading(node, inLink || node.name === 'a')) return true;
-  }
-  return false;
-}
 
 /** The first heading inside `element`, in document order. */
 function firstHeading(element: Element): Element | null {
@@ -134,7 +123,7 @@ function firstHeading(element: Element): Element | null {
  */
 function cardWords(element: Element, t: ExtractorOptions): { headline: number; beside: number } | null {
   const heading = firstHeading(element);
-  if (!heading || !(holdsLinkedHeading(element) || holdsLink(element))) return null;
+  if (!heading || !holdsLink(element)) return null;
   const headline = linkWords(heading).words;
   const { words } = linkWords(element, headline + t.linkListWords);
   return words === 0 ? null : { headline, beside: words - headline };

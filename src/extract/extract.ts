@@ -372,9 +372,9 @@ function singlePage(page: PreparedPage, options: ExtractOptions, signifiers: Sig
     // but cleaning left too few of them to be one, and less than `fragmentShare` of the block's
     // (its containers named themselves boilerplate, or it was a list of other stories' cards):
     // the block was not the article. The largest region cleaning dropped, the page's main run of
-    // text or the block the page's headline opens stands when it holds more. (A
-    // short post keeps most of its block's words — of the block SIGFEED found, not of the
-    // column it was widened to for having too few: it is no fragment.)
+    // text or the block the page's headline opens stands when it holds more. (A short post keeps
+    // most of its block's words — of the block SIGFEED found, not of the column it was widened to
+    // for having too few: it is no fragment.)
     const kept = wordCount(object.text);
     const blockWords = found && isInside(found.node, foundNode) ? Math.min(foundWords, words(page, found.node, t)) : foundWords;
     if (!signified || kept >= t.minWords || kept >= t.fragmentShare * blockWords) return object;
