@@ -157,6 +157,8 @@ export interface CleanOptions {
   /** Normalised block texts known to be template (from a wrapper). */
   templateBlocks?: ReadonlySet<string>;
   thresholds?: ExtractorOptions;
+  /** Link-dense boxes stay in (an object that cleaning would otherwise leave empty). */
+  keepLinkLists?: boolean;
 }
 
 /** The elements inside `root` to leave out of the article. */
@@ -193,7 +195,7 @@ export function boilerplateInside(page: PreparedPage, root: Element, options: Cl
       }
       if (node.name === 'ul' || node.name === 'ol' || node.name === 'div' || node.name === 'table') {
         const { words, linked } = linkWords(node, t.linkListWords);
-        if (words > 0 && linked / words > t.linkListDensity && words < t.linkListWords && !holdsHeadline(node)) {
+        if (!options.keepLinkLists && words > 0 && linked / words > t.linkListDensity && words < t.linkListWords && !holdsHeadline(node)) {
           skipped.add(node);
           continue;
         }

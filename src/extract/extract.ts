@@ -104,7 +104,8 @@ export interface ExtractOptions {
  * excerpt ("Read more…"), its headline's words are not counted against its excerpt, and a list's
  * cards average at most `teaserWords` beside their headlines; such a list is never the article —
  * neither as the page's main run nor as a region cleaning dropped — and when SIGFEED's block
- * proves a fragment, the block the page's headline opens is a candidate too (issue #54).
+ * proves a fragment, the block the page's headline opens is a candidate too; a block under the
+ * page's headline that cleaning would leave without a word keeps its link-dense boxes (issue #54).
  */
 export const EXTRACTOR_VERSION = 10;
 
@@ -452,18 +453,31 @@ function largestDroppedRegion(page: PreparedPage, node: Element, t: ExtractorOpt
   return best?.element ?? null;
 }
 
+/** Whether the page's headline (metadata.ts titleHeading) lies in `node`. */
+function holdsHeadline(page: PreparedPage, node: Element, t: ExtractorOptions): boolean {
+  const headline = titleHeading(page, null, t);
+  return headline !== null && isInside(headline, node);
+}
+
 /** The article object whose body is `found` (with its same-type siblings), cleaned. */
 function objectAt(page: PreparedPage, found: Element, method: 'forest' | 'sigfeed' | 'fallback', options: ExtractOptions, t: ExtractorOptions): ArticleObject {
   const merged = withSameTypeSiblings(page, found, t);
   const node = merged.root;
   const templateBlocks = new Set(method === 'forest' ? options.wrapper?.templateBlocks ?? [] : []);
-  const skipped = boilerplateInside(page, node, { templateBlocks, thresholds: t });
-  for (const element of merged.skipped) skipped.add(element);
+  const cleaned = (keepLinkLists: boolean) => {
+    const skipped = boilerplateInside(page, node, { templateBlocks, thresholds: t, keepLinkLists });
+    for (const element of merged.skipped) skipped.add(element);
+    return { skipped, body: articleText(node, skipped) };
+  };
+  let { skipped, body } = cleaned(false);
+  // Link density tells links from prose only where there is prose to tell them from: a block
+  // under the page's headline that cleaning would leave without a word is a short post whose few
+  // words are mostly links ("Created by Ann Lee, example.com"), and its link-dense boxes stay.
+  if (body.trim() === '' && holdsHeadline(page, node, t)) ({ skipped, body } = cleaned(true));
   const metadata = pageMetadata(page, node, options.feedAuthor ?? null, t);
   // The deck a wrapper knows the template's slot of, when it sits apart from the body.
   const deckElement = method === 'forest' && options.wrapper?.deck ? deckBefore(page, node, options.wrapper.deck, t) : null;
   const deck = deckElement ? textOf(deckElement).trim() : null;
-  const body = articleText(node, skipped);
   const title = metadata.title ?? options.feedTitle ?? null;
   const published = options.feedPublished ?? metadata.published;
   const region = options.html === false ? null : regionHtml(node, skipped);
