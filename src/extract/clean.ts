@@ -1,8 +1,8 @@
 import type { Element } from 'domhandler';
 import { textContent } from 'domutils';
 import { holdsLink, isTemplateBlock, linkWords, textBlocks } from './blocks.js';
-import { isInside, type PreparedPage } from './dom.js';
-import { titleHeading } from './metadata.js';
+import type { PreparedPage } from './dom.js';
+import { holdsHeadline } from './metadata.js';
 import { wordCount } from './guard.js';
 import { EXTRACTOR_OPTIONS, type ExtractorOptions } from './options.js';
 import { countWordRuns } from './terms.js';
@@ -168,13 +168,6 @@ export function boilerplateInside(page: PreparedPage, root: Element, options: Cl
   const rootText = textContent(root);
   const rootLength = Math.max(1, rootText.length);
   let rootWords: number | undefined;
-  // A container holding the page's headline is the article's, however linked its few words (a
-  // short post: a linked headline, a line of category links, a sentence crediting two sources).
-  let headline: Element | null | undefined;
-  const holdsHeadline = (node: Element) => {
-    headline = headline === undefined ? titleHeading(page, null, t) : headline;
-    return headline !== null && isInside(headline, node);
-  };
   const visit = (element: Element) => {
     for (const child of element.children) {
       if (child.type !== 'tag') continue;
@@ -195,7 +188,9 @@ export function boilerplateInside(page: PreparedPage, root: Element, options: Cl
       }
       if (node.name === 'ul' || node.name === 'ol' || node.name === 'div' || node.name === 'table') {
         const { words, linked } = linkWords(node, t.linkListWords);
-        if (!options.keepLinkLists && words > 0 && linked / words > t.linkListDensity && words < t.linkListWords && !holdsHeadline(node)) {
+        // A container holding the page's headline is the article's, however linked its few words
+        // (a short post: a linked headline, a line of category links, a linked credit).
+        if (!options.keepLinkLists && words > 0 && linked / words > t.linkListDensity && words < t.linkListWords && !holdsHeadline(page, node, t)) {
           skipped.add(node);
           continue;
         }

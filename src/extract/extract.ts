@@ -7,7 +7,7 @@ import { keywordCoverage, pageOwnSignifiers, wordCount } from './guard.js';
 import { deckBefore } from './deck.js';
 import { depthOf, isInside, lowestCommonAncestor, parentElement, type PreparedPage, preparePage, textOf } from './dom.js';
 import { mssNode } from './fallback.js';
-import { pageMetadata, titleHeading } from './metadata.js';
+import { holdsHeadline, pageHeadline, pageMetadata } from './metadata.js';
 import { EXTRACTOR_OPTIONS, type ExtractorOptions } from './options.js';
 import { articleText, regionHtml, sanitizedHtml } from './render.js';
 import { leafTerms } from './significance.js';
@@ -377,7 +377,7 @@ function singlePage(page: PreparedPage, options: ExtractOptions, signifiers: Sig
     // most of its block's words — of the block SIGFEED found, not of the column it was widened to
     // for having too few: it is no fragment.)
     const kept = wordCount(object.text);
-    const blockWords = found && isInside(found.node, foundNode) ? Math.min(foundWords, words(page, found.node, t)) : foundWords;
+    const blockWords = found && isInside(found.node, foundNode) ? words(page, found.node, t) : foundWords;
     if (!signified || kept >= t.minWords || kept >= t.fragmentShare * blockWords) return object;
     const dropped = largestDroppedRegion(page, foundNode, t);
     const headline = headlineBlock(page, t);
@@ -403,11 +403,11 @@ function titledBlock(page: PreparedPage, node: Element, signifiers: Signifiers, 
 }
 
 /**
- * The block the page's headline opens (metadata.ts titleHeading): its nearest ancestor, within
+ * The block the page's headline opens (metadata.ts pageHeadline): its nearest ancestor, within
  * `enlargeLevels`, with an article's worth of words — or null without such a headline.
  */
 function headlineBlock(page: PreparedPage, t: ExtractorOptions): Element | null {
-  const heading = titleHeading(page, null, t);
+  const heading = pageHeadline(page, t);
   for (let at = heading ? parentElement(heading) : null, level = 0; at && at.name !== 'body' && level < t.enlargeLevels; at = parentElement(at), level++) {
     if (words(page, at, t) >= t.minWords) return at;
   }
@@ -451,12 +451,6 @@ function largestDroppedRegion(page: PreparedPage, node: Element, t: ExtractorOpt
     if (count >= t.minWords && (!best || count > best.words)) best = { element, words: count };
   }
   return best?.element ?? null;
-}
-
-/** Whether the page's headline (metadata.ts titleHeading) lies in `node`. */
-function holdsHeadline(page: PreparedPage, node: Element, t: ExtractorOptions): boolean {
-  const headline = titleHeading(page, null, t);
-  return headline !== null && isInside(headline, node);
 }
 
 /** The article object whose body is `found` (with its same-type siblings), cleaned. */

@@ -200,6 +200,22 @@ export function titleHeading(page: PreparedPage, node: Element | null, t: Extrac
 }
 
 /**
+ * The page's headline wherever it lies (titleHeading without a node), kept per page and
+ * thresholds: cleaning asks whether a box holds it, and every extraction of a page cleans several
+ * blocks (the candidates, the per-page guard, the leave-one-out check).
+ */
+const headlineOfPage = new WeakMap<PreparedPage, WeakMap<ExtractorOptions, Element | null>>();
+export function pageHeadline(page: PreparedPage, t: ExtractorOptions = EXTRACTOR_OPTIONS): Element | null {
+  return cached(cached(headlineOfPage, page, () => new WeakMap<ExtractorOptions, Element | null>()), t, () => titleHeading(page, null, t));
+}
+
+/** Whether the page's headline (pageHeadline) lies in `node`. */
+export function holdsHeadline(page: PreparedPage, node: Element, t: ExtractorOptions = EXTRACTOR_OPTIONS): boolean {
+  const headline = pageHeadline(page, t);
+  return headline !== null && isInside(headline, node);
+}
+
+/**
  * The page's metadata around the article's node. The byline is the page's declared author
  * (JSON-LD, meta), else a byline element in the article's region (articleRegion) — else the
  * feed item's author. Dates from a `<time>` are read from the same region.
