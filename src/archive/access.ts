@@ -55,19 +55,23 @@ export const captureRow = z.object({
   snapshotId: integer,
   fetchedAt: text,
   status: integer,
+  canonicalUrl: nullableText,
 });
 export type CaptureRow = z.infer<typeof captureRow>;
 
 /**
- * The captures that can be replayed (their bytes are kept) of the articles whose item link,
- * final URL or canonical URL is `url`, oldest first.
+ * The captures that can be replayed (their bytes are kept) of `url`: those Forest requested at
+ * `url` or whose redirects ended there — what Forest fetched, never what a page claims (its
+ * canonical link is kept beside, as its claim) — oldest first.
  */
 export function capturesOfUrl(db: Db, url: string): CaptureRow[] {
-  return checkedRows(captureRow, db.prepare(`SELECT snapshots.id AS snapshotId, snapshots.fetched_at AS fetchedAt, snapshots.status FROM snapshots
-    WHERE snapshots.sha256 IS NOT NULL AND snapshots.item_id IN (
-      SELECT item_id FROM articles WHERE url = @url UNION SELECT item_id FROM articles WHERE final_url = @url UNION SELECT item_id FROM articles WHERE canonical_url = @url)
-    ORDER BY snapshots.fetched_at, snapshots.id`).all({ url }), 'capturesOfUrl');
+  return checkedRows(captureRow, db.prepare(CAPTURES_OF_URL).all({ url }), 'capturesOfUrl');
 }
+
+/** capturesOfUrl's query, the same on both engines: an index lookup on each of the two columns (migrations 0021, postgres/0003). */
+export const CAPTURES_OF_URL = `SELECT id AS "snapshotId", fetched_at AS "fetchedAt", status, canonical_url AS "canonicalUrl" FROM snapshots WHERE sha256 IS NOT NULL AND url = @url
+  UNION SELECT id, fetched_at, status, canonical_url FROM snapshots WHERE sha256 IS NOT NULL AND final_url = @url
+  ORDER BY "fetchedAt", "snapshotId"`;
 
 export interface CaptureContent {
   url: string;

@@ -1,3 +1,4 @@
+import { groupedByCanonical } from '../net/site.js';
 import { z } from 'zod';
 import type { NextCheck } from '../schedule/revisit.js';
 import type { Db } from './database.js';
@@ -114,10 +115,12 @@ export function checksOf(db: Db, articleId: number): CheckRow[] {
   return checkedRows(checkRow, db.prepare('SELECT * FROM checks WHERE article_id = ? ORDER BY at, id').all(articleId), 'checksOf');
 }
 
-/** Other articles (in other feeds, or other items) with the same canonical URL. */
-export function sameArticleElsewhere(db: Db, article: ArticleRow): ArticleRow[] {
+/** Other articles (in other feeds, or other items) with the same canonical URL, of the same site as each (net/site.ts). */
+export function sameArticleElsewhere(db: Db, article: ArticleRow): number[] {
   if (!article.canonical_url) return [];
-  return checkedRows(articleRow, db.prepare('SELECT * FROM articles WHERE canonical_url = ? AND id != ? ORDER BY id').all(article.canonical_url, article.id), 'sameArticleElsewhere');
+  const others = checkedRows(articleRow, db.prepare('SELECT * FROM articles WHERE canonical_url = ? AND id != ? ORDER BY id').all(article.canonical_url, article.id), 'sameArticleElsewhere');
+  const urls = (row: ArticleRow) => ({ id: row.id, url: row.url, finalUrl: row.final_url });
+  return groupedByCanonical({ ...urls(article), canonicalUrl: article.canonical_url }, others.map(urls)).map((other) => other.id);
 }
 
 /** The HTML and the object stay packed as the pool packed them (packed-content.ts); the text is kept as text, for the search index. */

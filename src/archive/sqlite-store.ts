@@ -142,7 +142,7 @@ export class SqliteStore extends SqliteWork implements Store, ExportSource {
 
   async sameArticleElsewhere(articleId: number) {
     const row = articleById(this.db, articleId);
-    return row ? sameArticleElsewhere(this.db, row).map((other) => other.id) : [];
+    return row ? sameArticleElsewhere(this.db, row) : [];
   }
 
   async search(...args: Parameters<Store['search']>) {
@@ -158,7 +158,7 @@ export class SqliteStore extends SqliteWork implements Store, ExportSource {
   }
 
   async mementos(url: string) {
-    return capturesOfUrl(this.db, url).map((row) => ({ snapshotId: row.snapshotId, datetime: row.fetchedAt, status: row.status }));
+    return capturesOfUrl(this.db, url).map((row) => ({ snapshotId: row.snapshotId, datetime: row.fetchedAt, status: row.status, canonicalUrl: row.canonicalUrl }));
   }
 
   async capture(snapshotId: number) {

@@ -556,6 +556,8 @@ export interface Memento {
   snapshotId: number;
   datetime: string;
   status: number;
+  /** What the page names as its address (`<link rel=canonical>`): its claim, never the memento's original. */
+  canonicalUrl: string | null;
 }
 
 /** A raw capture as it was fetched. */

@@ -7,6 +7,7 @@ import { printJson, settingsFor, withStore } from './context.js';
 import { describeGap } from '../daemon/gap-recovery.js';
 import { allowHintFor } from '../net/address-check.js';
 import { SCHEDULE_OPTIONS } from '../schedule/options.js';
+import { shownNotification } from '../config/secrets.js';
 
 const relative = (iso: string | null, now: number) => {
   if (!iso) return '—';
@@ -108,7 +109,7 @@ export function statusCommand(): Command {
       printDaemons(daemons, Date.now());
       if (statuses.length > FEEDS_LISTED_IN_FULL && !options.all) printSummary(statuses);
       else printStatus(statuses);
-      for (const webhook of notifications) {
+      for (const webhook of notifications.map(shownNotification)) {
         console.log(`notifications to ${webhook.webhook}: ${webhook.delivered} delivered${webhook.lastDeliveredAt ? ` (last ${relative(webhook.lastDeliveredAt, Date.now())})` : ''}, ${webhook.waiting} waiting${webhook.waiting > 0 && webhook.lastError ? ` (last error: ${webhook.lastError})` : ''}`);
       }
     });

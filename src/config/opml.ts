@@ -3,6 +3,7 @@ import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { Subscription } from '../archive/store.js';
 import { ConfigError } from './errors.js';
 import { cronExpression, feedUrl } from './subscriptions.js';
+import { xmlChars } from '../util/xml-chars.js';
 
 /**
  * OPML 2.0 subscription lists (fast-xml-parser). Import keeps titles, site URLs and categories
@@ -132,5 +133,5 @@ export function toOpml(subscriptions: Array<Subscription & { feedTitle?: string 
   const xml = builder.build({
     opml: { '@_version': '2.0', [`@_xmlns:${PREFIX}`]: NAMESPACE, head: { title: 'Forest subscriptions', dateCreated: now.toUTCString() }, body: { outline: outlines } },
   }) as string;
-  return `<?xml version="1.0" encoding="UTF-8"?>\n${xml}`;
+  return xmlChars(`<?xml version="1.0" encoding="UTF-8"?>\n${xml}`);
 }

@@ -90,6 +90,8 @@ const settingsSchema = z.strictObject({
     capturePort: z.number().int().min(0).max(65535).nullable(),
     captureOrigin: z.string().regex(/^https?:\/\/[^/]+$/, 'an origin: scheme and host, e.g. https://captures.archive.example.org').nullable(),
     publicUrl: z.string().regex(/^https?:\/\/[^/?#]+\/?$/, 'the app\'s address as browsers reach it: scheme and host, e.g. https://archive.example.org').nullable(),
+    allowedHosts: z.array(z.string().regex(/^(\[[0-9a-fA-F:.]+\]|[^\s/:@[\]]+)$/, 'a host name or address without scheme or port, e.g. archive.example.org')).nullable(),
+    timeouts: z.strictObject({ headers: duration, request: duration, idle: duration }),
   }),
   notify: z.strictObject({
     webhooks: z.array(z.strictObject({
@@ -108,6 +110,8 @@ const settingsSchema = z.strictObject({
     callbackUrl: z.string().regex(/^https?:\/\/[^/?#]+(\/[^?#]*)?$/, 'the address at which a hub reaches `forest serve`, e.g. https://archive.example.org').nullable(),
     leaseSeconds: z.number().int().min(60).max(365 * 86400),
     pollInterval: duration,
+    maxPushBytes: size,
+    maxConcurrentPushes: z.number().int().min(1).max(64),
   }),
   log: z.strictObject({
     level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']),

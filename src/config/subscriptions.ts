@@ -7,8 +7,12 @@ import { cronProblem } from '../schedule/cron.js';
 import { ConfigError } from './errors.js';
 import { lineOf, parseYaml, readYamlFile, validateYaml } from './yaml-file.js';
 
-/** A feed URL: absolute http(s). */
-export const feedUrl = z.string().trim().refine((value) => {
+/**
+ * A feed URL: absolute http(s), with no white space or control character inside (a URL parser
+ * drops a newline or tab silently, so `…/feed\nX` would be subscribed as another URL than the
+ * one written; a space must be percent-encoded).
+ */
+export const feedUrl = z.string().trim().refine((value) => !/[\u0000-\u0020\u007f-\u009f]/.test(value), 'holds white space or a control character: percent-encode it (a space is %20)').refine((value) => {
   try {
     return ['http:', 'https:'].includes(new URL(value).protocol);
   } catch {

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { ArchiveEvent, ArchiveNotifications, NotifyEvent, QueuedNotification } from '../archive/store.js';
+import { redactUrl, webhookLabel, withoutCredentials } from '../config/secrets.js';
 import type { Settings } from '../config/settings.js';
 import type { Logger } from '../util/logger.js';
 import { FOREST_SOFTWARE } from '../util/project-root.js';
@@ -78,15 +79,17 @@ export function signedDelivery(delivery: Pick<QueuedNotification, 'id' | 'payloa
   };
 }
 
-/** POSTs one delivery; its status, or why it failed. */
+/** POSTs one delivery; its status, or why it failed (with no part of the webhook's URL in it: config/secrets.ts). */
 export async function post(url: string, delivery: { body: string; headers: Record<string, string> }, timeoutMs: number): Promise<{ status: number | null; error: string | null }> {
   try {
-    const response = await fetch(url, { method: 'POST', body: delivery.body, headers: delivery.headers, signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
+    const target = withoutCredentials(url);
+    const response = await fetch(target.url, { method: 'POST', body: delivery.body, headers: { ...delivery.headers, ...target.headers }, signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
     await response.arrayBuffer().catch(() => undefined);
     return response.ok ? { status: response.status, error: null } : { status: response.status, error: `HTTP ${response.status}` };
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    return { status: null, error: (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s (notify.timeout)` : cause?.code ?? cause?.message ?? (error as Error).message };
+    const why = (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s (notify.timeout)` : cause?.code ?? cause?.message ?? (error as Error).message;
+    return { status: null, error: redactUrl(why, url) };
   }
 }
 
@@ -114,12 +117,12 @@ export async function notifyPass(store: ArchiveNotifications, settings: Settings
     const { status, error } = await post(webhook.url, signedDelivery(delivery, webhook.secret, now()), settings.timeout);
     if (error === null) {
       await store.recordDelivery(delivery.id, { delivered: true, status: status ?? 200 }, now());
-      log.info({ webhook: webhook.url, event: delivery.event, delivery: delivery.id, status }, 'notified');
+      log.info({ webhook: webhookLabel(webhook.url), event: delivery.event, delivery: delivery.id, status }, 'notified');
     } else {
       failing.add(webhook.url);
       const wait = Math.min(settings.retryDelay * 2 ** delivery.attempts, settings.maxRetryDelay);
       await store.recordDelivery(delivery.id, { delivered: false, status, error, retryAt: new Date(now().getTime() + wait) }, now());
-      log.warn({ webhook: webhook.url, event: delivery.event, delivery: delivery.id, status, error, retryInS: Math.round(wait / 1000) }, 'notification failed');
+      log.warn({ webhook: webhookLabel(webhook.url), event: delivery.event, delivery: delivery.id, status, error, retryInS: Math.round(wait / 1000) }, 'notification failed');
     }
   }
 }

@@ -5,7 +5,10 @@ import ipaddr from 'ipaddr.js';
  * into a subscribed feed can point the archiver at any URL, so by default it refuses every
  * address that is not public unicast — loopback, RFC 1918, link-local (cloud metadata lives at
  * 169.254.169.254), carrier-grade NAT, multicast, reserved, unique-local IPv6 — and the IPv6
- * forms that embed one of those (IPv4-mapped, IPv4-translated, NAT64, 6to4). Miniflux, CommaFeed
+ * forms that embed one of those (IPv4-mapped, IPv4-translated, NAT64, 6to4). IPv6 outside 2000::/3,
+ * the only space IANA's IPv6 Address Space registry allocates as global unicast, is never public
+ * (among it the deprecated IPv4-compatible ::/96 of RFC 4291 §2.5.5.1, which ipaddr.js calls
+ * unicast). Miniflux, CommaFeed
  * and Tiny Tiny RSS refuse the same by default after advisories of their own.
  *
  * Range tables come from ipaddr.js (maintained against the IANA special-purpose registries)
@@ -29,7 +32,26 @@ const RANGE_WORDS: Record<string, string> = {
   uniqueLocal: 'a unique-local address',
   deprecatedSiteLocal: 'a site-local address',
   teredo: 'a Teredo tunnel address',
+  ipv4Compatible: 'an IPv4-compatible IPv6 address (deprecated, RFC 4291 §2.5.5.1)',
+  outsideGlobalUnicast: 'an IPv6 address outside the global unicast space 2000::/3',
 };
+
+/** IANA's global unicast space: the only IPv6 space whose addresses may be public. */
+const GLOBAL_UNICAST: [ipaddr.IPv6, number] = [ipaddr.IPv6.parse('2000::'), 3];
+/** ::/96 (RFC 4291 §2.5.5.1): "IPv4-compatible" addresses, deprecated; :: and ::1 are named on their own. */
+const IPV4_COMPATIBLE: [ipaddr.IPv6, number] = [ipaddr.IPv6.parse('::'), 96];
+
+/**
+ * ipaddr.js's name for the range of `address`, with what it calls unicast split where the IANA
+ * registries say otherwise: IPv6 unicast outside 2000::/3 is not global.
+ */
+function rangeOf(address: Address): string {
+  const range = address.range();
+  if (range !== 'unicast' || address.kind() === 'ipv4') return range;
+  const v6 = address as ipaddr.IPv6;
+  if (v6.match(GLOBAL_UNICAST)) return 'unicast';
+  return v6.match(IPV4_COMPATIBLE) ? 'ipv4Compatible' : 'outsideGlobalUnicast';
+}
 
 /** True when `text` is an address or a CIDR range ipaddr.js understands (for settings validation). */
 export function isAddressOrRange(text: string): boolean {
@@ -94,7 +116,7 @@ export class AddressPolicy {
   private isListed(address: Address): boolean {
     const candidates: Address[] = [address];
     if (address.kind() === 'ipv6') {
-      const inner = embeddedIPv4(address as ipaddr.IPv6, address.range());
+      const inner = embeddedIPv4(address as ipaddr.IPv6, rangeOf(address));
       if (inner) candidates.push(inner);
     }
     return candidates.some((candidate) => this.allowed.some(([base, bits]) => base.kind() === candidate.kind() && candidate.match(base, bits)));
@@ -105,7 +127,7 @@ export class AddressPolicy {
    * list has been consulted, for the address and the IPv4 address inside it alike.)
    */
   private problemOf(address: Address): string | null {
-    const range = address.range();
+    const range = rangeOf(address);
     if (range === 'unicast') return null;
     if (address.kind() === 'ipv6') {
       const inner = embeddedIPv4(address as ipaddr.IPv6, range);

@@ -23,8 +23,10 @@ export const WEBSUB_OPTIONS = {
   unsubscribeAttempts: 3,
   /** Polls in a row that find items no push announced before the hub is judged silent and the feed polled in full again. */
   missesBeforeDrop: 2,
-  /** The largest push body read (bytes): the body is only checked against its signature, the items come from the origin. */
-  maxPushBytes: 10 * 1024 * 1024,
+  /** The longest lease taken from a hub (s): a hub may grant any number, a date past this one is no lease we need. */
+  maxLeaseSeconds: 366 * 86400,
+  /** Signatures of counted pushes remembered per subscription, to ignore replays (web/websub.ts). */
+  replaysRemembered: 1000,
 } as const;
 
 export interface LinkValue {

@@ -4,7 +4,7 @@ import type { Settings } from '../config/settings.js';
 import { idParams } from './api.js';
 import { loginPage } from './pages.js';
 import { Problem } from './problems.js';
-import { LoginLimit } from './login-limit.js';
+import type { GuessLimit } from './guess-limit.js';
 import { cookieValue, sameSecret, SESSION_COOKIE, type Sessions, type Viewer } from './session.js';
 import { subscriptionEdits } from './writes.js';
 
@@ -39,9 +39,8 @@ const sessionCookie = (request: FastifyRequest, value: string, maxAge: number) =
 
 const back = (reply: FastifyReply, to: string) => reply.code(303).header('location', to).send();
 
-export function actionRoutes(app: FastifyInstance, store: WebArchive, settings: Pick<Settings, 'serve' | 'subscriptions' | 'database'>, sessions: Sessions | null): void {
+export function actionRoutes(app: FastifyInstance, store: WebArchive, settings: Pick<Settings, 'serve' | 'subscriptions' | 'database'>, sessions: Sessions | null, limit: GuessLimit): void {
   const { token } = settings.serve;
-  const limit = new LoginLimit();
   const edits = subscriptionEdits(store, settings.subscriptions, settings.database.url !== null);
   const page = (reply: FastifyReply, status: number, problem: string | null) => reply.code(status).type('text/html; charset=utf-8').send(loginPage(token !== null, problem).value);
 

@@ -5,6 +5,7 @@ import { compareVersions, diffView, historyView, versionView } from '../archive/
 import { daemonStatus } from '../daemon/status.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { Problem } from './problems.js';
+import { shownNotification } from '../config/secrets.js';
 
 /**
  * The HTTP API (`/api/v1`, JSON): the archive as the CLI's `--json` shows it (the same field
@@ -134,7 +135,7 @@ export function apiRoutes(app: FastifyInstance, store: WebArchive): void {
     schema: { summary: 'The daemons on this archive (daemon: the one heard from last; daemons: every one) and archive-wide totals', tags: ['status'], response: { 200: anything } },
   }, async () => {
     const [holder, daemons, totals, notifications] = await Promise.all([store.leaseHolder(), store.daemons(), store.totals(), store.notificationSummary()]);
-    return { daemon: daemonStatus(holder), daemons: daemons.flatMap((one) => daemonStatus(one) ?? []), checks: totals.checks, versionsByMethod: totals.versionsByMethod, backlog: totals.backlog, articles: totals.articles, notifications };
+    return { daemon: daemonStatus(holder), daemons: daemons.flatMap((one) => daemonStatus(one) ?? []), checks: totals.checks, versionsByMethod: totals.versionsByMethod, backlog: totals.backlog, articles: totals.articles, notifications: notifications.map(shownNotification) };
   });
 }
 

@@ -3,6 +3,7 @@ import type { WebArchive } from '../archive/store.js';
 import { html } from './html.js';
 import { changedBlocks } from './pages.js';
 import { Problem } from './problems.js';
+import { xmlChars } from '../util/xml-chars.js';
 
 /**
  * `GET /changes.atom[?feed=ID or URL][&tag=T]`: one Atom entry per edit a revisit found (a
@@ -49,6 +50,6 @@ ${change.diff ? html`<content type="html">${changedBlocks(change.diff).value}</c
 </entry>
 `)}</feed>
 `;
-    return reply.type('application/atom+xml; charset=utf-8').send(document.value);
+    return reply.type('application/atom+xml; charset=utf-8').send(xmlChars(document.value));
   });
 }

@@ -3,7 +3,9 @@ import type { WebArchive } from '../archive/store.js';
 import type { Settings } from '../config/settings.js';
 import type { Logger } from '../util/logger.js';
 import { appOrigins, captureListenHost, httpOrigin, otherLoopbackName } from './origins.js';
-import { buildCaptureServer, buildServer, type Origins } from './server.js';
+import { GuessLimit } from './guess-limit.js';
+import { hostNames } from './hosts.js';
+import { buildCaptureServer, buildServer, type Guards, type Origins } from './server.js';
 
 /** The two origins `forest serve` listens on: the app, and the archived pages (sandboxed, on a port of their own). */
 export interface RunningWeb {
@@ -22,16 +24,17 @@ const portOf = (app: FastifyInstance) => {
  * default; with port 0, any free port too). Closing stops both; requests in flight finish.
  */
 export async function startWeb(store: WebArchive, settings: Pick<Settings, 'serve' | 'subscriptions' | 'websub' | 'database'>, log: Logger): Promise<RunningWeb> {
-  const { host, port, publicUrl, captureOrigin } = settings.serve;
+  const { host, port, publicUrl, captureOrigin, allowedHosts } = settings.serve;
   let appPort = 0;
   let capturePort = 0;
   const origins: Origins = {
     app: () => (publicUrl ? new URL(publicUrl).origin : httpOrigin(host, appPort)),
-    apps: () => appOrigins(publicUrl, host, appPort),
+    apps: () => appOrigins(publicUrl, host, appPort, allowedHosts),
     capture: () => captureOrigin ?? httpOrigin(otherLoopbackName(host) ?? host, capturePort),
   };
-  const app = await buildServer(store, settings, log, origins);
-  const captures = await buildCaptureServer(store, settings, log, origins);
+  const guards: Guards = { hosts: hostNames(settings.serve, () => new URL(origins.capture()).hostname), guesses: new GuessLimit() };
+  const app = await buildServer(store, settings, log, origins, guards);
+  const captures = await buildCaptureServer(store, settings, log, origins, guards);
   await app.listen({ host, port });
   appPort = portOf(app);
   try {

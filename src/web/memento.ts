@@ -1,12 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Memento, WebArchive } from '../archive/store.js';
 import { Problem } from './problems.js';
-import { uriReference } from './uri.js';
+import { originalCandidates, uriReference } from './uri.js';
 
 /**
  * Memento (RFC 7089): "what did this URL say at time T", the way web archives answer it, so that
- * replay and research tools can ask Forest. An original URL is an article's item link, final URL
- * or canonical URL; its mementos are the captures whose bytes Forest kept.
+ * replay and research tools can ask Forest. A capture's original URL is what Forest fetched: the
+ * URL it requested or the one its redirects led to — never what the page says of itself (its
+ * canonical link is the page's claim, and any page can claim any URL). Its mementos are the
+ * captures whose bytes Forest kept.
  * - TimeMap: /timemap/link/{url} (application/link-format) and /timemap/json/{url};
  * - TimeGate: /timegate/{url}, honouring Accept-Datetime (the nearest memento; the latest without);
  * - Memento: /memento/{YYYYMMDDhhmmss}/{url}, the capture as fetched, sandboxed.
@@ -30,10 +32,13 @@ function nearest(mementos: Memento[], at: number): Memento {
   return mementos.reduce((best, memento) => (Math.abs(Date.parse(memento.datetime) - at) < Math.abs(Date.parse(best.datetime) - at) ? memento : best));
 }
 
-async function mementosOf(store: WebArchive, original: string): Promise<Memento[]> {
-  const mementos = await store.mementos(original);
-  if (mementos.length === 0) throw new Problem(404, 'Not archived', `Forest has no capture of ${original}`);
-  return mementos;
+/** The mementos of the URL a request names, and that URL as stored (a request may name it percent-encoded: uri.ts). */
+async function mementosOf(store: WebArchive, sent: string): Promise<{ original: string; mementos: Memento[] }> {
+  for (const original of originalCandidates(sent)) {
+    const mementos = await store.mementos(original);
+    if (mementos.length > 0) return { original, mementos };
+  }
+  throw new Problem(404, 'Not archived', `Forest has no capture of ${sent}`);
 }
 
 /** Link targets are URI-references (RFC 8288 §3): a stored URL is percent-encoded so it cannot close the `<…>`. */
@@ -59,13 +64,13 @@ export function capturePathOriginal(path: string): string | null {
 const CAPTURE_POLICY = "sandbox; default-src 'none'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; font-src 'self' data:";
 
 /**
- * The Memento routes; `frameAncestors` (on the capture origin: the app's origins) is who may
- * frame a capture, null where captures are not meant to be framed by another origin.
+ * The Memento routes. On the capture origin, `frameAncestors` (the app's origins) is who may
+ * frame a capture. On the app's, `captureLink` leads each memento to the capture origin: the app
+ * never serves archived bytes.
  */
-export function mementoRoutes(app: FastifyInstance, store: WebArchive, frameAncestors: () => string[] | null = () => null): void {
+export function mementoRoutes(app: FastifyInstance, store: WebArchive, where: { frameAncestors: () => string[] } | { captureLink: (path: string, original: string) => string }): void {
   app.get('/timemap/link/*', { schema: { hide: true } }, async (request, reply) => {
-    const original = originalOf(request, '/timemap/link/');
-    const mementos = await mementosOf(store, original);
+    const { original, mementos } = await mementosOf(store, originalOf(request, '/timemap/link/'));
     const own = links(original);
     const lines = [own.original, `<${uriReference(`/timemap/link/${original}`)}>; rel="self"; type="application/link-format"; from="${httpDate(mementos[0]!.datetime)}"; until="${httpDate(mementos.at(-1)!.datetime)}"`, own.timegate,
       ...mementos.map((memento, i) => mementoLink(original, memento, [i === 0 ? 'first' : '', i === mementos.length - 1 ? 'last' : '', 'memento'].filter(Boolean).join(' ')))];
@@ -73,8 +78,7 @@ export function mementoRoutes(app: FastifyInstance, store: WebArchive, frameAnce
   });
 
   app.get('/timemap/json/*', { schema: { hide: true } }, async (request) => {
-    const original = originalOf(request, '/timemap/json/');
-    const mementos = await mementosOf(store, original);
+    const { original, mementos } = await mementosOf(store, originalOf(request, '/timemap/json/'));
     return {
       original_uri: original, timegate_uri: `/timegate/${original}`,
       timemap_uri: { link_format: `/timemap/link/${original}`, json_format: `/timemap/json/${original}` },
@@ -84,8 +88,7 @@ export function mementoRoutes(app: FastifyInstance, store: WebArchive, frameAnce
   });
 
   app.get('/timegate/*', { schema: { hide: true } }, async (request, reply) => {
-    const original = originalOf(request, '/timegate/');
-    const mementos = await mementosOf(store, original);
+    const { original, mementos } = await mementosOf(store, originalOf(request, '/timegate/'));
     const asked = [request.headers['accept-datetime'] ?? []].flat()[0];
     const at = asked === undefined ? null : Date.parse(asked);
     if (at !== null && Number.isNaN(at)) throw new Problem(400, 'Bad Accept-Datetime', `not an HTTP date: ${asked} (e.g. Tue, 03 Nov 2026 12:00:00 GMT)`);
@@ -98,16 +101,17 @@ export function mementoRoutes(app: FastifyInstance, store: WebArchive, frameAnce
   app.get<{ Params: { stamp: string } }>('/memento/:stamp/*', { schema: { hide: true } }, async (request, reply) => {
     const { stamp: asked } = request.params;
     if (!/^\d{14}$/.test(asked)) throw new Problem(400, 'Bad datetime', `a memento URL starts /memento/YYYYMMDDhhmmss/, got ${asked}`);
-    const original = originalOf(request, `/memento/${asked}/`);
-    const mementos = await mementosOf(store, original);
+    const sent = originalOf(request, `/memento/${asked}/`);
+    if ('captureLink' in where) return reply.code(302).header('location', where.captureLink(request.url, sent)).send();
+    const { original, mementos } = await mementosOf(store, sent);
     const exact = mementos.findIndex((memento) => stamp(memento.datetime) === asked);
     // No capture at that second: the nearest one, at its own URL (as web archives do).
     if (exact < 0) return reply.code(302).header('location', mementoPath(original, nearest(mementos, fromStamp(asked)))).send();
-    return serveCapture(reply, store, original, mementos, exact, frameAncestors());
+    return serveCapture(reply, store, original, mementos, exact, where.frameAncestors());
   });
 }
 
-async function serveCapture(reply: FastifyReply, store: WebArchive, original: string, mementos: Memento[], index: number, frameAncestors: string[] | null): Promise<FastifyReply> {
+async function serveCapture(reply: FastifyReply, store: WebArchive, original: string, mementos: Memento[], index: number, frameAncestors: string[]): Promise<FastifyReply> {
   const memento = mementos[index]!;
   const capture = await store.capture(memento.snapshotId);
   if (!capture) throw new Problem(404, 'Not archived', `the capture of ${original} at ${memento.datetime} is no longer kept`);
@@ -120,7 +124,7 @@ async function serveCapture(reply: FastifyReply, store: WebArchive, original: st
   return reply.code(200)
     .header('memento-datetime', httpDate(memento.datetime))
     .header('link', [own.original, own.timegate, own.timemap, ...neighbours].join(', '))
-    .header('content-security-policy', `${CAPTURE_POLICY}; frame-ancestors ${frameAncestors?.join(' ') || "'self'"}`)
+    .header('content-security-policy', `${CAPTURE_POLICY}; frame-ancestors ${frameAncestors.join(' ') || "'self'"}`)
     .header('x-content-type-options', 'nosniff')
     .type(capture.contentType ?? 'application/octet-stream')
     .send(capture.body);

@@ -6,9 +6,9 @@ export interface WebOptions {
   sessionLifetime: number;
   maxSessions: number;
   captureTicketLifetime: number;
-  loginFailures: number;
-  loginWindow: number;
-  maxLoginClients: number;
+  guesses: number;
+  guessWindow: number;
+  maxGuessClients: number;
 }
 
 export const WEB_OPTIONS: Readonly<WebOptions> = {
@@ -22,10 +22,13 @@ export const WEB_OPTIONS: Readonly<WebOptions> = {
    * captures for this long.
    */
   captureTicketLifetime: 15 * 60_000,
-  /** Wrong logins one client may make within `loginWindow` before every login of it waits (429). */
-  loginFailures: 5,
-  /** The window over which wrong logins are counted (ms); the wait after the limit is the rest of it. */
-  loginWindow: 60_000,
+  /**
+   * Wrong tokens one client may present within `guessWindow` — by the login form or as a Bearer
+   * token, on either port — before every presentation of it waits (429).
+   */
+  guesses: 5,
+  /** The window over which wrong tokens are counted (ms); the wait after the limit is the rest of it. */
+  guessWindow: 60_000,
   /** Clients whose failures are remembered at most (the oldest is forgotten first). */
-  maxLoginClients: 10_000,
+  maxGuessClients: 10_000,
 };

@@ -26,10 +26,10 @@ export const httpOrigin = (host: string, port: number) => `http://${host.include
 
 /**
  * The origins the app is reached at, for the captures' frame-ancestors: its public URL's, or its
- * own address and, on loopback, the same port under the other name.
+ * own address and the names of serve.allowedHosts on its port. Never the loopback's other name:
+ * that is the captures' (hosts.ts).
  */
-export function appOrigins(publicUrl: string | null, host: string, port: number): string[] {
+export function appOrigins(publicUrl: string | null, host: string, port: number, allowedHosts: readonly string[] | null = null): string[] {
   if (publicUrl) return [new URL(publicUrl).origin];
-  const other = otherLoopbackName(host);
-  return [httpOrigin(host, port), ...(other ? [httpOrigin(other, port)] : [])];
+  return [...new Set([host, ...(allowedHosts ?? [])].map((name) => httpOrigin(name, port)))];
 }

@@ -16,6 +16,7 @@ import { decodeCursor, encodeCursor } from './cursor.js';
 import { Problem } from './problems.js';
 import { webHref } from './uri.js';
 import { plural } from '../util/units.js';
+import { shownNotification } from '../config/secrets.js';
 
 /**
  * The web app's pages, rendered on the server (usable without JavaScript, readable on a phone):
@@ -98,24 +99,12 @@ function feedRow(feed: FeedStatus): Safe {
 <td>${feed.articles} articles · ${feed.versions} versions</td></tr>`;
 }
 
-/**
- * Where a webhook is, as the dashboard names it: its host, never its path or query (a receiver's
- * URL often carries its own secret, and the dashboard may be public).
- */
-const webhookHost = (url: string) => {
-  try {
-    return new URL(url).host;
-  } catch {
-    return '(a webhook)';
-  }
-};
-
 /** The webhooks' delivery log (notify.webhooks): what was delivered, what waits, the last error. */
 function deliveryLog(notifications: NotificationSummary[]): Safe {
   if (notifications.length === 0) return html``;
   return html`<h2>Notifications</h2>
 <table><thead><tr><th scope="col">webhook</th><th scope="col">delivered</th><th scope="col">waiting</th><th scope="col" class="wide">last delivered</th><th scope="col">last error</th></tr></thead>
-<tbody>${notifications.map((hook) => html`<tr><td>${webhookHost(hook.webhook)}</td><td>${hook.delivered}</td><td class="${hook.waiting > 0 && hook.lastError ? 'failing' : ''}">${hook.waiting}</td>
+<tbody>${notifications.map(shownNotification).map((hook) => html`<tr><td>${hook.webhook}</td><td>${hook.delivered}</td><td class="${hook.waiting > 0 && hook.lastError ? 'failing' : ''}">${hook.waiting}</td>
 <td class="wide">${when(hook.lastDeliveredAt)}</td><td class="${hook.lastError ? 'failing' : ''}">${hook.lastError ?? '—'}</td></tr>`)}</tbody></table>`;
 }
 
@@ -193,7 +182,7 @@ function feedPage(feed: FeedStatus, articles: ArticleSummary[], wrappers: Wrappe
 ${viewer ? html`<p><form action="/feeds/${feed.id}/enabled" method="post" class="inline">${csrf(viewer)}<input type="hidden" name="enabled" value="${feed.enabled ? 'false' : 'true'}"><button>${feed.enabled ? 'Pause polling' : 'Resume polling'}</button></form>
 ${feed.enabled ? html`<form action="/feeds/${feed.id}/poll" method="post" class="inline">${csrf(viewer)}<button>Poll now</button></form>` : null}
 <form action="/feeds/${feed.id}/unsubscribe" method="post" class="inline">${csrf(viewer)}<button>Unsubscribe</button></form> <span class="muted">(the archive keeps what it archived)</span></p>` : null}
-<p class="muted">${link(feed.url)}${feed.fetchUrl !== feed.url ? html` → ${feed.fetchUrl}` : null} · <a href="/changes.atom?feed=${feed.url}">changes (Atom)</a></p>
+<p class="muted">${link(feed.url)}${feed.fetchUrl !== feed.url ? html` → ${feed.fetchUrl}` : null} · <a href="/changes.atom?feed=${encodeURIComponent(feed.url)}">changes (Atom)</a></p>
 <table><tbody>
 <tr><th>last poll</th><td>${when(feed.lastPoll)} ${feed.result ?? 'not polled yet'}${feed.httpStatus ? ` (HTTP ${feed.httpStatus})` : ''}${feed.consecutiveErrors ? html` <span class="failing">${feed.consecutiveErrors} failures in a row</span>` : null}</td></tr>
 <tr><th>next poll</th><td>${feed.enabled ? when(feed.nextPoll) : 'disabled'} — ${scheduleInWords(feed)}<div class="muted">the scheduler's reason: ${feed.scheduleReason ?? '—'}</div></td></tr>
@@ -294,7 +283,7 @@ function captureView(original: string, mementos: Memento[], index: number, captu
   const at = (i: number) => `/captures/${stamp(mementos[i]!.datetime)}/${original}`;
   return page(`capture of ${original}`, html`
 <p><strong>Archived page</strong>, captured ${when(memento.datetime)} (HTTP ${memento.status}) from ${link(original)}, as Forest fetched it:
-shown sandboxed (no script runs), from its own origin. ${index > 0 ? html`<a href="${at(index - 1)}">← earlier capture</a> ` : null}${index < mementos.length - 1 ? html`<a href="${at(index + 1)}">later capture →</a> ` : null}
+shown sandboxed (no script runs), from its own origin.${memento.canonicalUrl !== null && memento.canonicalUrl !== original ? html` The page names ${link(memento.canonicalUrl)} as its address (its own claim: Forest did not fetch that URL for this capture).` : null} ${index > 0 ? html`<a href="${at(index - 1)}">← earlier capture</a> ` : null}${index < mementos.length - 1 ? html`<a href="${at(index + 1)}">later capture →</a> ` : null}
 · <a href="/timemap/link/${original}">all ${mementos.length} captures</a></p>
 <iframe sandbox="" src="${captureLink(`/memento/${stamp(memento.datetime)}/${original}`, original)}" title="the archived page" class="capture-frame"></iframe>`);
 }

@@ -3,7 +3,8 @@
  * that says what to do. Thrown by a route; the server's error handler writes it.
  */
 export class Problem extends Error {
-  constructor(readonly status: number, readonly title: string, readonly detail: string) {
+  /** `headers`: what the answer carries besides (a 429's Retry-After). */
+  constructor(readonly status: number, readonly title: string, readonly detail: string, readonly headers: Readonly<Record<string, string>> = {}) {
     super(detail);
     this.name = 'Problem';
   }

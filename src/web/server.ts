@@ -6,17 +6,20 @@ import type { WebArchive } from '../archive/store.js';
 import type { Settings } from '../config/settings.js';
 import type { Logger } from '../util/logger.js';
 import { FOREST_VERSION } from '../util/project-root.js';
-import type { IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener } from 'node:http';
 import { actionRoutes, loggedIn, sessionOf, viewerOf } from './actions.js';
 import { apiRoutes } from './api.js';
 import { hasToken, writeRoutes } from './writes.js';
 import { changeFeedRoutes } from './changes.js';
 import { exportRoutes } from './exports.js';
+import { GuessLimit } from './guess-limit.js';
+import type { HostNames } from './hosts.js';
 import { capturePathOriginal, mementoRoutes } from './memento.js';
 import { errorPage, pageRoutes } from './pages.js';
 import { Problem, problemDocument } from './problems.js';
 import { captureTicket, Sessions, validCaptureTicket } from './session.js';
 import { STYLESHEET } from './style.js';
+import { originalCandidates } from './uri.js';
 import { WEBSUB_PATH, websubRoutes } from './websub.js';
 
 /** Where the server's two origins are, as browsers reach them (known once both listen: listen.ts). */
@@ -29,7 +32,53 @@ export interface Origins {
   capture(): string;
 }
 
+/** What both ports share: the names each answers to, and one count of wrong tokens (a guesser cannot switch ports). */
+export interface Guards {
+  hosts: HostNames;
+  guesses: GuessLimit;
+}
+
 type ServeSettings = Pick<Settings, 'serve' | 'subscriptions' | 'websub' | 'database'>;
+
+/**
+ * A Node HTTP server with every timeout set (Node's own defaults leave a connection that sends
+ * its body slowly, or nothing at all, open for minutes or forever): the headers and the whole
+ * request must arrive within their limits, an idle connection is closed. The limits are checked
+ * every second rather than Node's default 30.
+ */
+function timedServer(timeouts: Settings['serve']['timeouts']) {
+  return (handler: RequestListener) => {
+    const server = createServer({
+      headersTimeout: Math.min(timeouts.headers, timeouts.request), requestTimeout: timeouts.request,
+      keepAliveTimeout: Math.min(timeouts.idle, 5000), connectionsCheckingInterval: 1000,
+    }, handler);
+    server.setTimeout(timeouts.idle);
+    return server;
+  };
+}
+
+/** The first hook of either port: a request naming another host than this port's is answered 421 (hosts.ts). */
+function ownNamesOnly(app: FastifyInstance, answers: (host: string | undefined) => boolean, where: () => string): void {
+  app.addHook('onRequest', async (request) => {
+    if (!answers(request.headers.host)) throw new Problem(421, 'Misdirected request', `this port answers as ${where()}, not as ${request.headers.host ?? '(no Host)'}; a name of your own goes in serve.allowedHosts`);
+  });
+}
+
+/**
+ * Every presentation of a token — a Bearer header on either port, here; the login form, in
+ * actions.ts — is counted against the one limit of wrong tokens: past it, the client waits (429),
+ * even with the right token.
+ */
+function countGuesses(app: FastifyInstance, token: string | null, guesses: GuessLimit): void {
+  if (token === null) return;
+  app.addHook('onRequest', async (request) => {
+    if (request.headers.authorization === undefined) return;
+    const now = Date.now();
+    const wait = guesses.wait(request.ip, now);
+    if (wait > 0) throw new Problem(429, 'Too many wrong tokens', `too many wrong tokens from this address: try again in ${wait} s`, { 'retry-after': String(wait) });
+    if (!hasToken(request, token)) guesses.failed(request.ip, now);
+  });
+}
 
 /**
  * `forest serve`: the archive in a browser and as JSON, read through the Store. Fastify (schema-
@@ -39,11 +88,13 @@ type ServeSettings = Pick<Settings, 'serve' | 'subscriptions' | 'websub' | 'data
  * (RFC 9457); a browser gets an error page; neither ever shows a stack trace.
  */
 
-export async function buildServer(store: WebArchive, settings: ServeSettings, log: Logger, origins: Origins): Promise<FastifyInstance> {
+export async function buildServer(store: WebArchive, settings: ServeSettings, log: Logger, origins: Origins, guards: Guards): Promise<FastifyInstance> {
   // Mementos are decoded here, on this thread.
   await loadCodec();
   // Fastify's own request log stays off: Forest's log gets the failures, which a line per request would bury.
-  const app = Fastify({ logger: false, ajv: { customOptions: { coerceTypes: true, removeAdditional: false } } });
+  const app = Fastify({ logger: false, serverFactory: timedServer(settings.serve.timeouts), ajv: { customOptions: { coerceTypes: true, removeAdditional: false } } });
+  handleErrors(app, log);
+  ownNamesOnly(app, guards.hosts.app, origins.app);
   // Forest serves plain HTTP (TLS belongs to a reverse proxy in front): no HSTS, and no
   // upgrade-insecure-requests, which would send a browser to an https port nobody listens on.
   // Images stay same-origin: an archived article's images would tell their site who reads it.
@@ -51,7 +102,9 @@ export async function buildServer(store: WebArchive, settings: ServeSettings, lo
   // come from the app alone (helmet's default would take them from any https: source).
   await app.register(helmet, {
     strictTransportSecurity: false,
-    // Nobody frames the app (clickjacking); the app frames only the capture origin.
+    // Nobody frames the app (clickjacking), in the old header's words too.
+    xFrameOptions: { action: 'deny' },
+    // The app frames only the capture origin.
     contentSecurityPolicy: { directives: { upgradeInsecureRequests: null, frameAncestors: ["'none'"], frameSrc: ["'self'", () => origins.capture() || "'self'"], styleSrc: ["'self'"], fontSrc: ["'self'"] } },
   });
   await app.register(swagger, {
@@ -61,25 +114,27 @@ export async function buildServer(store: WebArchive, settings: ServeSettings, lo
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'serve.token' } } },
     },
   });
-  handleErrors(app, log);
   decimalIds(app);
   const { token } = settings.serve;
   const sessions = token === null ? null : new Sessions(token);
+  countGuesses(app, token, guards.guesses);
   if (!settings.serve.public) requireToken(app, token, sessions);
   privateAnswers(app, settings.serve.public, sessions);
   apiRoutes(app, store);
   writeRoutes(app, store, settings);
   formBodies(app);
-  actionRoutes(app, store, settings, sessions);
+  actionRoutes(app, store, settings, sessions, guards.guesses);
   // With reads behind the token, the frame the app embeds carries a ticket for its one URL.
   const ticket = !settings.serve.public && token !== null ? (original: string) => captureTicket(token, original, Date.now()) : null;
   const captureLink = (path: string, original: string) => `${origins.capture()}${ticket ? `/t/${ticket(original)}` : ''}${path}`;
   pageRoutes(app, store, captureLink, (request) => viewerOf(request, sessions));
-  mementoRoutes(app, store);
+  // Archived bytes are never served from the app's origin (a capture's script would be the app's
+  // own, for its `script-src 'self'`): the app's memento URLs lead to the capture origin.
+  mementoRoutes(app, store, { captureLink });
   changeFeedRoutes(app, store, origins.app);
   app.get('/forest.css', { schema: { hide: true } }, async (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLESHEET));
   exportRoutes(app, store, settings, log);
-  websubRoutes(app, store, log, settings.websub.leaseSeconds);
+  websubRoutes(app, store, log, settings.websub);
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;
 }
@@ -91,11 +146,12 @@ export async function buildServer(store: WebArchive, settings: ServeSettings, lo
  * false` it asks for the same credential as the app: the token, or a capture ticket the app
  * minted for the frame it embeds (`/t/<ticket>/memento/…`) — never the app's cookie.
  */
-export async function buildCaptureServer(store: WebArchive, settings: ServeSettings, log: Logger, origins: Origins): Promise<FastifyInstance> {
+export async function buildCaptureServer(store: WebArchive, settings: ServeSettings, log: Logger, origins: Origins, guards: Guards): Promise<FastifyInstance> {
   await loadCodec();
   const tickets = new WeakMap<IncomingMessage, string>();
   const app = Fastify({
     logger: false,
+    serverFactory: timedServer(settings.serve.timeouts),
     // The ticket is a path prefix: a capture's original URL keeps its own query string.
     rewriteUrl: (request) => {
       const url = request.url ?? '/';
@@ -105,21 +161,25 @@ export async function buildCaptureServer(store: WebArchive, settings: ServeSetti
       return match[2]!;
     },
   });
-  // Every answer, 404s included, with the security headers; only the app's origins may frame a capture.
+  handleErrors(app, log);
+  ownNamesOnly(app, guards.hosts.capture, origins.capture);
+  // Every answer, 404s included, with the security headers; only the app's origins may frame a
+  // capture (asked at each answer: the app's port is known only once it listens).
   await app.register(helmet, {
     strictTransportSecurity: false,
     xFrameOptions: false,
-    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: origins.apps() } },
+    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: [() => origins.apps().join(' ')] } },
   });
-  handleErrors(app, log);
   const { token } = settings.serve;
+  countGuesses(app, token, guards.guesses);
   if (!settings.serve.public) {
     if (token === null) throw new Error(NO_TOKEN);
     app.addHook('onRequest', async (request) => {
       if (hasToken(request, token)) return;
       const ticket = tickets.get(request.raw);
       const original = capturePathOriginal(request.url);
-      if (ticket === undefined || original === null || !validCaptureTicket(token, ticket, original, Date.now())) {
+      // The ticket was minted for the URL as stored; a browser may send it percent-encoded (uri.ts).
+      if (ticket === undefined || original === null || !originalCandidates(original).some((candidate) => validCaptureTicket(token, ticket, candidate, Date.now()))) {
         throw new Problem(401, 'Token required', 'captures need `Authorization: Bearer <serve.token>` (serve.public is false), or to be opened from the app\'s capture view');
       }
     });
@@ -130,7 +190,7 @@ export async function buildCaptureServer(store: WebArchive, settings: ServeSetti
       if (ticket !== undefined && typeof location === 'string' && location.startsWith('/')) reply.header('location', `/t/${ticket}${location}`);
     });
   }
-  mementoRoutes(app, store, origins.apps);
+  mementoRoutes(app, store, { frameAncestors: origins.apps });
   return app;
 }
 
@@ -145,6 +205,7 @@ function handleErrors(app: FastifyInstance, log: Logger): void {
             : null;
     if (!problem) log.error({ err: error, url: request.url }, 'request failed');
     const [status, title, detail] = problem ? [problem.status, problem.title, problem.detail] : [500, 'Internal error', 'the server could not answer; the error is in its log'];
+    if (problem) reply.headers(problem.headers);
     if (forMachines(request.url)) return reply.code(status).type('application/problem+json').send(problemDocument(status, title, detail, request.url));
     return reply.code(status).type('text/html; charset=utf-8').send(errorPage(status, title, detail));
   });

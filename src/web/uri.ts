@@ -13,6 +13,25 @@ export function uriReference(url: string): string {
   return url.replace(/%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/gu, (character) => encodeURIComponent(character));
 }
 
+/**
+ * The URLs a request's path may name: as sent, and — where a client followed a link Forest wrote
+ * with uriReference (a TimeGate's Location) — the stored URL it was written from, when encoding
+ * that one gives back exactly what was sent. A stored `…/x>` is asked for as `…/x%3E`.
+ */
+export function originalCandidates(sent: string): string[] {
+  const decoded = sent.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+    let text: string;
+    try {
+      text = decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+    // Only what uriReference encodes is decoded; an escape of an allowed character stays one.
+    return [...text].map((character) => (uriReference(character) === character ? encodeURIComponent(character) : character)).join('');
+  });
+  return decoded !== sent && uriReference(decoded) === sent ? [sent, decoded] : [sent];
+}
+
 /** `url` when it is an absolute http(s) URL, for a link a reader may follow; else null (shown as text). */
 export function webHref(url: string | null | undefined): string | null {
   if (!url) return null;

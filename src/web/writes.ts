@@ -15,9 +15,18 @@ import { sameSecret } from './session.js';
  * `Authorization: Bearer <serve.token>`; with no token set, writes are refused.
  */
 
+/** The credentials of an `Authorization: Bearer …` header (the scheme is case-insensitive, RFC 7235 §2.1), or null for any other. */
+export function bearerOf(request: FastifyRequest): string | null {
+  const match = /^bearer +(\S+) *$/i.exec(request.headers.authorization ?? '');
+  return match ? match[1]! : null;
+}
+
 /** Whether `request` carries the token (compared in constant time: a wrong token's timing must not tell how much of it was right, nor how long it is). */
 export function hasToken(request: FastifyRequest, token: string): boolean {
-  return sameSecret(request.headers.authorization ?? '', `Bearer ${token}`);
+  // Compared even when no token was sent: the answer's timing tells nothing either way.
+  const given = bearerOf(request);
+  const same = sameSecret(given ?? '', token);
+  return given !== null && same;
 }
 
 /** Refuses a request for `what` (writes, exports) without the token: 403 when none is set, 401 when it is missing or wrong. */

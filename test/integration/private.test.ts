@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { request as httpRequest } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { loadCodec } from '../../src/archive/codec.js';
 import { launchChromium } from '../helpers/browser.js';
+import { raw } from '../helpers/raw-http.js';
 import { startForest, waitFor } from '../helpers/cli.js';
 import { smallArchive } from '../helpers/small-archive.js';
 import { tempDir } from '../helpers/temp.js';
@@ -34,25 +34,6 @@ async function login(): Promise<string> {
   return (response.headers.get('set-cookie') ?? '').split(';')[0]!;
 }
 
-interface RawOptions {
-  headers?: Record<string, string>;
-  method?: string;
-  body?: string;
-  /** The client's own address: distinct 127.0.X.Y addresses are distinct clients. */
-  from?: string;
-}
-
-/** A request with the path sent exactly as given (fetch would percent-encode it), any Host header, from any loopback address. */
-function raw(origin: string, path: string, options: RawOptions = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
-  const url = new URL(origin);
-  return new Promise((resolve, reject) => {
-    const request = httpRequest({ host: url.hostname, port: url.port, path, method: options.method ?? 'GET', headers: options.headers, localAddress: options.from }, (response) => {
-      let body = '';
-      response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
-    });
-    request.on('error', reject).end(options.body);
-  });
-}
 const rawGet = (origin: string, path: string, headers: Record<string, string> = {}) => raw(origin, path, { headers });
 const loginFrom = (from: string, token: string) => raw(app, '/login', { method: 'POST', from, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token }).toString() });
 
@@ -149,9 +130,12 @@ test('Link and Location headers built from a stored URL are percent-encoded: no 
 });
 
 test('the change feed\'s links are built on the app\'s own origin, never on the Host header', async () => {
-  const atom = await rawGet(app, '/changes.atom', { ...bearer, host: 'evil.example' });
+  // A name the app does not answer to is refused outright (serve.allowedHosts); one it answers to
+  // (an address, here with another port) still does not make the links.
+  assert.equal((await rawGet(app, '/changes.atom', { ...bearer, host: 'evil.example' })).status, 421);
+  const atom = await rawGet(app, '/changes.atom', { ...bearer, host: '127.0.0.1:9' });
   assert.equal(atom.status, 200);
-  assert.doesNotMatch(atom.body, /evil\.example/);
+  assert.doesNotMatch(atom.body, /127\.0\.0\.1:9\//);
   assert.match(atom.body, new RegExp(`<link href="${app}/articles/1/diff\\?from=1&amp;to=2"/>`));
 });
 

@@ -149,13 +149,18 @@ test('Memento: a TimeMap of every kept capture, a TimeGate that honours Accept-D
   const latest = await fetch(`${base}/timegate/${original}`, { redirect: 'manual' });
   assert.equal(latest.headers.get('location'), `/memento/20261102000800/${original}`);
 
-  const memento = await fetch(`${base}/memento/20261102000100/${original}`, { redirect: 'manual' });
+  // The app never serves archived bytes: its memento URLs lead to the capture origin, which serves them.
+  const captureUrl = /archived pages from (http:\/\/\S+)/.exec(server.output.stdout)![1]!;
+  const onApp = await fetch(`${base}/memento/20261102000100/${original}`, { redirect: 'manual' });
+  assert.equal(onApp.status, 302);
+  assert.equal(onApp.headers.get('location'), `${captureUrl}/memento/20261102000100/${original}`);
+  const memento = await fetch(onApp.headers.get('location')!, { redirect: 'manual' });
   assert.equal(memento.status, 200);
   assert.equal(memento.headers.get('memento-datetime'), 'Mon, 02 Nov 2026 00:01:00 GMT');
   assert.match(memento.headers.get('link') ?? '', /rel="next memento"/);
   assert.match(memento.headers.get('content-security-policy') ?? '', /^sandbox/);
   assert.match(await memento.text(), /The mayor said no/);
-  const near = await fetch(`${base}/memento/20261102000700/${original}`, { redirect: 'manual' });
+  const near = await fetch(`${captureUrl}/memento/20261102000700/${original}`, { redirect: 'manual' });
   assert.equal(near.status, 302);
   assert.equal(near.headers.get('location'), `/memento/20261102000800/${original}`);
   assert.equal((await fetch(`${base}/timegate/https://a.example/never`, { redirect: 'manual' })).status, 404);

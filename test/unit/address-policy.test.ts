@@ -41,6 +41,17 @@ test('IPv6 forms that carry an IPv4 address are judged by that address', () => {
   assert.notEqual(publicOnly.refusal('64:ff9b:1::a00:1'), null);
 });
 
+test('IPv4-compatible IPv6 (::/96) and IPv6 outside the global unicast space 2000::/3 are refused', () => {
+  // ipaddr.js calls these unicast; the IANA registries do not (RFC 4291 §2.5.5.1, RFC 6890).
+  assert.match(publicOnly.refusal('::7f00:1') ?? 'allowed', /IPv4-compatible/);
+  assert.match(publicOnly.refusal('::a9fe:a9fe') ?? 'allowed', /IPv4-compatible/);
+  assert.match(publicOnly.refusal('::808:808') ?? 'allowed', /IPv4-compatible/);
+  assert.match(publicOnly.refusal('::1:0:0:1') ?? 'allowed', /outside the global unicast space/);
+  assert.match(publicOnly.refusal('4000::1') ?? 'allowed', /outside the global unicast space/);
+  assert.match(publicOnly.refusal('e000::1') ?? 'allowed', /outside the global unicast space/);
+  assert.equal(publicOnly.refusal('2a00:1450:4001::200e'), null);
+});
+
 test('an allow list admits exactly its addresses and ranges, IPv4-mapped forms included', () => {
   const policy = AddressPolicy.from(['127.0.0.1/32', '10.20.0.0/16', 'fd00::5']);
   assert.equal(policy.refusal('127.0.0.1'), null);

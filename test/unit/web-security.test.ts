@@ -6,7 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import { preparePage } from '../../src/extract/dom.js';
 import { canonicalLink } from '../../src/extract/metadata.js';
 import { sanitizeFeedHtml } from '../../src/feeds/sanitize.js';
-import { LoginLimit } from '../../src/web/login-limit.js';
+import { GuessLimit } from '../../src/web/guess-limit.js';
 import { capturePathOriginal } from '../../src/web/memento.js';
 import { appOrigins, otherLoopbackName } from '../../src/web/origins.js';
 import { captureTicket, Sessions, validCaptureTicket } from '../../src/web/session.js';
@@ -53,7 +53,7 @@ test('capture paths name the original URL they address', () => {
 });
 
 test('wrong logins: past the limit within the window a client waits, even with the right token; others do not', () => {
-  const limit = new LoginLimit({ loginFailures: 3, loginWindow: 60_000, maxLoginClients: 2 });
+  const limit = new GuessLimit({ guesses: 3, guessWindow: 60_000, maxGuessClients: 2 });
   for (let i = 0; i < 3; i++) {
     assert.equal(limit.wait('a', i * 1000), 0);
     limit.failed('a', i * 1000);
@@ -77,7 +77,9 @@ test('the Bearer check compares digests in constant time whatever the length sen
     assert.equal(hasToken(request('Bearer x'), TOKEN), false);
     assert.equal(hasToken(request(), TOKEN), false);
     assert.equal(hasToken(request(`Bearer ${TOKEN}${'x'.repeat(500)}`), TOKEN), false);
-    assert.equal(compare.mock.callCount(), 4, 'one comparison for every length, none skipped');
+    assert.equal(hasToken(request(`bearer ${TOKEN}`), TOKEN), true, 'the scheme is case-insensitive (RFC 7235 §2.1)');
+    assert.equal(hasToken(request(`Basic ${TOKEN}`), TOKEN), false);
+    assert.equal(compare.mock.callCount(), 6, 'one comparison for every length, none skipped');
     for (const call of compare.mock.calls) assert.deepEqual(call.arguments.map((buffer) => (buffer as Buffer).length), [32, 32]);
   } finally {
     compare.mock.restore();
@@ -108,7 +110,9 @@ test('the captures default to the loopback\'s other name, and only the app\'s or
   assert.equal(otherLoopbackName('127.0.0.1'), 'localhost');
   assert.equal(otherLoopbackName('localhost'), '127.0.0.1');
   assert.equal(otherLoopbackName('0.0.0.0'), null);
-  assert.deepEqual(appOrigins(null, '127.0.0.1', 8080), ['http://127.0.0.1:8080', 'http://localhost:8080']);
+  // The loopback's other name is the captures': never an origin of the app (hosts.ts).
+  assert.deepEqual(appOrigins(null, '127.0.0.1', 8080), ['http://127.0.0.1:8080']);
+  assert.deepEqual(appOrigins(null, '127.0.0.1', 8080, ['archive.internal']), ['http://127.0.0.1:8080', 'http://archive.internal:8080']);
   assert.deepEqual(appOrigins('https://archive.example.org/', '127.0.0.1', 8080), ['https://archive.example.org']);
   assert.deepEqual(appOrigins(null, '192.0.2.1', 8080), ['http://192.0.2.1:8080']);
 });

@@ -1,3 +1,4 @@
+import { groupedByCanonical } from '../../net/site.js';
 import { z } from 'zod';
 import type { NextCheck } from '../../schedule/revisit.js';
 import { articleRow, articleSummary, checkRow, VERSION_COLUMNS, versionRow, type ArticleRow, type CheckRow, type VersionRow } from '../articles.js';
@@ -39,10 +40,14 @@ export async function checksOf(sql: Sql, articleId: number): Promise<CheckRow[]>
   return checkedRows(checkRow, await sql.all('SELECT * FROM checks WHERE article_id = ? ORDER BY at, id', [articleId]), 'checksOf');
 }
 
+/** Other articles (in other feeds, or other items) with the same canonical URL, of the same site as each (net/site.ts). */
 export async function sameArticleElsewhere(sql: Sql, article: ArticleRow): Promise<number[]> {
   if (!article.canonical_url) return [];
-  return checkedRows(integer, await sql.column('SELECT id FROM articles WHERE canonical_url = ? AND id <> ? ORDER BY id', [article.canonical_url, article.id]), 'sameArticleElsewhere');
+  const others = checkedRows(articleUrls, await sql.all('SELECT id, url, final_url AS "finalUrl" FROM articles WHERE canonical_url = ? AND id <> ? ORDER BY id', [article.canonical_url, article.id]), 'sameArticleElsewhere');
+  return groupedByCanonical({ id: article.id, url: article.url, finalUrl: article.final_url, canonicalUrl: article.canonical_url }, others).map((other) => other.id);
 }
+
+const articleUrls = z.object({ id: integer, url: text, finalUrl: nullableText });
 
 const storedObject = z.object({ blocks: text, packed: z.instanceof(Uint8Array).nullable() });
 

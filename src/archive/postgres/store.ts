@@ -156,7 +156,7 @@ export class PgStore implements Store, ExportSource {
 
   async mementos(url: string) {
     await loadCodec();
-    return (await capturesOfUrl(this.db, url)).map((row) => ({ snapshotId: row.snapshotId, datetime: row.fetchedAt, status: row.status }));
+    return (await capturesOfUrl(this.db, url)).map((row) => ({ snapshotId: row.snapshotId, datetime: row.fetchedAt, status: row.status, canonicalUrl: row.canonicalUrl }));
   }
 
   async capture(snapshotId: number) {

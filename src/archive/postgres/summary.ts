@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { captureRow, changeRow, wrapperRow, type CaptureContent, type CaptureRow, type ChangeRow, type WrapperRow } from '../access.js';
+import { CAPTURES_OF_URL, captureRow, changeRow, wrapperRow, type CaptureContent, type CaptureRow, type ChangeRow, type WrapperRow } from '../access.js';
 import { checkedRow, checkedRows, count, integer, nullableText, text } from '../rows.js';
 import type { CheckCounts } from '../store.js';
 import { getBlob } from './captures.js';
@@ -57,10 +57,7 @@ export async function wrappersOfFeed(sql: Sql, feedId: number, limit: number): P
 }
 
 export async function capturesOfUrl(sql: Sql, url: string): Promise<CaptureRow[]> {
-  return checkedRows(captureRow, await sql.all(`SELECT snapshots.id AS "snapshotId", snapshots.fetched_at AS "fetchedAt", snapshots.status FROM snapshots
-    WHERE snapshots.sha256 IS NOT NULL AND snapshots.item_id IN (
-      SELECT item_id FROM articles WHERE url = @url UNION SELECT item_id FROM articles WHERE final_url = @url UNION SELECT item_id FROM articles WHERE canonical_url = @url)
-    ORDER BY snapshots.fetched_at, snapshots.id`, { url }), 'capturesOfUrl');
+  return checkedRows(captureRow, await sql.all(CAPTURES_OF_URL, { url }), 'capturesOfUrl');
 }
 
 const captureHead = z.object({ url: text, finalUrl: text, fetchedAt: text, status: integer, headers: text, contentType: nullableText, sha256: nullableText });
