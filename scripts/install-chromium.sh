@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The browser tests (test/integration/browser.test.ts) drive Debian's Chromium through
+# The browser tests (test/browser/) drive Debian's Chromium through
 # playwright-core; this installs it when it is missing (as root, with apt), and otherwise says
 # how. A test tool's own browser download is not used: it cannot be fetched everywhere.
 set -euo pipefail

@@ -126,7 +126,7 @@ export function demoCommand(): Command {
       const work = mkdtempSync(join(tmpdir(), 'forest-demo-'));
       const database = resolve(globals.db ?? 'data/demo.db');
       const logFile = database.replace(/(\.db)?$/, '.log');
-      if (!globals.db && archiveInUse({ path: database })) {
+      if (!globals.db && await archiveInUse({ path: database })) {
         await web.stop();
         rmSync(work, { recursive: true, force: true });
         throw new Error(`${database} is open in another process (a \`forest serve\` or \`forest run\` on the demo archive): stop it first, or give this demo another archive with --db`);

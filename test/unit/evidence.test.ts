@@ -11,7 +11,7 @@ import { hostNames, hostNameOf } from '../../src/web/hosts.js';
 import { originalCandidates, uriReference } from '../../src/web/uri.js';
 
 // The pure rules behind issue #65 (an archive that holds up as evidence); the real server's side
-// is test/integration/evidence.test.ts.
+// is test/browser/evidence.test.ts.
 
 test('a canonical link groups URLs of its own site only (registrable domain under the Public Suffix List)', () => {
   assert.equal(siteOf('https://www.bbc.co.uk/news/1'), 'bbc.co.uk');
