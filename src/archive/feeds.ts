@@ -1,3 +1,4 @@
+import { DUE } from './due.js';
 import { z } from 'zod';
 import type { Db } from './database.js';
 import { checkedRow, checkedRows, count, integer, nullableInteger, nullableReal, nullableText, text } from './rows.js';
@@ -102,9 +103,9 @@ export function listFeeds(db: Db, options: { includeUnsubscribed?: boolean } = {
 export function pollFeedsNow(db: Db, feeds: { urls: string[] } | { lastErrorStartsWith: string }, now: Date): string[] {
   const at = now.toISOString();
   const rows = 'urls' in feeds
-    ? db.prepare(`UPDATE feeds SET next_poll_at = ?, retry_after_until = NULL WHERE enabled = 1 AND subscribed = 1
+    ? db.prepare(`UPDATE feeds SET next_poll_at = ?, retry_after_until = NULL WHERE ${DUE.polled}
         AND (subscribed_url IN (SELECT value FROM json_each(?)) OR url IN (SELECT value FROM json_each(?))) RETURNING subscribed_url`).pluck().all(at, JSON.stringify(feeds.urls), JSON.stringify(feeds.urls))
-    : db.prepare(`UPDATE feeds SET next_poll_at = ? WHERE enabled = 1 AND subscribed = 1 AND last_result = 'error'
+    : db.prepare(`UPDATE feeds SET next_poll_at = ? WHERE ${DUE.polled} AND last_result = 'error'
         AND substr(last_error, 1, length(?)) = ? RETURNING subscribed_url`).pluck().all(at, feeds.lastErrorStartsWith, feeds.lastErrorStartsWith);
   return checkedRows(text, rows, 'pollFeedsNow');
 }
@@ -114,7 +115,7 @@ export function feedById(db: Db, id: number): FeedRow | undefined {
 }
 
 export function countEnabledFeeds(db: Db): number {
-  return checkedRow(count, db.prepare('SELECT COUNT(*) FROM feeds WHERE enabled = 1 AND subscribed = 1').pluck().get(), 'countEnabledFeeds') ?? 0;
+  return checkedRow(count, db.prepare(`SELECT COUNT(*) FROM feeds WHERE ${DUE.polled}`).pluck().get(), 'countEnabledFeeds') ?? 0;
 }
 
 /** Per-feed counts for status, each table read once (grouped), never a query per feed. */

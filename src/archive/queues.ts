@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Db } from './database.js';
+import { DUE } from './due.js';
 import { checkedRow, checkedRows, count, integer, nullableText, text } from './rows.js';
 import type { WorkKind, WorkRef, Backlog } from './store.js';
 
@@ -18,9 +19,6 @@ const captureRow = dueRow.extend({ appeared: text });
 const refs = (kind: WorkKind, rows: DueRow[], now: Date): WorkRef[] =>
   rows.map((row) => ({ kind, id: row.id, url: row.url, dueAt: row.due === null ? now.getTime() : Date.parse(row.due) }));
 
-/** The rows of feeds_due (migrations/0005), feeds the daemon polls: a query must say so to use the index. */
-const POLLED = 'enabled = 1 AND subscribed = 1';
-
 /**
  * Enabled feeds due for a poll: the longest overdue first, then those never polled, in the order
  * they came. A planned poll is late against a plan: its feed's interval was chosen so that the
@@ -36,16 +34,13 @@ const POLLED = 'enabled = 1 AND subscribed = 1';
  */
 export function duePolls(db: Db, now: Date, limit: number): WorkRef[] {
   const overdue = db.prepare(`SELECT id, url, next_poll_at AS due FROM feeds INDEXED BY feeds_due
-    WHERE ${POLLED} AND next_poll_at <= ? ORDER BY next_poll_at LIMIT ?`).all(now.toISOString(), limit);
+    WHERE ${DUE.polled} AND next_poll_at <= ? ORDER BY next_poll_at LIMIT ?`).all(now.toISOString(), limit);
   const fresh = overdue.length >= limit ? [] : db.prepare(`SELECT id, url, next_poll_at AS due FROM feeds INDEXED BY feeds_due
-    WHERE ${POLLED} AND next_poll_at IS NULL ORDER BY id LIMIT ?`).all(limit - overdue.length);
+    WHERE ${DUE.polled} AND next_poll_at IS NULL ORDER BY id LIMIT ?`).all(limit - overdue.length);
   return refs('poll', checkedRows(dueRow, [...overdue, ...fresh], 'duePolls'), now);
 }
 
 const APPEARED = 'min(coalesce(published, first_seen), first_seen)';
-/** The rows of items_capture (pages never tried) and of items_retry (migrations/0014): a query must say so to use them. */
-const NEVER_TRIED = "page_state = 'pending' AND feed_enabled = 1 AND page_attempts = 0";
-const RETRIED = "page_state = 'pending' AND feed_enabled = 1 AND page_attempts > 0";
 const CAPTURE_COLUMNS = `id, COALESCE(orig_link, link) AS url, first_seen AS due, ${APPEARED} AS appeared`;
 
 /**
@@ -60,10 +55,10 @@ const CAPTURE_COLUMNS = `id, COALESCE(orig_link, link) AS url, first_seen AS due
 export function dueCaptures(db: Db, now: Date, limit: number): WorkRef[] {
   const at = now.toISOString();
   const fresh = checkedRows(captureRow, db.prepare(`SELECT ${CAPTURE_COLUMNS} FROM items INDEXED BY items_capture
-    WHERE ${NEVER_TRIED} AND page_due_at <= ?
+    WHERE ${DUE.neverTried} AND page_due_at <= ?
     ORDER BY ${APPEARED} DESC, id ASC LIMIT ?`).all(at, limit), 'dueCaptures');
   const retries = fresh.length >= limit ? [] : checkedRows(captureRow, db.prepare(`SELECT ${CAPTURE_COLUMNS} FROM items INDEXED BY items_retry
-    WHERE ${RETRIED} AND page_due_at <= ?
+    WHERE ${DUE.retried} AND page_due_at <= ?
     ORDER BY page_due_at LIMIT ?`).all(at, limit - fresh.length), 'dueCaptures');
   return [...refs('capture', fresh, now), ...refs('capture', retries, now).map((ref) => ({ ...ref, retry: true }))];
 }
@@ -72,7 +67,7 @@ export function dueCaptures(db: Db, now: Date, limit: number): WorkRef[] {
 export function dueRevisits(db: Db, now: Date, limit: number): WorkRef[] {
   const rows = db.prepare(`SELECT articles.id, articles.url, articles.next_check_at AS due
     FROM articles INDEXED BY articles_due
-    WHERE articles.next_check_at IS NOT NULL AND articles.feed_enabled = 1 AND articles.next_check_at <= ?
+    WHERE ${DUE.revisited} AND articles.next_check_at <= ?
     ORDER BY articles.next_check_at LIMIT ?`).all(now.toISOString(), limit);
   return refs('revisit', checkedRows(dueRow, rows, 'dueRevisits'), now);
 }
@@ -80,9 +75,9 @@ export function dueRevisits(db: Db, now: Date, limit: number): WorkRef[] {
 /** The earliest time any queued work falls due (ms), or null when nothing is scheduled. */
 export function nextWorkAt(db: Db, kinds: { capture: boolean; revisit: boolean }): number | null {
   const times = [
-    db.prepare(`SELECT MIN(next_poll_at) FROM feeds INDEXED BY feeds_due WHERE ${POLLED}`).pluck().get(),
-    kinds.capture ? db.prepare(`SELECT MIN(page_due_at) FROM items INDEXED BY items_retry WHERE ${RETRIED}`).pluck().get() : null,
-    kinds.revisit ? db.prepare('SELECT MIN(next_check_at) FROM articles INDEXED BY articles_due WHERE next_check_at IS NOT NULL AND feed_enabled = 1').pluck().get() : null,
+    db.prepare(`SELECT MIN(next_poll_at) FROM feeds INDEXED BY feeds_due WHERE ${DUE.polled}`).pluck().get(),
+    kinds.capture ? db.prepare(`SELECT MIN(page_due_at) FROM items INDEXED BY items_retry WHERE ${DUE.retried}`).pluck().get() : null,
+    kinds.revisit ? db.prepare(`SELECT MIN(next_check_at) FROM articles INDEXED BY articles_due WHERE ${DUE.revisited}`).pluck().get() : null,
   ].filter((at): at is string => typeof at === 'string').map(Date.parse);
   return times.length ? Math.min(...times) : null;
 }
@@ -118,11 +113,11 @@ export function backlog(db: Db, now: Date): Backlog {
   const at = now.toISOString();
   const counted = (sql: string, ...params: unknown[]) => checkedRow(count, db.prepare(sql).pluck().get(...params), 'backlog') ?? 0;
   return {
-    duePolls: counted(`SELECT COUNT(*) FROM feeds INDEXED BY feeds_due WHERE ${POLLED} AND next_poll_at IS NULL`)
-      + counted(`SELECT COUNT(*) FROM feeds INDEXED BY feeds_due WHERE ${POLLED} AND next_poll_at <= ?`, at),
-    pendingCaptures: counted(`SELECT COUNT(*) FROM items INDEXED BY items_capture WHERE ${NEVER_TRIED}`)
-      + counted(`SELECT COUNT(*) FROM items INDEXED BY items_retry WHERE ${RETRIED}`),
-    dueRevisits: counted('SELECT COUNT(*) FROM articles INDEXED BY articles_due WHERE next_check_at IS NOT NULL AND feed_enabled = 1 AND next_check_at <= ?', at),
+    duePolls: counted(`SELECT COUNT(*) FROM feeds INDEXED BY feeds_due WHERE ${DUE.polled} AND next_poll_at IS NULL`)
+      + counted(`SELECT COUNT(*) FROM feeds INDEXED BY feeds_due WHERE ${DUE.polled} AND next_poll_at <= ?`, at),
+    pendingCaptures: counted(`SELECT COUNT(*) FROM items INDEXED BY items_capture WHERE ${DUE.neverTried}`)
+      + counted(`SELECT COUNT(*) FROM items INDEXED BY items_retry WHERE ${DUE.retried}`),
+    dueRevisits: counted(`SELECT COUNT(*) FROM articles INDEXED BY articles_due WHERE ${DUE.revisited} AND next_check_at <= ?`, at),
     queuedExtractions: counted('SELECT COUNT(*) FROM extraction_queue'),
   };
 }

@@ -249,6 +249,30 @@ describe('several daemons on one PostgreSQL archive', () => {
     }
   });
 
+  test('a claim re-checks what is due with the queues\' own predicates: a disabled feed\'s page is not granted', async () => {
+    // The re-check had been written a third time and had lost `feed_enabled = 1` (issue #66):
+    // a page of a feed disabled between a pass's read and its claim was captured all the same.
+    const url = await cluster.createDatabase(`claim_disabled_${++databases}`);
+    const a = await join(url, 'a', 60_000);
+    try {
+      const list = (enabled: boolean) => [{ url: 'https://a.example/feed', title: null, tags: [], enabled }];
+      await a.syncSubscriptions(list(true));
+      const [feed] = await a.feeds();
+      const when = new Date();
+      await a.recordPoll({ id: feed!.id, url: feed!.url }, {
+        startedAt: when, durationMs: 5, result: 'ok', fetch: { ...page(feed!.url, when), bytes: 10 }, parsed: feedDocument([item(1)]), error: null,
+        schedule: schedule(new Date(when.getTime() + 3600_000)), capturePages: true, revisitChangedItemsAt: null,
+      });
+      const [capture] = await a.dueCaptures(new Date(), 10);
+      assert.ok(capture, 'the page is due');
+      await a.syncSubscriptions(list(false));
+      assert.deepEqual(await a.dueCaptures(new Date(), 10), [], 'a disabled feed\'s page leaves the queue');
+      assert.equal(await a.claim({ kind: 'capture', id: capture.id }, new Date()), false, 'and a claim of it, read before, is refused');
+    } finally {
+      await a.close();
+    }
+  });
+
   test('ended units are given back together: each stays its daemon\'s until the batch, and one claimed again meanwhile is not lost to it', async () => {
     const url = await cluster.createDatabase(`release_batch_${++databases}`);
     const a = await join(url, 'a', 60_000, 100);

@@ -1,3 +1,4 @@
+import { DUE } from '../due.js';
 import { articleCountRow, checkCountRow, feedRow, itemCountRow, lastPageErrorRow, type FeedCounts, type FeedRow } from '../feeds.js';
 import { checkedRow, checkedRows, count, text } from '../rows.js';
 import type { ListSync, Subscription, SyncReport } from '../store.js';
@@ -48,9 +49,9 @@ export async function listFeeds(sql: Sql): Promise<FeedRow[]> {
 export async function pollFeedsNow(sql: Sql, feeds: { urls: string[] } | { lastErrorStartsWith: string }, now: Date): Promise<string[]> {
   const at = now.toISOString();
   const rows = 'urls' in feeds
-    ? await sql.column(`UPDATE feeds SET next_poll_at = ?, retry_after_until = NULL WHERE enabled = 1 AND subscribed = 1
+    ? await sql.column(`UPDATE feeds SET next_poll_at = ?, retry_after_until = NULL WHERE ${DUE.polled}
         AND (subscribed_url = ANY(?::text[]) OR url = ANY(?::text[])) RETURNING subscribed_url`, [at, feeds.urls, feeds.urls])
-    : await sql.column(`UPDATE feeds SET next_poll_at = ? WHERE enabled = 1 AND subscribed = 1 AND last_result = 'error'
+    : await sql.column(`UPDATE feeds SET next_poll_at = ? WHERE ${DUE.polled} AND last_result = 'error'
         AND starts_with(last_error, ?) RETURNING subscribed_url`, [at, feeds.lastErrorStartsWith]);
   return checkedRows(text, rows, 'pollFeedsNow');
 }
@@ -60,7 +61,7 @@ export async function feedById(sql: Sql, id: number): Promise<FeedRow | undefine
 }
 
 export async function countEnabledFeeds(sql: Sql): Promise<number> {
-  return checkedRow(count, (await sql.column('SELECT COUNT(*) FROM feeds WHERE enabled = 1 AND subscribed = 1'))[0], 'countEnabledFeeds') ?? 0;
+  return checkedRow(count, (await sql.column(`SELECT COUNT(*) FROM feeds WHERE ${DUE.polled}`))[0], 'countEnabledFeeds') ?? 0;
 }
 
 /** Per-feed counts for status, each table read once (grouped). */

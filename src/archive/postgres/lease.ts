@@ -1,3 +1,4 @@
+import { DUE } from '../due.js';
 import { z } from 'zod';
 import { checkedRow, checkedRows, integer, nullableText, text } from '../rows.js';
 import type { ClaimRef, LeaseHolder, LeaseRequest } from '../store.js';
@@ -52,9 +53,9 @@ export async function leave(sql: Sql, owner: string): Promise<void> {
 
 /** Of the units `ids`, those still to be done: another daemon may have done them since they were read as due. */
 const STILL_DUE: Record<ClaimRef['kind'], string | null> = {
-  poll: 'SELECT id FROM feeds WHERE id = ANY(@ids::bigint[]) AND enabled = 1 AND subscribed = 1 AND (next_poll_at IS NULL OR next_poll_at <= @now)',
-  capture: "SELECT id FROM items WHERE id = ANY(@ids::bigint[]) AND page_state = 'pending' AND page_due_at <= @now",
-  revisit: 'SELECT id FROM articles WHERE id = ANY(@ids::bigint[]) AND next_check_at IS NOT NULL AND next_check_at <= @now',
+  poll: `SELECT id FROM feeds WHERE id = ANY(@ids::bigint[]) AND ${DUE.polled} AND (next_poll_at IS NULL OR next_poll_at <= @now)`,
+  capture: `SELECT id FROM items WHERE id = ANY(@ids::bigint[]) AND ${DUE.pendingPage} AND page_due_at <= @now`,
+  revisit: `SELECT id FROM articles WHERE id = ANY(@ids::bigint[]) AND ${DUE.revisited} AND next_check_at <= @now`,
   extract: 'SELECT snapshot_id FROM extraction_queue WHERE snapshot_id = ANY(@ids::bigint[])',
   learn: null,
 };

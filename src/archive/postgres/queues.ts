@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { checkedRow, checkedRows, count, integer, nullableText, text } from '../rows.js';
+import { DUE } from '../due.js';
 import type { Backlog, WorkKind, WorkRef } from '../store.js';
 import type { Sql } from './database.js';
 
@@ -13,39 +14,36 @@ type DueRow = z.infer<typeof dueRow>;
 const refs = (kind: WorkKind, rows: DueRow[], now: Date): WorkRef[] =>
   rows.map((row) => ({ kind, id: row.id, url: row.url, dueAt: row.due === null ? now.getTime() : Date.parse(row.due) }));
 
-const POLLED = 'enabled = 1 AND subscribed = 1';
 const APPEARED = 'LEAST(COALESCE(published, first_seen), first_seen)';
-const NEVER_TRIED = "page_state = 'pending' AND feed_enabled = 1 AND page_attempts = 0";
-const RETRIED = "page_state = 'pending' AND feed_enabled = 1 AND page_attempts > 0";
 const CAPTURE_COLUMNS = 'id, COALESCE(orig_link, link) AS url, first_seen AS due';
 
 export async function duePolls(sql: Sql, now: Date, limit: number): Promise<WorkRef[]> {
-  const overdue = await sql.all(`SELECT id, url, next_poll_at AS due FROM feeds WHERE ${POLLED} AND next_poll_at <= ? ORDER BY next_poll_at LIMIT ?`, [now.toISOString(), limit]);
-  const fresh = overdue.length >= limit ? [] : await sql.all(`SELECT id, url, next_poll_at AS due FROM feeds WHERE ${POLLED} AND next_poll_at IS NULL ORDER BY id LIMIT ?`, [limit - overdue.length]);
+  const overdue = await sql.all(`SELECT id, url, next_poll_at AS due FROM feeds WHERE ${DUE.polled} AND next_poll_at <= ? ORDER BY next_poll_at LIMIT ?`, [now.toISOString(), limit]);
+  const fresh = overdue.length >= limit ? [] : await sql.all(`SELECT id, url, next_poll_at AS due FROM feeds WHERE ${DUE.polled} AND next_poll_at IS NULL ORDER BY id LIMIT ?`, [limit - overdue.length]);
   return refs('poll', checkedRows(dueRow, [...overdue, ...fresh], 'duePolls'), now);
 }
 
 export async function dueCaptures(sql: Sql, now: Date, limit: number): Promise<WorkRef[]> {
   const at = now.toISOString();
-  const fresh = checkedRows(dueRow, await sql.all(`SELECT ${CAPTURE_COLUMNS} FROM items WHERE ${NEVER_TRIED} AND page_due_at <= ?
+  const fresh = checkedRows(dueRow, await sql.all(`SELECT ${CAPTURE_COLUMNS} FROM items WHERE ${DUE.neverTried} AND page_due_at <= ?
     ORDER BY ${APPEARED} DESC, id ASC LIMIT ?`, [at, limit]), 'dueCaptures');
-  const retries = fresh.length >= limit ? [] : checkedRows(dueRow, await sql.all(`SELECT ${CAPTURE_COLUMNS} FROM items WHERE ${RETRIED} AND page_due_at <= ?
+  const retries = fresh.length >= limit ? [] : checkedRows(dueRow, await sql.all(`SELECT ${CAPTURE_COLUMNS} FROM items WHERE ${DUE.retried} AND page_due_at <= ?
     ORDER BY page_due_at LIMIT ?`, [at, limit - fresh.length]), 'dueCaptures');
   return [...refs('capture', fresh, now), ...refs('capture', retries, now).map((ref) => ({ ...ref, retry: true }))];
 }
 
 export async function dueRevisits(sql: Sql, now: Date, limit: number): Promise<WorkRef[]> {
   const rows = await sql.all(`SELECT id, url, next_check_at AS due FROM articles
-    WHERE next_check_at IS NOT NULL AND feed_enabled = 1 AND next_check_at <= ? ORDER BY next_check_at LIMIT ?`, [now.toISOString(), limit]);
+    WHERE ${DUE.revisited} AND next_check_at <= ? ORDER BY next_check_at LIMIT ?`, [now.toISOString(), limit]);
   return refs('revisit', checkedRows(dueRow, rows, 'dueRevisits'), now);
 }
 
 export async function nextWorkAt(sql: Sql, kinds: { capture: boolean; revisit: boolean }): Promise<number | null> {
   // One statement for the three kinds: the loop asks after every pass, and each round trip counts.
   const row = checkedRow(z.object({ poll: nullableText, capture: nullableText, revisit: nullableText }), await sql.get(`SELECT
-    (SELECT MIN(next_poll_at) FROM feeds WHERE ${POLLED}) AS poll,
-    ${kinds.capture ? `(SELECT MIN(page_due_at) FROM items WHERE ${RETRIED})` : 'NULL::text'} AS capture,
-    ${kinds.revisit ? '(SELECT MIN(next_check_at) FROM articles WHERE next_check_at IS NOT NULL AND feed_enabled = 1)' : 'NULL::text'} AS revisit`), 'nextWorkAt');
+    (SELECT MIN(next_poll_at) FROM feeds WHERE ${DUE.polled}) AS poll,
+    ${kinds.capture ? `(SELECT MIN(page_due_at) FROM items WHERE ${DUE.retried})` : 'NULL::text'} AS capture,
+    ${kinds.revisit ? '(SELECT MIN(next_check_at) FROM articles WHERE ${DUE.revisited})' : 'NULL::text'} AS revisit`), 'nextWorkAt');
   const times = row ? [row.poll, row.capture, row.revisit].filter((at): at is string => at !== null).map(Date.parse) : [];
   return times.length ? Math.min(...times) : null;
 }
@@ -65,9 +63,9 @@ export async function extractionBacklogOver(sql: Sql, limit: number): Promise<bo
 export async function backlog(sql: Sql, now: Date): Promise<Backlog> {
   const at = now.toISOString();
   const row = checkedRow(z.object({ duePolls: count, pendingCaptures: count, dueRevisits: count, queuedExtractions: count }), await sql.get(`SELECT
-      (SELECT COUNT(*) FROM feeds WHERE ${POLLED} AND next_poll_at IS NULL) + (SELECT COUNT(*) FROM feeds WHERE ${POLLED} AND next_poll_at <= @at) AS "duePolls",
-      (SELECT COUNT(*) FROM items WHERE ${NEVER_TRIED}) + (SELECT COUNT(*) FROM items WHERE ${RETRIED}) AS "pendingCaptures",
-      (SELECT COUNT(*) FROM articles WHERE next_check_at IS NOT NULL AND feed_enabled = 1 AND next_check_at <= @at) AS "dueRevisits",
+      (SELECT COUNT(*) FROM feeds WHERE ${DUE.polled} AND next_poll_at IS NULL) + (SELECT COUNT(*) FROM feeds WHERE ${DUE.polled} AND next_poll_at <= @at) AS "duePolls",
+      (SELECT COUNT(*) FROM items WHERE ${DUE.neverTried}) + (SELECT COUNT(*) FROM items WHERE ${DUE.retried}) AS "pendingCaptures",
+      (SELECT COUNT(*) FROM articles WHERE ${DUE.revisited} AND next_check_at <= @at) AS "dueRevisits",
       (SELECT COUNT(*) FROM extraction_queue) AS "queuedExtractions"`, { at }), 'backlog');
   return row ?? { duePolls: 0, pendingCaptures: 0, dueRevisits: 0, queuedExtractions: 0 };
 }
