@@ -17,3 +17,14 @@ export const DUE = {
   /** Articles of enabled feeds with a revisit planned (index articles_due). */
   revisited: 'next_check_at IS NOT NULL AND feed_enabled = 1',
 } as const;
+
+/**
+ * The order due work is taken in: longest overdue first, and among work due at the same time
+ * the oldest row first — without the second key each engine broke ties its own way (SQLite in
+ * rowid order, PostgreSQL in heap order), so two engines did the same work in another order.
+ */
+export const DUE_ORDER = {
+  polls: 'next_poll_at, id',
+  retries: 'page_due_at, id',
+  revisits: 'next_check_at, id',
+} as const;

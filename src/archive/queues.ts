@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Db } from './database.js';
-import { DUE } from './due.js';
+import { DUE, DUE_ORDER } from './due.js';
 import { checkedRow, checkedRows, count, integer, nullableText, text } from './rows.js';
 import type { WorkKind, WorkRef, Backlog } from './store.js';
 
@@ -34,7 +34,7 @@ const refs = (kind: WorkKind, rows: DueRow[], now: Date): WorkRef[] =>
  */
 export function duePolls(db: Db, now: Date, limit: number): WorkRef[] {
   const overdue = db.prepare(`SELECT id, url, next_poll_at AS due FROM feeds INDEXED BY feeds_due
-    WHERE ${DUE.polled} AND next_poll_at <= ? ORDER BY next_poll_at LIMIT ?`).all(now.toISOString(), limit);
+    WHERE ${DUE.polled} AND next_poll_at <= ? ORDER BY ${DUE_ORDER.polls} LIMIT ?`).all(now.toISOString(), limit);
   const fresh = overdue.length >= limit ? [] : db.prepare(`SELECT id, url, next_poll_at AS due FROM feeds INDEXED BY feeds_due
     WHERE ${DUE.polled} AND next_poll_at IS NULL ORDER BY id LIMIT ?`).all(limit - overdue.length);
   return refs('poll', checkedRows(dueRow, [...overdue, ...fresh], 'duePolls'), now);
@@ -59,7 +59,7 @@ export function dueCaptures(db: Db, now: Date, limit: number): WorkRef[] {
     ORDER BY ${APPEARED} DESC, id ASC LIMIT ?`).all(at, limit), 'dueCaptures');
   const retries = fresh.length >= limit ? [] : checkedRows(captureRow, db.prepare(`SELECT ${CAPTURE_COLUMNS} FROM items INDEXED BY items_retry
     WHERE ${DUE.retried} AND page_due_at <= ?
-    ORDER BY page_due_at LIMIT ?`).all(at, limit - fresh.length), 'dueCaptures');
+    ORDER BY ${DUE_ORDER.retries} LIMIT ?`).all(at, limit - fresh.length), 'dueCaptures');
   return [...refs('capture', fresh, now), ...refs('capture', retries, now).map((ref) => ({ ...ref, retry: true }))];
 }
 
@@ -68,7 +68,7 @@ export function dueRevisits(db: Db, now: Date, limit: number): WorkRef[] {
   const rows = db.prepare(`SELECT articles.id, articles.url, articles.next_check_at AS due
     FROM articles INDEXED BY articles_due
     WHERE ${DUE.revisited} AND articles.next_check_at <= ?
-    ORDER BY articles.next_check_at LIMIT ?`).all(now.toISOString(), limit);
+    ORDER BY ${DUE_ORDER.revisits} LIMIT ?`).all(now.toISOString(), limit);
   return refs('revisit', checkedRows(dueRow, rows, 'dueRevisits'), now);
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { checkedRow, checkedRows, count, integer, nullableText, text } from '../rows.js';
-import { DUE } from '../due.js';
+import { DUE, DUE_ORDER } from '../due.js';
 import type { Backlog, WorkKind, WorkRef } from '../store.js';
 import type { Sql } from './database.js';
 
@@ -18,7 +18,7 @@ const APPEARED = 'LEAST(COALESCE(published, first_seen), first_seen)';
 const CAPTURE_COLUMNS = 'id, COALESCE(orig_link, link) AS url, first_seen AS due';
 
 export async function duePolls(sql: Sql, now: Date, limit: number): Promise<WorkRef[]> {
-  const overdue = await sql.all(`SELECT id, url, next_poll_at AS due FROM feeds WHERE ${DUE.polled} AND next_poll_at <= ? ORDER BY next_poll_at LIMIT ?`, [now.toISOString(), limit]);
+  const overdue = await sql.all(`SELECT id, url, next_poll_at AS due FROM feeds WHERE ${DUE.polled} AND next_poll_at <= ? ORDER BY ${DUE_ORDER.polls} LIMIT ?`, [now.toISOString(), limit]);
   const fresh = overdue.length >= limit ? [] : await sql.all(`SELECT id, url, next_poll_at AS due FROM feeds WHERE ${DUE.polled} AND next_poll_at IS NULL ORDER BY id LIMIT ?`, [limit - overdue.length]);
   return refs('poll', checkedRows(dueRow, [...overdue, ...fresh], 'duePolls'), now);
 }
@@ -28,13 +28,13 @@ export async function dueCaptures(sql: Sql, now: Date, limit: number): Promise<W
   const fresh = checkedRows(dueRow, await sql.all(`SELECT ${CAPTURE_COLUMNS} FROM items WHERE ${DUE.neverTried} AND page_due_at <= ?
     ORDER BY ${APPEARED} DESC, id ASC LIMIT ?`, [at, limit]), 'dueCaptures');
   const retries = fresh.length >= limit ? [] : checkedRows(dueRow, await sql.all(`SELECT ${CAPTURE_COLUMNS} FROM items WHERE ${DUE.retried} AND page_due_at <= ?
-    ORDER BY page_due_at LIMIT ?`, [at, limit - fresh.length]), 'dueCaptures');
+    ORDER BY ${DUE_ORDER.retries} LIMIT ?`, [at, limit - fresh.length]), 'dueCaptures');
   return [...refs('capture', fresh, now), ...refs('capture', retries, now).map((ref) => ({ ...ref, retry: true }))];
 }
 
 export async function dueRevisits(sql: Sql, now: Date, limit: number): Promise<WorkRef[]> {
   const rows = await sql.all(`SELECT id, url, next_check_at AS due FROM articles
-    WHERE ${DUE.revisited} AND next_check_at <= ? ORDER BY next_check_at LIMIT ?`, [now.toISOString(), limit]);
+    WHERE ${DUE.revisited} AND next_check_at <= ? ORDER BY ${DUE_ORDER.revisits} LIMIT ?`, [now.toISOString(), limit]);
   return refs('revisit', checkedRows(dueRow, rows, 'dueRevisits'), now);
 }
 
