@@ -15,7 +15,7 @@ import { recordCapture, setCanonicalUrl } from '../../src/archive/snapshots.js';
 import { confirmPush, denyPush, recordPushRequest } from '../../src/archive/websub.js';
 import { EXTRACTOR_VERSION } from '../../src/extract/extract.js';
 import { launchChromium } from '../helpers/browser.js';
-import { startForest, waitFor } from '../helpers/cli.js';
+import { startServe, type ForestProcess } from '../helpers/cli.js';
 import { raw } from '../helpers/raw-http.js';
 import { query } from '../helpers/setup.js';
 import { smallArchive } from '../helpers/small-archive.js';
@@ -40,7 +40,7 @@ const PUSH_SECRET = 'PUSHSECRET-5-abcdef';
 
 const dir = tempDir();
 const database = join(dir, 'archive.db');
-let server: ReturnType<typeof startForest>;
+let server: ForestProcess;
 let app = '';
 let captures = '';
 let browser: Browser | undefined;
@@ -90,10 +90,7 @@ websub:
   maxPushBytes: 64KB
   maxConcurrentPushes: 1
 `);
-  server = startForest(['serve', '--config', config, '--db', database, '--host', '127.0.0.1', '--port', '0']);
-  await waitFor(() => /archived pages from/.test(server.output.stdout), 15_000, `forest serve (stderr: ${server.output.stderr})`);
-  app = /listening on (http:\/\/\S+)/.exec(server.output.stdout)![1]!;
-  captures = /archived pages from (http:\/\/\S+)/.exec(server.output.stdout)![1]!;
+  ({ server, base: app, captures } = await startServe(['--config', config, '--db', database, '--host', '127.0.0.1']));
 });
 
 after(async () => {

@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core';
 import { loadCodec } from '../../src/archive/codec.js';
 import { launchChromium } from '../helpers/browser.js';
 import { raw } from '../helpers/raw-http.js';
-import { startForest, waitFor } from '../helpers/cli.js';
+import { startServe, type ForestProcess } from '../helpers/cli.js';
 import { smallArchive } from '../helpers/small-archive.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -17,7 +17,7 @@ const TOKEN = '0123456789abcdef0123';
 const HOSTILE_URL = 'http://127.0.0.1:1/x>;rel="evil",<http://evil.example/';
 const dir = tempDir();
 const database = join(dir, 'archive.db');
-let server: ReturnType<typeof startForest>;
+let server: ForestProcess;
 let app = '';
 let captures = '';
 let browser: Browser | undefined;
@@ -43,10 +43,7 @@ before(async () => {
   const config = join(dir, 'settings.yaml');
   writeFileSync(config, `subscriptions: ${join(dir, 'feeds.yaml')}\nserve:\n  public: false\n  token: ${TOKEN}\n`);
   writeFileSync(join(dir, 'feeds.yaml'), '[]\n');
-  server = startForest(['serve', '--config', config, '--db', database, '--host', '127.0.0.1', '--port', '0']);
-  await waitFor(() => /archived pages from/.test(server.output.stdout), 15_000, `forest serve (stderr: ${server.output.stderr})`);
-  app = /listening on (http:\/\/\S+)/.exec(server.output.stdout)![1]!;
-  captures = /archived pages from (http:\/\/\S+)/.exec(server.output.stdout)![1]!;
+  ({ server, base: app, captures } = await startServe(['--config', config, '--db', database, '--host', '127.0.0.1']));
 });
 
 after(async () => {

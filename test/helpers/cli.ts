@@ -79,9 +79,9 @@ export async function waitFor(predicate: () => boolean | Promise<boolean>, timeo
 /** A `forest` process started by startForest, with its output so far. */
 export type ForestProcess = ReturnType<typeof startForest>;
 
-/** Starts `forest serve ARGS…` (on a free port unless ARGS name one) and waits until it listens; its address as printed. */
-export async function startServe(args: string[], options: { env?: Record<string, string> } = {}): Promise<{ server: ForestProcess; base: string }> {
+/** Starts `forest serve ARGS…` (on a free port unless ARGS name one) and waits until both ports listen; their addresses as printed. */
+export async function startServe(args: string[], options: { env?: Record<string, string> } = {}): Promise<{ server: ForestProcess; base: string; captures: string }> {
   const server = startForest(['serve', ...(args.includes('--port') ? [] : ['--port', '0']), ...args], options);
-  await waitFor(() => /listening on/.test(server.output.stdout), 15_000, `forest serve (stderr: ${server.output.stderr})`);
-  return { server, base: /listening on (http:\/\/\S+)/.exec(server.output.stdout)![1]! };
+  await waitFor(() => /listening on/.test(server.output.stdout) && /archived pages from/.test(server.output.stdout), 15_000, `forest serve (stderr: ${server.output.stderr})`);
+  return { server, base: /listening on (http:\/\/\S+)/.exec(server.output.stdout)![1]!, captures: /archived pages from (http:\/\/\S+)/.exec(server.output.stdout)![1]! };
 }
