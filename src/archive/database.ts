@@ -1,27 +1,10 @@
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { PROJECT_ROOT } from '../util/project-root.js';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { readMigrations } from './migrations.js';
 import { checkedRow, checkedRows, count, integer } from './rows.js';
 
 export type Db = Database.Database;
-
-export const MIGRATIONS_DIR = join(PROJECT_ROOT, 'migrations');
-
-export interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
-
-/** migrations/NNNN_name.sql, in order of their number. */
-export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
-  return readdirSync(dir)
-    .map((file) => /^(\d+)_(.+)\.sql$/.exec(file))
-    .filter((match): match is RegExpExecArray => match !== null)
-    .map((match) => ({ version: Number(match[1]), name: match[2]!, sql: readFileSync(join(dir, match[0]), 'utf8') }))
-    .sort((a, b) => a.version - b.version);
-}
 
 /** Applies the migrations the database has not recorded yet, each in its own transaction. */
 export function migrate(db: Db, migrations = readMigrations()): number[] {

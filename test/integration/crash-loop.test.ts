@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { after, before, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { readMigrations } from '../../src/archive/database.js';
+import { readMigrations } from '../../src/archive/migrations.js';
 import type { ScriptedEdit } from '../../src/synthetic/articles.js';
 import { SyntheticWeb } from '../../src/synthetic/server.js';
 import { seededRandom } from '../../src/util/random.js';

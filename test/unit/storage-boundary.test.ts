@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -45,4 +46,20 @@ test('the contract imports no backend: store.ts names only pure modules and doma
   assert.ok(imports.length > 0);
   const backend = imports.filter((from) => from.startsWith('./') && (database.has(from.slice(2).replace(/\.js$/, '.ts')) || /sqlite|rows|queries|lease|polls|snapshots|export|search\.js/.test(from)));
   assert.deepEqual(backend, []);
+});
+
+test('each engine is loaded only when chosen: the PostgreSQL store never loads better-sqlite3, the SQLite store never loads pg, and opening neither loads either', () => {
+  // A child process each, whose CommonJS module cache (where both drivers land) is read after the import.
+  const loads = (module: string | null) => {
+    const script = `import { createRequire } from 'node:module';
+${module ? `await import(${JSON.stringify(join(SRC, module))});` : `await import(${JSON.stringify(join(SRC, 'archive', 'open-archive.ts'))});`}
+const cache = Object.keys(createRequire(import.meta.url).cache);
+console.log(JSON.stringify({ sqlite: cache.some((path) => path.includes('/node_modules/better-sqlite3/')), pg: cache.some((path) => path.includes('/node_modules/pg/')) }));`;
+    const result = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', cwd: join(SRC, '..') });
+    assert.equal(result.status, 0, result.stderr);
+    return JSON.parse(result.stdout.trim().split('\n').at(-1)!) as { sqlite: boolean; pg: boolean };
+  };
+  assert.deepEqual(loads('archive/postgres/store.ts'), { sqlite: false, pg: true });
+  assert.deepEqual(loads('archive/sqlite-store.ts'), { sqlite: true, pg: false });
+  assert.deepEqual(loads(null), { sqlite: false, pg: false }, 'open-archive.ts imports the engine it opens, when it opens it');
 });

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import pg from 'pg';
 import { PROJECT_ROOT } from '../../util/project-root.js';
-import { readMigrations } from '../database.js';
+import { readMigrations } from '../migrations.js';
 import { checkedRows, integer } from '../rows.js';
 
 /**
