@@ -20,6 +20,9 @@ export default tseslint.config(
       '@stylistic/multiline-ternary': 'off',
       '@stylistic/operator-linebreak': ['error', 'before', { overrides: { '=': 'after', '+': 'ignore' } }],
       '@stylistic/max-statements-per-line': ['error', { max: 2 }],
+      // SQL is built from template literals: a \${…} in a quoted string is a placeholder that never
+      // filled (it sent PostgreSQL the text `\${DUE.revisited}` once, and the daemon crawled).
+      'no-template-curly-in-string': 'error',
     },
   },
 );

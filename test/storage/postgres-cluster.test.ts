@@ -31,7 +31,12 @@ function tooClose(web: SyntheticWeb): string[] {
   return [...bySite].flatMap(([site, times]) => times.sort((a, b) => a - b).slice(1).flatMap((at, i) => (at - times[i]! < PER_HOST_DELAY - 30 ? [`${site}: ${at - times[i]!} ms apart`] : [])));
 }
 
-async function shareOneArchive(web: SyntheticWeb, daemons: number, name: string, options: { kill?: boolean; seconds: number; whileRunning?: (args: string[]) => Promise<void> }) {
+/**
+ * Runs `daemons` daemons on one new archive until `until` holds (then each is stopped with SIGINT,
+ * as pm2 stops it), or for `seconds` at most (a loaded machine's bound: they stop by themselves,
+ * and the test's assertions say what was left undone).
+ */
+async function shareOneArchive(web: SyntheticWeb, daemons: number, name: string, options: { kill?: boolean; seconds: number; whileRunning?: (args: string[]) => Promise<void>; until: (args: string[], killedAt: number | null) => Promise<boolean> }) {
   const url = await cluster.createDatabase(name);
   const sites = [web.site('ledger'), web.site('orbit'), web.site('fieldnotes')];
   const ws = workspace(sites.map((site) => ({ url: site.feedUrl, title: site.definition.name })), {
@@ -46,7 +51,14 @@ async function shareOneArchive(web: SyntheticWeb, daemons: number, name: string,
     killedAt = Date.now();
   }
   await options.whileRunning?.(args);
-  const runs = await Promise.all(processes.map((child) => finished(child)));
+  const done = Promise.all(processes.map((child) => finished(child)));
+  let stopped = false;
+  void done.then(() => (stopped = true));
+  // Asked once a second: each question spawns `forest` twice, CPU the daemons need.
+  const pace = () => new Promise((resolve) => setTimeout(resolve, SECOND));
+  await waitFor(async () => stopped || (await pace(), await options.until(args, killedAt)), options.seconds * SECOND, 'the work to be done').catch(() => undefined);
+  for (const child of processes) if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+  const runs = await done;
   return { args, runs, killedAt, sites };
 }
 
@@ -67,7 +79,14 @@ test('two daemons share one archive: every page captured once, polls within thei
   try {
     let shown = '';
     const { args, runs } = await shareOneArchive(web, 2, 'two_daemons', {
-      seconds: 18,
+      seconds: 90,
+      // Done: every item seen so far archived, and both scripted edits found as a version.
+      until: async (args) => {
+        const items = lines<{ items: number }>((await forest([...args, 'status', '--json'])).stdout);
+        const articles = lines<{ url: string; versions: number; feed: string }>((await forest([...args, 'articles', '--json'])).stdout);
+        return items.length === 3 && items.every((feed) => feed.items > 0) && articles.length === items.reduce((sum, feed) => sum + feed.items, 0)
+          && edits.every((edit) => articles.some((a) => a.feed === web.site(edit.site).feedUrl && a.url.endsWith(makeArticle(edit.site, edit.index, 0).slug) && a.versions === 2));
+      },
       // forest status shows every daemon on the archive.
       whileRunning: (args) => waitFor(async () => /daemon 2 of 2: running/.test(shown = (await forest([...args, 'status'])).stdout), 15_000, 'status showing both daemons'),
     });
@@ -115,7 +134,16 @@ test('three daemons, one killed with SIGKILL: its claims are taken over once the
   const web = new SyntheticWeb();
   await web.start();
   try {
-    const { args, runs, killedAt } = await shareOneArchive(web, 3, 'three_daemons', { kill: true, seconds: 85 });
+    const { args, runs, killedAt } = await shareOneArchive(web, 3, 'three_daemons', {
+      kill: true, seconds: 85,
+      // Done: the killed daemon's claims taken over — no page left waiting, every feed polled since the kill, every item archived.
+      until: async (args, killed) => {
+        const feeds = lines<{ items: number; pendingPages: number; lastPoll: string | null }>((await forest([...args, 'status', '--json'])).stdout);
+        const articles = lines<unknown>((await forest([...args, 'articles', '--json'])).stdout);
+        return killed !== null && feeds.length === 3 && feeds.every((feed) => feed.pendingPages === 0 && feed.lastPoll !== null && Date.parse(feed.lastPoll) > killed)
+          && articles.length === feeds.reduce((sum, feed) => sum + feed.items, 0);
+      },
+    });
     assert.equal(runs[0]!.signal, 'SIGKILL');
     for (const run of runs.slice(1)) assert.equal(run.code, 0, run.stderr);
     const logs = runs.map(logLines);

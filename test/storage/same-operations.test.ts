@@ -187,13 +187,21 @@ for (const seed of [1, 2, 3]) {
   test(`seed ${seed}: the same generated operations leave the same rows on SQLite and on PostgreSQL`, async () => {
     const file = join(tempDir(), 'forest.db');
     const url = await cluster.createDatabase(`same_${seed}`);
+    // What the scheduler asks after the sequence, too: the same answers.
+    const answers: unknown[] = [];
     for (const store of [await openArchive({ path: file, maxSize: 'unlimited' }, { create: true }), await openArchive({ path: '', maxSize: 'unlimited', url })]) {
       try {
         await play(store, seed, 120);
+        const later = at(3000);
+        answers.push({
+          nextWorkAt: await store.nextWorkAt({ capture: true, revisit: true }), backlog: await store.backlog(later),
+          due: [await store.duePolls(later, 50), await store.dueCaptures(later, 50), await store.dueRevisits(later, 50)],
+        });
       } finally {
         await store.close();
       }
     }
+    assert.deepEqual(answers[1], answers[0], 'PostgreSQL answers the scheduler as SQLite does');
     const [sqlite, postgres] = [await sqliteRows(file), await postgresRows(url)];
     assert.ok((sqlite.get('versions')?.length ?? 0) > 5 && (sqlite.get('checks')?.length ?? 0) > 5, `the sequence made versions and checks: ${sqlite.get('versions')?.length}, ${sqlite.get('checks')?.length}`);
     assert.deepEqual(differences(sqlite, postgres), []);

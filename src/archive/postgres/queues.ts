@@ -43,7 +43,7 @@ export async function nextWorkAt(sql: Sql, kinds: { capture: boolean; revisit: b
   const row = checkedRow(z.object({ poll: nullableText, capture: nullableText, revisit: nullableText }), await sql.get(`SELECT
     (SELECT MIN(next_poll_at) FROM feeds WHERE ${DUE.polled}) AS poll,
     ${kinds.capture ? `(SELECT MIN(page_due_at) FROM items WHERE ${DUE.retried})` : 'NULL::text'} AS capture,
-    ${kinds.revisit ? '(SELECT MIN(next_check_at) FROM articles WHERE ${DUE.revisited})' : 'NULL::text'} AS revisit`), 'nextWorkAt');
+    ${kinds.revisit ? `(SELECT MIN(next_check_at) FROM articles WHERE ${DUE.revisited})` : 'NULL::text'} AS revisit`), 'nextWorkAt');
   const times = row ? [row.poll, row.capture, row.revisit].filter((at): at is string => at !== null).map(Date.parse) : [];
   return times.length ? Math.min(...times) : null;
 }
