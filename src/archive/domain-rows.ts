@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { ArticleRow, CheckRow, VersionRow } from './articles.js';
 import type { PendingSnapshot } from './extractions.js';
-import type { FeedCounts, FeedRow } from './feeds.js';
+import type { FeedCounts } from './feed-counts.js';
+import type { FeedRow } from './feeds.js';
 import type { ItemRow } from './items.js';
 import type { GapEventRow, VersionEventRow } from './notifications.js';
 import { blockSchema, normalizedObjectSchema } from './normalize.js';

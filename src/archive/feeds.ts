@@ -1,6 +1,8 @@
 import { DUE } from './due.js';
 import { z } from 'zod';
 import type { Db } from './database.js';
+import { feedCountsOf, type FeedCounts } from './feed-counts.js';
+import { changesFeed, feedValues, leavesList } from './list-rows.js';
 import { checkedRow, checkedRows, count, integer, nullableInteger, nullableReal, nullableText, text } from './rows.js';
 import type { ListSync, Subscription, SyncReport } from './store.js';
 
@@ -64,28 +66,18 @@ export function syncSubscriptions(db: Db, subscriptions: Subscription[], now = n
     const listed = new Set<string>();
     for (const subscription of subscriptions) {
       listed.add(subscription.url);
-      const values = {
-        url: subscription.url,
-        title: subscription.title ?? null,
-        siteUrl: subscription.siteUrl ?? null,
-        tags: JSON.stringify(subscription.tags),
-        cron: subscription.schedule ?? null,
-        enabled: subscription.enabled ? 1 : 0,
-        stamp,
-      };
+      const values = feedValues(subscription, stamp);
       const row = existing.get(subscription.url);
       if (!row) {
         insert.run(values);
         report.added.push(subscription.url);
-      } else if (how.mode !== 'add' && (row.title !== values.title || row.tags !== values.tags || row.cron !== values.cron || row.enabled !== values.enabled || row.subscribed !== 1 || (values.siteUrl !== null && row.site_url !== values.siteUrl))) {
+      } else if (changesFeed(row, values, how)) {
         update.run({ ...values, id: row.id });
         report.updated.push(subscription.url);
       }
     }
-    const removed = how.mode === 'change' ? new Set(how.removed) : null;
     for (const row of existing.values()) {
-      if (how.mode === 'add') break;
-      if (row.subscribed === 1 && (removed ? removed.has(row.subscribed_url) && !listed.has(row.subscribed_url) : !listed.has(row.subscribed_url))) {
+      if (leavesList(row, listed, how)) {
         unsubscribe.run(stamp, row.id);
         report.removed.push(row.subscribed_url);
       }
@@ -119,44 +111,14 @@ export function countEnabledFeeds(db: Db): number {
 }
 
 /** Per-feed counts for status, each table read once (grouped), never a query per feed. */
-export interface FeedCounts {
-  items: number;
-  pages: number;
-  failedPages: number;
-  pendingPages: number;
-  lastPageError: string | null;
-  articles: number;
-  versions: number;
-  checks: number;
-  nextRevisit: string | null;
-}
-
-export const itemCountRow = z.object({ feedId: integer, items: count, pages: count, failedPages: count, pendingPages: count });
-export const lastPageErrorRow = z.object({ feedId: integer, error: text });
-export const articleCountRow = z.object({ feedId: integer, articles: count, versions: count, nextRevisit: nullableText });
-export const checkCountRow = z.object({ feedId: integer, checks: count });
 
 export function feedCounts(db: Db): Map<number, FeedCounts> {
-  const counts = new Map<number, FeedCounts>();
-  const of = (feedId: number) => {
-    let entry = counts.get(feedId);
-    if (!entry) {
-      entry = { items: 0, pages: 0, failedPages: 0, pendingPages: 0, lastPageError: null, articles: 0, versions: 0, checks: 0, nextRevisit: null };
-      counts.set(feedId, entry);
-    }
-    return entry;
-  };
-  const items = db.prepare(`SELECT feed_id AS feedId, COUNT(*) AS items, SUM(page_state = 'captured') AS pages, SUM(page_state = 'failed') AS failedPages,
-      SUM(page_state = 'pending') AS pendingPages FROM items GROUP BY feed_id`).all();
-  for (const row of checkedRows(itemCountRow, items, 'feedCounts')) Object.assign(of(row.feedId), { items: row.items, pages: row.pages, failedPages: row.failedPages, pendingPages: row.pendingPages });
-  const errors = db.prepare(`SELECT feed_id AS feedId, page_error AS error, MAX(page_due_at) FROM items WHERE page_error IS NOT NULL GROUP BY feed_id`)
-    .all();
-  for (const row of checkedRows(lastPageErrorRow, errors, 'feedCounts')) of(row.feedId).lastPageError = row.error;
-  const articles = db.prepare(`SELECT feed_id AS feedId, COUNT(*) AS articles, COALESCE(SUM(versions), 0) AS versions, MIN(next_check_at) AS nextRevisit
-    FROM articles GROUP BY feed_id`).all();
-  for (const row of checkedRows(articleCountRow, articles, 'feedCounts')) Object.assign(of(row.feedId), { articles: row.articles, versions: row.versions, nextRevisit: row.nextRevisit });
-  const checks = db.prepare('SELECT articles.feed_id AS feedId, COUNT(*) AS checks FROM checks JOIN articles ON articles.id = checks.article_id GROUP BY articles.feed_id')
-    .all();
-  for (const row of checkedRows(checkCountRow, checks, 'feedCounts')) of(row.feedId).checks = row.checks;
-  return counts;
+  return feedCountsOf({
+    items: db.prepare(`SELECT feed_id AS feedId, COUNT(*) AS items, SUM(page_state = 'captured') AS pages, SUM(page_state = 'failed') AS failedPages,
+      SUM(page_state = 'pending') AS pendingPages FROM items GROUP BY feed_id`).all(),
+    errors: db.prepare('SELECT feed_id AS feedId, page_error AS error, MAX(page_due_at) FROM items WHERE page_error IS NOT NULL GROUP BY feed_id').all(),
+    articles: db.prepare(`SELECT feed_id AS feedId, COUNT(*) AS articles, COALESCE(SUM(versions), 0) AS versions, MIN(next_check_at) AS nextRevisit
+      FROM articles GROUP BY feed_id`).all(),
+    checks: db.prepare('SELECT articles.feed_id AS feedId, COUNT(*) AS checks FROM checks JOIN articles ON articles.id = checks.article_id GROUP BY articles.feed_id').all(),
+  });
 }

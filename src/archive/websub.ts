@@ -41,15 +41,15 @@ export function subscriptionsByFeed(db: Db): Map<number, PushSubscriptionRecord>
 }
 
 export const candidateRow = z.object({ id: integer, url: text, hub: nullableText, self_url: nullableText, wanted: integer, has_subscription: nullableInteger });
+type CandidateRow = z.infer<typeof candidateRow>;
 
 /**
- * The feeds whose subscription may need a request at `now`: a feed with a hub and no
- * subscription (or one for another hub or topic), a subscription due to be renewed or retried,
- * and one whose feed no longer wants it.
+ * Feeds whose subscription may need a request now (daemon/websub.ts decides which): a feed with a
+ * hub and none yet; a request to retry or a lease to renew; a subscription its feed no longer
+ * wants (paused, unsubscribed, another hub or topic); a dropped one whose feed went. The same
+ * query on both engines.
  */
-export function pushCandidates(db: Db, now: Date, limit: number): PushCandidate[] {
-  const at = now.toISOString();
-  const rows = checkedRows(candidateRow, db.prepare(`SELECT feeds.id, feeds.url, feeds.hub, feeds.self_url, (feeds.enabled = 1 AND feeds.subscribed = 1) AS wanted,
+export const PUSH_CANDIDATES = `SELECT feeds.id, feeds.url, feeds.hub, feeds.self_url, CASE WHEN feeds.enabled = 1 AND feeds.subscribed = 1 THEN 1 ELSE 0 END AS wanted,
       websub_subscriptions.feed_id AS has_subscription
     FROM feeds LEFT JOIN websub_subscriptions ON websub_subscriptions.feed_id = feeds.id
     WHERE (websub_subscriptions.feed_id IS NULL AND feeds.hub IS NOT NULL AND feeds.enabled = 1 AND feeds.subscribed = 1)
@@ -59,11 +59,16 @@ export function pushCandidates(db: Db, now: Date, limit: number): PushCandidate[
         OR (websub_subscriptions.state IN ('active', 'subscribing') AND (feeds.enabled = 0 OR feeds.subscribed = 0 OR feeds.hub IS NULL
           OR feeds.hub <> websub_subscriptions.hub OR COALESCE(feeds.self_url, feeds.url) <> websub_subscriptions.topic))
         OR (websub_subscriptions.state = 'dropped' AND (feeds.enabled = 0 OR feeds.subscribed = 0))))
-    ORDER BY feeds.id LIMIT @limit`).all({ at, limit }), 'pushCandidates');
-  return rows.map((row) => ({
-    feedId: row.id, feedUrl: row.url, hub: row.hub, topic: row.hub === null ? null : row.self_url ?? row.url, wanted: row.wanted === 1,
-    subscription: row.has_subscription === null ? null : subscriptionOfFeed(db, row.id),
-  }));
+    ORDER BY feeds.id LIMIT @limit`;
+
+/** A PUSH_CANDIDATES row as the daemon sees it, with its subscription (read by the engine). */
+export const pushCandidateOf = (row: CandidateRow, subscription: PushSubscriptionRecord | null): PushCandidate => ({
+  feedId: row.id, feedUrl: row.url, hub: row.hub, topic: row.hub === null ? null : row.self_url ?? row.url, wanted: row.wanted === 1, subscription,
+});
+
+export function pushCandidates(db: Db, now: Date, limit: number): PushCandidate[] {
+  const rows = checkedRows(candidateRow, db.prepare(PUSH_CANDIDATES).all({ at: now.toISOString(), limit }), 'pushCandidates');
+  return rows.map((row) => pushCandidateOf(row, row.has_subscription === null ? null : subscriptionOfFeed(db, row.id)));
 }
 
 export function recordPushRequest(db: Db, feedId: number, request: PushRequest): void {

@@ -1,5 +1,7 @@
 import { DUE } from '../due.js';
-import { articleCountRow, checkCountRow, feedRow, itemCountRow, lastPageErrorRow, type FeedCounts, type FeedRow } from '../feeds.js';
+import { feedCountsOf, type FeedCounts } from '../feed-counts.js';
+import { changesFeed, feedValues, leavesList } from '../list-rows.js';
+import { feedRow, type FeedRow } from '../feeds.js';
 import { checkedRow, checkedRows, count, text } from '../rows.js';
 import type { ListSync, Subscription, SyncReport } from '../store.js';
 import type { Sql } from './database.js';
@@ -15,26 +17,21 @@ export async function syncSubscriptions(sql: Sql, subscriptions: Subscription[],
   const listed = new Set<string>();
   for (const subscription of subscriptions) {
     listed.add(subscription.url);
-    const values = {
-      url: subscription.url, title: subscription.title ?? null, siteUrl: subscription.siteUrl ?? null, tags: JSON.stringify(subscription.tags),
-      cron: subscription.schedule ?? null, enabled: subscription.enabled ? 1 : 0, stamp,
-    };
+    const values = feedValues(subscription, stamp);
     const row = existing.get(subscription.url);
     if (!row) {
       const added = await sql.run(`INSERT INTO feeds (subscribed_url, url, title, site_url, tags, cron, enabled, subscribed, next_poll_at, created_at, updated_at)
         VALUES (@url, @url, @title, @siteUrl, @tags, @cron, @enabled, 1, NULL, @stamp, @stamp) ON CONFLICT (subscribed_url) DO NOTHING`, values);
       if (added) report.added.push(subscription.url);
-    } else if (how.mode !== 'add' && (row.title !== values.title || row.tags !== values.tags || row.cron !== values.cron || row.enabled !== values.enabled || row.subscribed !== 1 || (values.siteUrl !== null && row.site_url !== values.siteUrl))) {
+    } else if (changesFeed(row, values, how)) {
       await sql.run(`UPDATE feeds SET title = @title, site_url = COALESCE(@siteUrl::text, site_url), tags = @tags, cron = @cron::text, enabled = @enabled::integer, subscribed = 1,
         next_poll_at = CASE WHEN cron IS DISTINCT FROM @cron::text OR enabled <> @enabled::integer OR subscribed = 0 THEN NULL ELSE next_poll_at END,
         updated_at = @stamp WHERE id = @id`, { ...values, id: row.id });
       report.updated.push(subscription.url);
     }
   }
-  const removed = how.mode === 'change' ? new Set(how.removed) : null;
   for (const row of existing.values()) {
-    if (how.mode === 'add') break;
-    if (row.subscribed === 1 && !listed.has(row.subscribed_url) && (removed === null || removed.has(row.subscribed_url))) {
+    if (leavesList(row, listed, how)) {
       await sql.run('UPDATE feeds SET subscribed = 0, enabled = 0, updated_at = ? WHERE id = ?', [stamp, row.id]);
       report.removed.push(row.subscribed_url);
     }
@@ -66,25 +63,14 @@ export async function countEnabledFeeds(sql: Sql): Promise<number> {
 
 /** Per-feed counts for status, each table read once (grouped). */
 export async function feedCounts(sql: Sql): Promise<Map<number, FeedCounts>> {
-  const counts = new Map<number, FeedCounts>();
-  const of = (feedId: number) => {
-    let entry = counts.get(feedId);
-    if (!entry) {
-      entry = { items: 0, pages: 0, failedPages: 0, pendingPages: 0, lastPageError: null, articles: 0, versions: 0, checks: 0, nextRevisit: null };
-      counts.set(feedId, entry);
-    }
-    return entry;
-  };
-  const items = await sql.all(`SELECT feed_id AS "feedId", COUNT(*) AS items, COUNT(*) FILTER (WHERE page_state = 'captured') AS pages,
-      COUNT(*) FILTER (WHERE page_state = 'failed') AS "failedPages", COUNT(*) FILTER (WHERE page_state = 'pending') AS "pendingPages" FROM items GROUP BY feed_id`);
-  for (const row of checkedRows(itemCountRow, items, 'feedCounts')) Object.assign(of(row.feedId), { items: row.items, pages: row.pages, failedPages: row.failedPages, pendingPages: row.pendingPages });
-  const errors = await sql.all(`SELECT DISTINCT ON (feed_id) feed_id AS "feedId", page_error AS error FROM items WHERE page_error IS NOT NULL
-    ORDER BY feed_id, page_due_at DESC NULLS LAST`);
-  for (const row of checkedRows(lastPageErrorRow, errors, 'feedCounts')) of(row.feedId).lastPageError = row.error;
-  const articles = await sql.all(`SELECT feed_id AS "feedId", COUNT(*) AS articles, COALESCE(SUM(versions), 0) AS versions, MIN(next_check_at) AS "nextRevisit"
-    FROM articles GROUP BY feed_id`);
-  for (const row of checkedRows(articleCountRow, articles, 'feedCounts')) Object.assign(of(row.feedId), { articles: row.articles, versions: row.versions, nextRevisit: row.nextRevisit });
-  const checks = await sql.all('SELECT articles.feed_id AS "feedId", COUNT(*) AS checks FROM checks JOIN articles ON articles.id = checks.article_id GROUP BY articles.feed_id');
-  for (const row of checkedRows(checkCountRow, checks, 'feedCounts')) of(row.feedId).checks = row.checks;
-  return counts;
+  const [items, errors, articles, checks] = await Promise.all([
+    sql.all(`SELECT feed_id AS "feedId", COUNT(*) AS items, COUNT(*) FILTER (WHERE page_state = 'captured') AS pages,
+      COUNT(*) FILTER (WHERE page_state = 'failed') AS "failedPages", COUNT(*) FILTER (WHERE page_state = 'pending') AS "pendingPages" FROM items GROUP BY feed_id`),
+    sql.all(`SELECT DISTINCT ON (feed_id) feed_id AS "feedId", page_error AS error FROM items WHERE page_error IS NOT NULL
+      ORDER BY feed_id, page_due_at DESC NULLS LAST`),
+    sql.all(`SELECT feed_id AS "feedId", COUNT(*) AS articles, COALESCE(SUM(versions), 0) AS versions, MIN(next_check_at) AS "nextRevisit"
+      FROM articles GROUP BY feed_id`),
+    sql.all('SELECT articles.feed_id AS "feedId", COUNT(*) AS checks FROM checks JOIN articles ON articles.id = checks.article_id GROUP BY articles.feed_id'),
+  ]);
+  return feedCountsOf({ items, errors, articles, checks });
 }

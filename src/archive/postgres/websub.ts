@@ -1,5 +1,5 @@
 import { checkedRow, checkedRows, integer } from '../rows.js';
-import { candidateRow, COLUMNS, recordOf, subscriptionRow } from '../websub.js';
+import { candidateRow, COLUMNS, PUSH_CANDIDATES, pushCandidateOf, recordOf, subscriptionRow } from '../websub.js';
 import type { PushCandidate, PushRequest, PushSubscriptionRecord } from '../store.js';
 import type { Sql } from './database.js';
 
@@ -21,24 +21,9 @@ export async function subscriptionsByFeed(sql: Sql): Promise<Map<number, PushSub
 }
 
 export async function pushCandidates(sql: Sql, now: Date, limit: number): Promise<PushCandidate[]> {
-  const rows = checkedRows(candidateRow, await sql.all(`SELECT feeds.id, feeds.url, feeds.hub, feeds.self_url, (feeds.enabled = 1 AND feeds.subscribed = 1)::integer AS wanted,
-      websub_subscriptions.feed_id AS has_subscription
-    FROM feeds LEFT JOIN websub_subscriptions ON websub_subscriptions.feed_id = feeds.id
-    WHERE (websub_subscriptions.feed_id IS NULL AND feeds.hub IS NOT NULL AND feeds.enabled = 1 AND feeds.subscribed = 1)
-      OR (websub_subscriptions.feed_id IS NOT NULL AND (
-        (websub_subscriptions.state IN ('subscribing', 'failed', 'denied', 'unsubscribing') AND websub_subscriptions.retry_at <= @at)
-        OR (websub_subscriptions.state = 'active' AND websub_subscriptions.renew_at <= @at)
-        OR (websub_subscriptions.state IN ('active', 'subscribing') AND (feeds.enabled = 0 OR feeds.subscribed = 0 OR feeds.hub IS NULL
-          OR feeds.hub <> websub_subscriptions.hub OR COALESCE(feeds.self_url, feeds.url) <> websub_subscriptions.topic))
-        OR (websub_subscriptions.state = 'dropped' AND (feeds.enabled = 0 OR feeds.subscribed = 0))))
-    ORDER BY feeds.id LIMIT @limit`, { at: now.toISOString(), limit }), 'pushCandidates');
+  const rows = checkedRows(candidateRow, await sql.all(PUSH_CANDIDATES, { at: now.toISOString(), limit }), 'pushCandidates');
   const candidates: PushCandidate[] = [];
-  for (const row of rows) {
-    candidates.push({
-      feedId: row.id, feedUrl: row.url, hub: row.hub, topic: row.hub === null ? null : row.self_url ?? row.url, wanted: row.wanted === 1,
-      subscription: row.has_subscription === null ? null : await subscriptionOfFeed(sql, row.id),
-    });
-  }
+  for (const row of rows) candidates.push(pushCandidateOf(row, row.has_subscription === null ? null : await subscriptionOfFeed(sql, row.id)));
   return candidates;
 }
 
