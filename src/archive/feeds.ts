@@ -111,7 +111,6 @@ export function countEnabledFeeds(db: Db): number {
 }
 
 /** Per-feed counts for status, each table read once (grouped), never a query per feed. */
-
 export function feedCounts(db: Db): Map<number, FeedCounts> {
   return feedCountsOf({
     items: db.prepare(`SELECT feed_id AS feedId, COUNT(*) AS items, SUM(page_state = 'captured') AS pages, SUM(page_state = 'failed') AS failedPages,

@@ -41,22 +41,23 @@ const WILDCARDS = new Set(['0.0.0.0', '::', '']);
 
 /**
  * The names each port answers to: `allowed` (serve.allowedHosts) or, when it is null, the name
- * the app listens on and its public URL's host; the capture port, `captureHost` alone.
+ * the app listens on and its public URL's host; the capture port, `captureHost` alone (its name
+ * is known before either port listens: origins.ts, captureHostName).
  */
-export function hostNames(settings: { host: string; publicUrl: string | null; allowedHosts: readonly string[] | null }, captureHost: () => string): HostNames {
+export function hostNames(settings: { host: string; publicUrl: string | null; allowedHosts: readonly string[] | null }, captureHost: string): HostNames {
   const own = new Set((settings.allowedHosts ?? [
     ...(WILDCARDS.has(plain(settings.host)) ? [] : [settings.host]),
     ...(settings.publicUrl ? [new URL(settings.publicUrl).hostname] : []),
   ]).map(plain));
+  const captures = plain(captureHost);
   return {
     app(header) {
       const name = hostNameOf(header);
-      if (name === null || name === plain(captureHost())) return false;
+      if (name === null || name === captures) return false;
       return own.has(name) || ipaddr.isValid(name);
     },
     capture(header) {
       const name = hostNameOf(header);
-      const captures = plain(captureHost());
       // Captures offered at a wildcard address (no captureOrigin on a host of 0.0.0.0) are reached by IP.
       return name !== null && (name === captures || (WILDCARDS.has(captures) && ipaddr.isValid(name)));
     },

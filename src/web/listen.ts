@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { WebArchive } from '../archive/store.js';
 import type { Settings } from '../config/settings.js';
 import type { Logger } from '../util/logger.js';
-import { appOrigins, captureListenHost, httpOrigin, otherLoopbackName } from './origins.js';
+import { appOrigins, captureHostName, captureListenHost, httpOrigin, otherLoopbackName } from './origins.js';
 import { GuessLimit } from './guess-limit.js';
 import { hostNames } from './hosts.js';
 import { buildCaptureServer, buildServer, type Guards, type Origins } from './server.js';
@@ -30,9 +30,9 @@ export async function startWeb(store: WebArchive, settings: Pick<Settings, 'serv
   const origins: Origins = {
     app: () => (publicUrl ? new URL(publicUrl).origin : httpOrigin(host, appPort)),
     apps: () => appOrigins(publicUrl, host, appPort, allowedHosts),
-    capture: () => captureOrigin ?? httpOrigin(otherLoopbackName(host) ?? host, capturePort),
+    capture: () => captureOrigin ?? httpOrigin(captureHostName(settings.serve), capturePort),
   };
-  const guards: Guards = { hosts: hostNames(settings.serve, () => new URL(origins.capture()).hostname), guesses: new GuessLimit() };
+  const guards: Guards = { hosts: hostNames(settings.serve, captureHostName(settings.serve)), guesses: new GuessLimit() };
   const app = await buildServer(store, settings, log, origins, guards);
   const captures = await buildCaptureServer(store, settings, log, origins, guards);
   await app.listen({ host, port });

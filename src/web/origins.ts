@@ -15,6 +15,10 @@ export function otherLoopbackName(host: string): string | null {
   return null;
 }
 
+/** The captures' host name as browsers reach it: serve.captureOrigin's, or the loopback's other name, or the app's host. */
+export const captureHostName = (serve: { host: string; captureOrigin: string | null }): string =>
+  serve.captureOrigin === null ? otherLoopbackName(serve.host) ?? serve.host : new URL(serve.captureOrigin).hostname;
+
 /**
  * The address the capture server listens on: the app's, except that `localhost` (which may be
  * bound to ::1 alone) becomes 127.0.0.1, the name its captures are offered under.

@@ -12,7 +12,7 @@ import { apiRoutes } from './api.js';
 import { hasToken, writeRoutes } from './writes.js';
 import { changeFeedRoutes } from './changes.js';
 import { exportRoutes } from './exports.js';
-import { GuessLimit } from './guess-limit.js';
+import type { GuessLimit } from './guess-limit.js';
 import type { HostNames } from './hosts.js';
 import { capturePathOriginal, mementoRoutes } from './memento.js';
 import { errorPage, pageRoutes } from './pages.js';

@@ -16,7 +16,7 @@ import { sameSecret } from './session.js';
  */
 
 /** The credentials of an `Authorization: Bearer …` header (the scheme is case-insensitive, RFC 7235 §2.1), or null for any other. */
-export function bearerOf(request: FastifyRequest): string | null {
+function bearerOf(request: FastifyRequest): string | null {
   const match = /^bearer +(\S+) *$/i.exec(request.headers.authorization ?? '');
   return match ? match[1]! : null;
 }

@@ -65,7 +65,7 @@ test('a webhook URL with a user and password is delivered with Basic authenticat
 });
 
 test('each port answers its own names: the app its listening name, its public URL\'s host, serve.allowedHosts and addresses — never the captures\' name', () => {
-  const names = hostNames({ host: '127.0.0.1', publicUrl: null, allowedHosts: null }, () => 'localhost');
+  const names = hostNames({ host: '127.0.0.1', publicUrl: null, allowedHosts: null }, 'localhost');
   assert.equal(hostNameOf('Example.ORG:8080'), 'example.org');
   assert.equal(hostNameOf('[::1]:80'), '::1');
   assert.equal(hostNameOf(undefined), null);
@@ -77,10 +77,10 @@ test('each port answers its own names: the app its listening name, its public UR
   assert.ok(names.capture('localhost:8081'));
   assert.ok(!names.capture('127.0.0.1:8081'));
   assert.ok(!names.capture('rebind.example:8081'));
-  const proxied = hostNames({ host: '127.0.0.1', publicUrl: 'https://archive.example.org', allowedHosts: null }, () => 'captures.example.org');
+  const proxied = hostNames({ host: '127.0.0.1', publicUrl: 'https://archive.example.org', allowedHosts: null }, 'captures.example.org');
   assert.ok(proxied.app('archive.example.org'));
   assert.ok(!proxied.app('captures.example.org'));
-  const listed = hostNames({ host: '0.0.0.0', publicUrl: null, allowedHosts: ['archive.internal', 'Archive.LAN'] }, () => 'captures.internal');
+  const listed = hostNames({ host: '0.0.0.0', publicUrl: null, allowedHosts: ['archive.internal', 'Archive.LAN'] }, 'captures.internal');
   assert.ok(listed.app('archive.lan:80'));
   assert.ok(listed.app('10.1.2.3:8080'));
   assert.ok(!listed.app('elsewhere.example'));
