@@ -36,6 +36,7 @@
  * (open them in Chrome DevTools or speedscope) — to see where the CPU per page goes.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { runOn } from '../src/archive/sqlite-sql.js';
 import { mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,7 +45,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { stringify } from 'yaml';
 import { z } from 'zod';
-import { storedBlob } from '../src/archive/blobs.js';
+import { storedBlob } from '../src/archive/rules/captures.js';
 import { quantile } from './quantile.js';
 import { settledDelays } from './scale/delays.js';
 import { buildCheckout, sample, startWeb, type Sample } from './scale/process.js';
@@ -385,7 +386,7 @@ function gzipComparison(db: Database.Database): { captures: number; gzipBytes: n
   let gzipBytes = 0;
   let storedBytes = 0;
   for (const hash of hashes) {
-    const stored = storedBlob(db, hash)!;
+    const stored = runOn(db, storedBlob(hash))!;
     storedBytes += stored.data.byteLength;
     gzipBytes += gzipSync(decodeStoredBody(stored)).byteLength;
   }

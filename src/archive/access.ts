@@ -1,4 +1,5 @@
-import { getBlob } from './blobs.js';
+import { getBlob } from './rules/captures.js';
+import { runOn } from './sqlite-sql.js';
 import { z } from 'zod';
 import type { Db } from './database.js';
 import { checkedRow, checkedRows, integer, nullableText, text } from './rows.js';
@@ -91,7 +92,7 @@ export function captureContent(db: Db, snapshotId: number): CaptureContent | nul
   const row = checkedRow(captureHead, db.prepare(`SELECT url, final_url AS finalUrl, fetched_at AS fetchedAt, status, headers, content_type AS contentType, sha256
     FROM snapshots WHERE id = ?`).get(snapshotId), 'captureContent');
   if (!row || row.sha256 === null) return null;
-  const body = getBlob(db, row.sha256);
+  const body = runOn(db, getBlob(row.sha256));
   if (!body) return null;
   const { sha256: _sha256, ...capture } = row;
   return { ...capture, body };

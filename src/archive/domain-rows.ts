@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { ArticleRow, CheckRow, VersionRow } from './articles.js';
-import type { PendingSnapshot } from './extractions.js';
+import type { ArticleRow, CheckRow, VersionRow } from './rules/articles.js';
+import type { PendingSnapshot } from './rules/extractions.js';
 import type { FeedCounts } from './feed-counts.js';
 import type { FeedRow } from './feeds.js';
 import type { ItemRow } from './items.js';

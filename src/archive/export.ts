@@ -3,7 +3,7 @@ import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { STATUS_CODES } from 'node:http';
 import { WARCRecord, WARCSerializer } from 'warcio';
-import type { CheckRow, VersionRow } from './articles.js';
+import type { CheckRow, VersionRow } from './rules/articles.js';
 import { loadCodec } from './codec.js';
 import { z } from 'zod';
 import { integer, joinedHeaders, json, nullableInteger, nullableText, text } from './rows.js';

@@ -94,19 +94,9 @@ export function queuedExtractions(db: Db, limit: number): Array<z.infer<typeof q
     ORDER BY extraction_queue.priority, extraction_queue.snapshot_id DESC LIMIT ?`).all(limit), 'queuedExtractions');
 }
 
-export type ExtractionPriority = 'first' | 'revisit';
-
-export function queueExtraction(db: Db, snapshotId: number, at: string, priority: ExtractionPriority): void {
-  db.prepare('INSERT OR IGNORE INTO extraction_queue (snapshot_id, queued_at, priority) VALUES (?, ?, ?)').run(snapshotId, at, priority === 'first' ? 0 : 1);
-}
-
 /** Whether more than `count` snapshots wait for extraction (reads at most count + 1 rows). */
 export function extractionBacklogOver(db: Db, count: number): boolean {
   return db.prepare('SELECT 1 FROM extraction_queue LIMIT 1 OFFSET ?').get(count) !== undefined;
-}
-
-export function dequeueExtraction(db: Db, snapshotId: number): void {
-  db.prepare('DELETE FROM extraction_queue WHERE snapshot_id = ?').run(snapshotId);
 }
 
 export function backlog(db: Db, now: Date): Backlog {

@@ -1,11 +1,12 @@
 import { existsSync, statSync } from 'node:fs';
 import { z } from 'zod';
 import { captureContent, capturesOfUrl, recentChanges, wrappersOfFeed } from './access.js';
-import { articleById, articlesAfter, checksOf, listArticles, pageOfArticles, sameArticleElsewhere, versionOf, versionsOf } from './articles.js';
+import { articlesAfter, listArticles, pageOfArticles } from './article-lists.js';
+import { articleById, checksOf, sameArticleElsewhere, versionOf, versionsOf } from './rules/articles.js';
 import { checkpoint, heldOpenElsewhere, limitSize, openDatabase, type Db } from './database.js';
 import { archiveEvents, articleOf, changeKind, checkOf, feedGapSchema, feedOf, feedStatusOf, objectDiff, versionOfRow } from './domain-rows.js';
 import { EXPORT_CAPTURE_QUERY, exportCapture, exportJsonl, exportWarc, writeCdxj, writeJsonl, writeWarc, type ExportSource } from './export.js';
-import { getBlob } from './blobs.js';
+import { getBlob } from './rules/captures.js';
 import * as copy from './copy-rows.js';
 import { feedCounts, listFeeds, pollFeedsNow, syncSubscriptions } from './feeds.js';
 import { backupArchive, checkArchive } from './integrity.js';
@@ -123,26 +124,26 @@ export class SqliteStore extends SqliteWork implements Store, ExportSource {
   }
 
   async article(id: number) {
-    const row = articleById(this.db, id);
+    const row = this.read(articleById(id));
     return row ? articleOf(row) : null;
   }
 
   async versions(articleId: number) {
-    return versionsOf(this.db, articleId).map(versionOfRow);
+    return this.read(versionsOf(articleId)).map(versionOfRow);
   }
 
   async version(articleId: number, n: number) {
-    const row = versionOf(this.db, articleId, n);
+    const row = this.read(versionOf(articleId, n));
     return row ? versionOfRow(row) : null;
   }
 
   async checks(articleId: number) {
-    return checksOf(this.db, articleId).map(checkOf);
+    return this.read(checksOf(articleId)).map(checkOf);
   }
 
   async sameArticleElsewhere(articleId: number) {
-    const row = articleById(this.db, articleId);
-    return row ? sameArticleElsewhere(this.db, row) : [];
+    const row = this.read(articleById(articleId));
+    return row ? this.read(sameArticleElsewhere(row)) : [];
   }
 
   async search(...args: Parameters<Store['search']>) {
@@ -216,11 +217,11 @@ export class SqliteStore extends SqliteWork implements Store, ExportSource {
   }
 
   async exportVersions(articleId: number) {
-    return versionsOf(this.db, articleId);
+    return this.read(versionsOf(articleId));
   }
 
   async exportChecks(articleId: number) {
-    return checksOf(this.db, articleId);
+    return this.read(checksOf(articleId));
   }
 
   async exportCaptures(articleId: number) {
@@ -228,7 +229,7 @@ export class SqliteStore extends SqliteWork implements Store, ExportSource {
   }
 
   async exportBody(sha256: string) {
-    return getBlob(this.db, sha256);
+    return this.read(getBlob(sha256));
   }
 
   async copyRows(...[part, after, limit]: Parameters<Store['copyRows']>) {

@@ -2,23 +2,21 @@ import Database from 'better-sqlite3';
 import type { ArticleObject } from '../extract/extract.js';
 import type { Wrapper } from '../extract/wrapper.js';
 import type { NextCheck } from '../schedule/revisit.js';
-import {
-  applyDecision, articleById, articleOfItem, articleStateOf, comparisonKeyOf, otherArticleAt, recordCheck, recordRevisit, setComparisonKey,
-} from './articles.js';
-import { captureReferenceOf, referenceHost, storedBlob } from './blobs.js';
+import { captureReferenceOf, latestPayloadDigest, recordCapture, recordCaptureFailure, storedBlob } from './rules/captures.js';
 import type { EncodedBody } from './codec.js';
 import { hasRoomToWrite, type Db } from './database.js';
 import { articleToRevisitOf, captureOf, feedToPollOf } from './domain-rows.js';
-import {
-  addTemplate, confirmWrapper, countTemplatePage, itemExtractedBefore, recentSnapshotsOfTemplate, saveExtraction, snapshotById, storeWrapper, templateChoicesOf,
-} from './extractions.js';
+import { articleById, articleOfItem, comparisonKeyOf, otherArticleAt, recordCheck, recordRevisit } from './rules/articles.js';
+import { confirmWrapper, itemExtractedBefore, recentSnapshotsOfTemplate, snapshotById, templateChoicesOf } from './rules/extractions.js';
+import { NotUnchanged, recordExtraction, recordRevisitWithoutBody, storeWrapperWith } from './rules/work.js';
+import { runOn } from './sqlite-sql.js';
+import type { Steps } from './steps.js';
 import { countEnabledFeeds, feedById } from './feeds.js';
 import { itemById, knownGuids } from './items.js';
 import { acquireLease, releaseLease, renewLease } from './lease.js';
 import { recordPoll } from './polls.js';
 import { forgetPush, pushCandidates, recordPushFailure, recordPushRequest, subscriptionOfFeed } from './websub.js';
 import { backlog, duePolls, dueCaptures, dueRevisits, extractionBacklogOver, nextWorkAt, queuedExtractions } from './queues.js';
-import { dropCaptureBody, insertSnapshot, latestPayloadDigest, recordCapture, recordCaptureFailure, setCanonicalUrl } from './snapshots.js';
 import {
   StorageFullError, type CheckedPage, type ClaimRef, type Decide, type FetchedPage, type LeaseRequest, type PollRecord, type PushRequest, type ExtractionRecord, type RevisitRecord, type StoredCapture, type StoredComparisonKey,
   type StoredExtraction, type WorkStore,
@@ -31,15 +29,22 @@ import {
  * no room raises StorageFullError — the daemon stops taking work until there is room again.
  */
 
-/** Thrown inside a transaction to undo it: the revisit's object was not the archived one after all. */
-class NotUnchanged extends Error {}
-
 export class SqliteWork implements WorkStore {
   constructor(readonly db: Db) {}
 
   /** Runs `work` as one transaction (see `unlessFull`). */
   protected write<T>(work: () => T): T {
     return this.unlessFull(this.db.transaction(work));
+  }
+
+  /** Runs a shared rule (steps.ts) as one transaction. */
+  protected writeSteps<T>(steps: Steps<T>): T {
+    return this.write(() => runOn(this.db, steps));
+  }
+
+  /** Runs a shared rule that only reads. */
+  protected read<T>(steps: Steps<T>): T {
+    return runOn(this.db, steps);
   }
 
   /** Runs `work`, which writes: SQLite's "full" becomes StorageFullError. */
@@ -100,54 +105,43 @@ export class SqliteWork implements WorkStore {
   }
 
   async captureReference(url: string) {
-    return captureReferenceOf(this.db, referenceHost(url));
+    return this.read(captureReferenceOf(url));
   }
 
   async recordCapture(itemId: number, page: FetchedPage, body: EncodedBody | null) {
-    return this.write(() => recordCapture(this.db, itemId, page, body));
+    return this.writeSteps(recordCapture(itemId, page, body));
   }
 
   async recordCaptureFailure(itemId: number, error: string, retryAt: Date, maxAttempts: number) {
-    this.write(() => recordCaptureFailure(this.db, itemId, error, retryAt, maxAttempts));
+    this.writeSteps(recordCaptureFailure(itemId, error, retryAt, maxAttempts));
   }
 
   async articleToRevisit(id: number) {
-    const row = articleById(this.db, id);
+    const row = this.read(articleById(id));
     const item = row ? itemById(this.db, row.item_id) : undefined;
     if (!row || !item) return null;
     return articleToRevisitOf(row, item);
   }
 
   async otherArticleAt(url: string, exceptId: number) {
-    return otherArticleAt(this.db, url, exceptId) ?? null;
+    return this.read(otherArticleAt(url, exceptId));
   }
 
   async latestPayloadDigest(itemId: number) {
-    return latestPayloadDigest(this.db, itemId);
+    return this.read(latestPayloadDigest(itemId));
   }
 
   async recordCheck(articleId: number, page: CheckedPage, result: 'unchanged' | 'failed' | 'unavailable', next: NextCheck, reason: string | null) {
-    this.write(() => recordCheck(this.db, articleId, page, result, next, reason));
+    this.writeSteps(recordCheck(articleId, page, result, next, reason));
   }
 
   async recordRevisit(articleId: number, page: FetchedPage, record: RevisitRecord) {
-    return this.write(() => recordRevisit(this.db, articleId, page, record));
+    return this.writeSteps(recordRevisit(articleId, page, record));
   }
 
   async recordRevisitWithoutBody(itemId: number, page: FetchedPage, digest: string, extraction: ExtractionRecord & { template: { id: number } }, decide: Decide) {
-    const { db } = this;
     try {
-      this.write(() => {
-        const snapshotId = insertSnapshot(db, itemId, page, { digest }, null);
-        setCanonicalUrl(db, snapshotId, extraction.canonicalUrl);
-        const capture = captureOf(snapshotById(db, snapshotId)!);
-        const article = articleOfItem(db, itemId);
-        const decision = decide(article ? articleStateOf(db, article) : null, capture);
-        // Anything but "unchanged" needs the body: undo, and let the caller store the capture.
-        if (decision.kind !== 'check' || decision.result !== 'unchanged') throw new NotUnchanged();
-        applyDecision(db, article, decision);
-        saveExtraction(db, snapshotId, itemId, extraction.template.id, extraction.wrapperId, extraction.article, extraction.hash);
-      });
+      this.writeSteps(recordRevisitWithoutBody(itemId, page, digest, extraction, decide));
       return true;
     } catch (error) {
       if (error instanceof NotUnchanged) return false;
@@ -156,29 +150,29 @@ export class SqliteWork implements WorkStore {
   }
 
   async storedCapture(snapshotId: number) {
-    const row = snapshotById(this.db, snapshotId);
+    const row = this.read(snapshotById(snapshotId));
     return row ? captureOf(row) : null;
   }
 
   async storedBody(sha256: string) {
-    return storedBlob(this.db, sha256);
+    return this.read(storedBlob(sha256));
   }
 
   async comparisonKey(itemId: number): Promise<StoredComparisonKey | null> {
-    const article = articleOfItem(this.db, itemId);
-    return article ? comparisonKeyOf(this.db, article) : null;
+    const article = this.read(articleOfItem(itemId));
+    return article ? this.read(comparisonKeyOf(article)) : null;
   }
 
   async templateChoices(feedId: number) {
-    return templateChoicesOf(this.db, feedId);
+    return this.read(templateChoicesOf(feedId));
   }
 
   async itemExtractedBefore(itemId: number, snapshotId: number) {
-    return itemExtractedBefore(this.db, itemId, snapshotId);
+    return this.read(itemExtractedBefore(itemId, snapshotId));
   }
 
   async recentCapturesOfTemplate(templateId: number, limit: number) {
-    return recentSnapshotsOfTemplate(this.db, templateId, limit).flatMap((row) => {
+    return this.read(recentSnapshotsOfTemplate(templateId, limit)).flatMap((row) => {
       if (row.sha256 === null) return [];
       const extracted = {
         title: row.extracted_title, byline: row.extracted_byline, published: row.extracted_published, modified: row.extracted_modified,
@@ -189,35 +183,15 @@ export class SqliteWork implements WorkStore {
   }
 
   async recordExtraction(capture: StoredCapture, extraction: ExtractionRecord, options: { rebasedKey: StoredComparisonKey | null; countsForTemplate: boolean }, decide: Decide): Promise<StoredExtraction> {
-    const { db } = this;
-    return this.write(() => {
-      const { template } = extraction;
-      const templateId = template === null ? null : 'id' in template ? template.id : addTemplate(db, capture.feedId, template.signature).id;
-      setCanonicalUrl(db, capture.snapshotId, extraction.canonicalUrl);
-      const article = articleOfItem(db, capture.itemId);
-      if (article && options.rebasedKey) setComparisonKey(db, article.id, options.rebasedKey);
-      const pages = templateId !== null && options.countsForTemplate ? countTemplatePage(db, templateId) : null;
-      const decision = decide(article ? articleStateOf(db, article) : null, capture);
-      applyDecision(db, article, decision);
-      saveExtraction(db, capture.snapshotId, capture.itemId, templateId, extraction.wrapperId, extraction.article, extraction.hash);
-      // Storage grows with what changed, not with how often we look: a capture that found the
-      // same object keeps its digest and headers, not its bytes.
-      if (decision.kind === 'check' && decision.result === 'unchanged') dropCaptureBody(db, capture.snapshotId);
-      return { decision, templateId, pages };
-    });
+    return this.writeSteps(recordExtraction(capture, extraction, options, decide));
   }
 
   async storeWrapper(feedId: number, templateId: number, wrapper: Wrapper, reason: string, reextracted: Array<{ snapshotId: number; itemId: number; article: ArticleObject }>) {
-    const { db } = this;
-    return this.write(() => {
-      const id = storeWrapper(db, feedId, templateId, wrapper, reason);
-      for (const page of reextracted) saveExtraction(db, page.snapshotId, page.itemId, templateId, page.article.method === 'forest' ? id : null, page.article);
-      return id;
-    });
+    return this.writeSteps(storeWrapperWith(feedId, templateId, wrapper, reason, reextracted));
   }
 
   async confirmWrapper(wrapperId: number, samples: number, reason: string) {
-    this.write(() => confirmWrapper(this.db, wrapperId, samples, reason));
+    this.writeSteps(confirmWrapper(wrapperId, samples, reason));
   }
 
   async acquireLease(request: LeaseRequest) {

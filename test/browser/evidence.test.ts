@@ -1,17 +1,18 @@
 import assert from 'node:assert/strict';
+import { runOn } from '../../src/archive/sqlite-sql.js';
 import { createHmac } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { createArticle, articleById } from '../../src/archive/articles.js';
+import { createArticle, articleById } from '../../src/archive/rules/articles.js';
 import { encodeBody, loadCodec } from '../../src/archive/codec.js';
 import { upsertItems } from '../../src/archive/items.js';
 import { normalizeArticle, objectHash } from '../../src/archive/normalize.js';
 import { queueDelivery, recordDelivery } from '../../src/archive/notifications.js';
 import { packContent } from '../../src/archive/packed-content.js';
-import { recordCapture, setCanonicalUrl } from '../../src/archive/snapshots.js';
+import { recordCapture, setCanonicalUrl } from '../../src/archive/rules/captures.js';
 import { confirmPush, denyPush, recordPushRequest } from '../../src/archive/websub.js';
 import { EXTRACTOR_VERSION } from '../../src/extract/extract.js';
 import { launchChromium } from '../helpers/browser.js';
@@ -54,22 +55,22 @@ function addSpoofedCapture(path: string): void {
   upsertItems(db, 1, [{ guid: 'spoof', link: SPOOF_PAGE, title: 'Spoof', summary: null, published: null, updated: null, author: null, categories: [], enclosures: [], content: null, origLink: null }], at, true);
   const itemId = Number(db.prepare("SELECT id FROM items WHERE guid = 'spoof'").pluck().get());
   const html = `<html><head><title>Spoof</title><link rel="canonical" href="${CLAIMED}"></head><body><p>Not what example.com said.</p></body></html>`;
-  const snapshotId = recordCapture(db, itemId, {
+  const snapshotId = runOn(db, recordCapture(itemId, {
     url: SPOOF_PAGE, finalUrl: SPOOF_PAGE, status: 200, headers: {}, contentType: 'text/html', redirects: [], permanentUrl: null, notModified: false, retryAfterMs: null, fetchedAt: at, durationMs: 5,
-  }, encodeBody(Buffer.from(html)));
-  setCanonicalUrl(db, snapshotId, CLAIMED);
+  }, encodeBody(Buffer.from(html))));
+  runOn(db, setCanonicalUrl(snapshotId, CLAIMED));
   const object = normalizeArticle({ title: 'Spoof', byline: null, published: null, html: '<p>Not what example.com said.</p>' });
-  createArticle(db, { itemId, feedId: 1, url: SPOOF_PAGE, finalUrl: SPOOF_PAGE, canonicalUrl: CLAIMED }, {
+  runOn(db, createArticle({ itemId, feedId: 1, url: SPOOF_PAGE, finalUrl: SPOOF_PAGE, canonicalUrl: CLAIMED }, {
     snapshotId, capturedAt: at.toISOString(), method: 'sigfeed', wrapperId: null, title: 'Spoof', byline: null, published: null, text: 'Not what example.com said.',
     html: '<p>Not what example.com said.</p>', object, hash: objectHash(object), extractor: EXTRACTOR_VERSION, source: null, packed: packContent('<p>Not what example.com said.</p>', object),
-  }, { at: at.toISOString(), status: 200, snapshotId }, { step: 1, at: null });
+  }, { at: at.toISOString(), status: 200, snapshotId }, { step: 1, at: null }));
   // A webhook whose last delivery failed with an error that names its URL whole (as fetch's did).
   queueDelivery(db, WEBHOOK, { event: 'version', payload: '{}' }, at);
   recordDelivery(db, 1, { delivered: false, status: null, error: `Request cannot be constructed from a URL that includes credentials: ${WEBHOOK}`, retryAt: new Date(at.getTime() + 60_000) }, at);
   // A WebSub subscription of the feed, verified.
   recordPushRequest(db, 1, { hub: 'https://hub.example/', topic: 'https://a.example/feed', callback: CALLBACK, secret: PUSH_SECRET, state: 'subscribing', at, retryAt: at });
   confirmPush(db, CALLBACK, { mode: 'subscribe', leaseUntil: new Date('2099-01-01T00:00:00Z'), renewAt: new Date('2098-01-01T00:00:00Z') }, at);
-  assert.ok(articleById(db, 4));
+  assert.ok(runOn(db, articleById(4)));
   store.close();
 }
 

@@ -1,11 +1,12 @@
-import { addVersion, articleById, createArticle } from '../../src/archive/articles.js';
+import { addVersion, articleById, createArticle } from '../../src/archive/rules/articles.js';
+import { runOn } from '../../src/archive/sqlite-sql.js';
 import { encodeBody } from '../../src/archive/codec.js';
 import { diffObjects } from '../../src/archive/diff.js';
 import { syncSubscriptions } from '../../src/archive/feeds.js';
 import { upsertItems } from '../../src/archive/items.js';
 import { normalizeArticle, objectHash } from '../../src/archive/normalize.js';
 import { packContent } from '../../src/archive/packed-content.js';
-import { recordCapture } from '../../src/archive/snapshots.js';
+import { recordCapture } from '../../src/archive/rules/captures.js';
 import { openStore, type SqliteStore } from '../../src/archive/sqlite-store.js';
 import { EXTRACTOR_VERSION } from '../../src/extract/extract.js';
 
@@ -32,10 +33,10 @@ export function smallArchive(path: string, titles: string[] = ['One'], options: 
   upsertItems(db, 1, items, at(0), true);
   const capture = (itemId: number, when: Date, html: string, extra = '') => {
     const body = Buffer.from(`<html><head><title>${titles[itemId - 1] ?? ''}</title></head><body>${html}${extra}</body></html>`);
-    return recordCapture(db, itemId, {
+    return runOn(db, recordCapture(itemId, {
       url: link(itemId), finalUrl: link(itemId), status: 200, headers: {}, contentType: 'text/html',
       redirects: [], permanentUrl: null, notModified: false, retryAfterMs: null, fetchedAt: when, durationMs: 5,
-    }, encodeBody(body));
+    }, encodeBody(body)));
   };
   const content = (snapshotId: number, when: Date, title: string, html: string) => {
     const object = normalizeArticle({ title, byline: 'Ann Lee', published: null, html });
@@ -45,14 +46,14 @@ export function smallArchive(path: string, titles: string[] = ['One'], options: 
   titles.forEach((title, i) => {
     const when = at(i + 1);
     const snapshotId = capture(i + 1, when, first, i === 0 ? options.firstPageExtra : '');
-    createArticle(db, { itemId: i + 1, feedId: 1, url: link(i + 1), finalUrl: link(i + 1), canonicalUrl: null },
-      content(snapshotId, when, title, first), { at: when.toISOString(), status: 200, snapshotId }, { step: 1, at: at(600).toISOString() });
+    runOn(db, createArticle({ itemId: i + 1, feedId: 1, url: link(i + 1), finalUrl: link(i + 1), canonicalUrl: null },
+      content(snapshotId, when, title, first), { at: when.toISOString(), status: 200, snapshotId }, { step: 1, at: at(600).toISOString() }));
   });
   const edited = '<p>First paragraph of the story.</p><p>The mayor said yes.</p>';
   const when = at(titles.length + 5);
   const snapshotId = capture(1, when, edited);
   const before = content(1, at(1), titles[0]!, first);
   const after = content(snapshotId, when, titles[0]!, `${edited}${options.latestHtmlExtra ?? ''}`);
-  addVersion(db, articleById(db, 1)!, after, diffObjects(before.object, after.object), { at: when.toISOString(), status: 200, snapshotId }, { step: 2, at: null }, null);
+  runOn(db, addVersion(runOn(db, articleById(1))!, after, diffObjects(before.object, after.object), { at: when.toISOString(), status: 200, snapshotId }, { step: 2, at: null }, null));
   return store;
 }

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
+import { runOn } from '../../src/archive/sqlite-sql.js';
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
 import { WARCParser } from 'warcio';
-import { applyDecision, articleById, createArticle, recordRevisit } from '../../src/archive/articles.js';
-import { addTemplate, confirmWrapper, storeWrapper } from '../../src/archive/extractions.js';
+import { applyDecision, articleById, createArticle, recordRevisit } from '../../src/archive/rules/articles.js';
+import { addTemplate, confirmWrapper, storeWrapper } from '../../src/archive/rules/extractions.js';
 import { backlog, dueCaptures, duePolls, dueRevisits } from '../../src/archive/queues.js';
-import { captureReferenceOf, getBlob, putBlob } from '../../src/archive/blobs.js';
+import { captureReferenceOf, getBlob, putEncodedBlob } from '../../src/archive/rules/captures.js';
 import { encodeBody, loadCodec } from '../../src/archive/codec.js';
 import { checkArchive } from '../../src/archive/integrity.js';
 import { exportWarc, SAME_OBJECT_PROFILE } from '../../src/archive/export.js';
@@ -19,7 +20,7 @@ import { upsertItems } from '../../src/archive/items.js';
 import { normalizeArticle, objectHash } from '../../src/archive/normalize.js';
 import { packContent } from '../../src/archive/packed-content.js';
 import { EXTRACTOR_VERSION } from '../../src/extract/extract.js';
-import { dropCaptureBody, latestPayloadDigest, recordCapture } from '../../src/archive/snapshots.js';
+import { dropCaptureBody, latestPayloadDigest, recordCapture } from '../../src/archive/rules/captures.js';
 import type { FeedInfo, FeedItem } from '../../src/feeds/model.js';
 import type { FetchResult } from '../../src/net/fetcher.js';
 import { tempDir } from '../helpers/temp.js';
@@ -109,12 +110,12 @@ test('first captures go newest item first by when the item appeared, not by when
 test('blobs are stored once per sha256 and read back', () => {
   const db = openDatabase(':memory:');
   const body = Buffer.from('<html>'.repeat(1000));
-  const first = putBlob(db, body);
-  const second = putBlob(db, Buffer.from(body));
+  const first = runOn(db, putEncodedBlob(encodeBody(body)));
+  const second = runOn(db, putEncodedBlob(encodeBody(Buffer.from(body))));
   assert.equal(first, second);
   assert.equal(db.prepare('SELECT COUNT(*) FROM blobs').pluck().get(), 1);
   assert.ok((db.prepare('SELECT LENGTH(data) FROM blobs').pluck().get() as number) < body.length / 10, 'compressed');
-  assert.deepEqual(getBlob(db, first), body);
+  assert.deepEqual(runOn(db, getBlob(first)), body);
   db.close();
 });
 
@@ -129,10 +130,10 @@ test('a poll that finds a feed item changed makes its article due for a revisit 
   };
   const object = normalizeArticle({ title: 'T', byline: null, published: null, html: '<p>page</p>' });
   for (const itemId of [1, 2]) {
-    const snapshotId = recordCapture(db, itemId, fetched, encodeBody(fetched.body));
-    createArticle(db, { itemId, feedId: 1, url: fetched.url, finalUrl: fetched.finalUrl, canonicalUrl: null },
+    const snapshotId = runOn(db, recordCapture(itemId, fetched, encodeBody(fetched.body)));
+    runOn(db, createArticle({ itemId, feedId: 1, url: fetched.url, finalUrl: fetched.finalUrl, canonicalUrl: null },
       { snapshotId, capturedAt: now.toISOString(), method: 'sigfeed', wrapperId: null, title: 'T', byline: null, published: null, text: 'page', html: '<p>page</p>', object, hash: objectHash(object), extractor: EXTRACTOR_VERSION, source: null, packed: packContent('<p>page</p>', object) },
-      { at: now.toISOString(), status: 200, snapshotId }, { step: 1, at: '2026-11-02T01:00:00.000Z' });
+      { at: now.toISOString(), status: 200, snapshotId }, { step: 1, at: '2026-11-02T01:00:00.000Z' }));
   }
   const later = new Date('2026-11-02T00:30:00Z');
   const feed: FeedInfo = { title: 'A', link: null, description: null, language: null, updated: null, ttl: null, skipHours: [], skipDays: [], updatePeriod: null, updateFrequency: null, image: null, hub: null, self: null, prevArchive: null, nextPage: null, generator: null };
@@ -143,7 +144,7 @@ test('a poll that finds a feed item changed makes its article due for a revisit 
   });
   assert.deepEqual(report.changedIds, [1]);
   const due = dueRevisits(db, later, 10);
-  assert.deepEqual(due.map((ref) => articleById(db, ref.id)!.item_id), [1], 'only the changed item, half an hour before its scheduled check');
+  assert.deepEqual(due.map((ref) => runOn(db, articleById(ref.id))!.item_id), [1], 'only the changed item, half an hour before its scheduled check');
   db.close();
 });
 
@@ -158,10 +159,10 @@ function archivedPage(html: string, now: Date, headers: Record<string, string> =
   });
   const text = html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
   const object = normalizeArticle({ title: 'T', byline: null, published: null, html });
-  const first = recordCapture(db, 1, fetched(now), encodeBody(Buffer.from(html)));
-  createArticle(db, { itemId: 1, feedId: 1, url: 'https://x.example/1', finalUrl: 'https://x.example/1', canonicalUrl: null },
+  const first = runOn(db, recordCapture(1, fetched(now), encodeBody(Buffer.from(html))));
+  runOn(db, createArticle({ itemId: 1, feedId: 1, url: 'https://x.example/1', finalUrl: 'https://x.example/1', canonicalUrl: null },
     { snapshotId: first, capturedAt: now.toISOString(), method: 'sigfeed', wrapperId: null, title: 'T', byline: null, published: null, text, html, object, hash: objectHash(object), extractor: EXTRACTOR_VERSION, source: null, packed: packContent(html, object) },
-    { at: now.toISOString(), status: 200, snapshotId: first }, { step: 1, at: null });
+    { at: now.toISOString(), status: 200, snapshotId: first }, { step: 1, at: null }));
   return { db, fetched };
 }
 
@@ -170,7 +171,7 @@ test('WARC export: a repeated payload is a revisit record that refers to the fir
   const html = '<html><body><p>The same page twice.</p></body></html>';
   const { db, fetched } = archivedPage(html, now, { 'content-type': 'text/html', 'content-encoding': 'gzip', 'content-length': '40' });
   const body = Buffer.from(html);
-  recordRevisit(db, 1, fetched(new Date('2026-11-02T01:00:00Z')), { kind: 'extract', body: encodeBody(body) });
+  runOn(db, recordRevisit(1, fetched(new Date('2026-11-02T01:00:00Z')), { kind: 'extract', body: encodeBody(body) }));
 
   const out = join(tempDir(), 'out.warc');
   const report = await exportWarc(new SqliteStore(db, ':memory:'), {}, out, { gzip: false, software: 'test' });
@@ -198,12 +199,12 @@ test('a byte-identical revisit stores no body and queues no extraction; it expor
   const body = Buffer.from(html);
   const encoded = encodeBody(body);
   db.prepare('DELETE FROM extraction_queue').run();
-  assert.equal(latestPayloadDigest(db, 1), encoded.sha256);
+  assert.equal(runOn(db, latestPayloadDigest(1)), encoded.sha256);
   const blobBytes = () => db.prepare('SELECT COUNT(*) AS n, SUM(length(data)) AS bytes FROM blobs').get();
   const before = blobBytes();
 
   const later = new Date('2026-11-02T01:00:00Z');
-  recordRevisit(db, 1, fetched(later), { kind: 'identical', body: encodeBody(body), next: { step: 2, at: '2026-11-02T07:00:00.000Z' } });
+  runOn(db, recordRevisit(1, fetched(later), { kind: 'identical', body: encodeBody(body), next: { step: 2, at: '2026-11-02T07:00:00.000Z' } }));
   assert.deepEqual(blobBytes(), before, 'no new body stored');
   assert.equal(backlog(db, later).queuedExtractions, 0, 'nothing to extract');
   const check = db.prepare('SELECT result, reason, snapshot_id FROM checks ORDER BY id DESC LIMIT 1').get() as { result: string; reason: string; snapshot_id: number };
@@ -211,7 +212,7 @@ test('a byte-identical revisit stores no body and queues no extraction; it expor
   const snapshot = db.prepare('SELECT sha256, headers FROM snapshots WHERE id = ?').get(check.snapshot_id) as { sha256: string; headers: string };
   assert.equal(snapshot.sha256, encoded.sha256, 'the check keeps the payload digest');
   assert.equal((JSON.parse(snapshot.headers) as Record<string, string>)['etag'], '"v1"', 'and the headers');
-  assert.equal(articleById(db, 1)!.next_check_at, '2026-11-02T07:00:00.000Z');
+  assert.equal(runOn(db, articleById(1))!.next_check_at, '2026-11-02T07:00:00.000Z');
 
   const out = join(tempDir(), 'identical.warc');
   const report = await exportWarc(new SqliteStore(db, ':memory:'), {}, out, { gzip: false, software: 'test' });
@@ -226,12 +227,12 @@ test('a revisit whose object did not change keeps its digest and headers, not it
   const { db, fetched } = archivedPage(page('ad one'), now);
   const revisitPage = fetched(new Date('2026-11-02T01:00:00Z'), Buffer.from(page('ad two')));
   const revisitBody = encodeBody(revisitPage.body);
-  const revisit = recordRevisit(db, 1, revisitPage, { kind: 'extract', body: revisitBody });
+  const revisit = runOn(db, recordRevisit(1, revisitPage, { kind: 'extract', body: revisitBody }));
   assert.equal(db.prepare('SELECT COUNT(*) FROM blobs').pluck().get(), 2);
-  dropCaptureBody(db, revisit);
+  runOn(db, dropCaptureBody(revisit));
   assert.equal(db.prepare('SELECT COUNT(*) FROM blobs').pluck().get(), 1, 'the revisit body is gone');
-  assert.equal(latestPayloadDigest(db, 1), revisitBody.sha256, 'its digest stays');
-  dropCaptureBody(db, revisit);
+  assert.equal(runOn(db, latestPayloadDigest(1)), revisitBody.sha256, 'its digest stays');
+  runOn(db, dropCaptureBody(revisit));
 
   const out = join(tempDir(), 'same-object.warc');
   await exportWarc(new SqliteStore(db, ':memory:'), {}, out, { gzip: false, software: 'test' });
@@ -251,9 +252,9 @@ test('a check that found the comparison key\'s object sets the key\'s source onl
   const now = new Date('2026-11-02T00:00:00Z');
   const { db } = archivedPage('<html><body><p>The article.</p></body></html>', now);
   const key = () => ({ hash: String(db.prepare('SELECT compare_hash FROM articles WHERE id = 1').pluck().get()), source: db.prepare('SELECT compare_source FROM articles WHERE id = 1').pluck().get() });
-  const check = (hash: string, source: string) => applyDecision(db, articleById(db, 1), {
+  const check = (hash: string, source: string) => runOn(db, applyDecision(runOn(db, articleById(1)), {
     kind: 'check', result: 'unchanged', page: { at: now.toISOString(), status: 200, snapshotId: null }, next: { step: 2, at: null }, reason: null, sameObject: { hash, source },
-  });
+  }));
   check('another-object', 'a'.repeat(64));
   assert.equal(key().source, null, 'the key changed since the extraction was compared with it: nothing learned');
   check(key().hash, 'b'.repeat(64));
@@ -273,19 +274,19 @@ test('a site\'s captures are stored against its first capture stored alone; a re
     redirects: [], permanentUrl: null, notModified: false, retryAfterMs: null, fetchedAt: now, durationMs: 5,
   });
   const firstBytes = chrome('the first story, about the council');
-  const first = recordCapture(db, 1, page(1, firstBytes), encodeBody(firstBytes, captureReferenceOf(db, 'a.example')));
-  const reference = captureReferenceOf(db, 'a.example');
+  const first = runOn(db, recordCapture(1, page(1, firstBytes), encodeBody(firstBytes, runOn(db, captureReferenceOf('https://a.example/')))));
+  const reference = runOn(db, captureReferenceOf('https://a.example/'));
   assert.ok(reference, 'the first capture, stored alone, is the site\'s reference');
   const secondBytes = chrome('the second story, about the bridge');
   const encoded = encodeBody(secondBytes, reference);
   assert.equal(encoded.encoding, 'zstd-dict');
-  recordCapture(db, 2, page(2, secondBytes), encoded);
-  assert.equal(captureReferenceOf(db, 'a.example')!.sha256, reference.sha256, 'a capture stored against the reference does not replace it');
-  assert.deepEqual(getBlob(db, encoded.sha256), secondBytes);
+  runOn(db, recordCapture(2, page(2, secondBytes), encoded));
+  assert.equal(runOn(db, captureReferenceOf('https://a.example/'))!.sha256, reference.sha256, 'a capture stored against the reference does not replace it');
+  assert.deepEqual(runOn(db, getBlob(encoded.sha256)), secondBytes);
   // The reference's own capture drops its body (say its article turned out unchanged): the body stays.
-  dropCaptureBody(db, first);
-  assert.deepEqual(getBlob(db, reference.sha256), firstBytes);
-  assert.deepEqual(getBlob(db, encoded.sha256), secondBytes);
+  runOn(db, dropCaptureBody(first));
+  assert.deepEqual(runOn(db, getBlob(reference.sha256)), firstBytes);
+  assert.deepEqual(runOn(db, getBlob(encoded.sha256)), secondBytes);
   assert.ok(checkArchive(db).every((check) => check.problems.length === 0), JSON.stringify(checkArchive(db)));
   db.close();
 });
@@ -293,10 +294,10 @@ test('a site\'s captures are stored against its first capture stored alone; a re
 test('a wrapper confirmed again and again says when it was last confirmed, not every time', () => {
   const db = openDatabase(':memory:');
   syncSubscriptions(db, [{ url: 'https://a.example/', tags: [], enabled: true }]);
-  const template = addTemplate(db, 1, ['div']);
+  const template = runOn(db, addTemplate(1, ['div']));
   const wrapper = { type: 'div', tag: 'div', attributes: {}, dfs: [3], level: 2, xpath: '//div', relevance: 1, samples: 3, templateBlocks: [] };
-  const id = storeWrapper(db, 1, template.id, wrapper, '3 pages');
-  for (const pages of [5, 10, 20, 40]) confirmWrapper(db, id, 10, `${pages} pages`);
+  const id = runOn(db, storeWrapper(1, template, wrapper, '3 pages'));
+  for (const pages of [5, 10, 20, 40]) runOn(db, confirmWrapper(id, 10, `${pages} pages`));
   assert.equal(db.prepare('SELECT reason FROM wrappers WHERE id = ?').pluck().get(id), '3 pages; re-learned unchanged at 40 pages');
   db.close();
 });

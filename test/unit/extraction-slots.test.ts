@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
+import { runOn } from '../../src/archive/sqlite-sql.js';
 import { test } from 'node:test';
 import { encodeBody, loadCodec } from '../../src/archive/codec.js';
 import { openDatabase } from '../../src/archive/database.js';
 import { SqliteStore } from '../../src/archive/sqlite-store.js';
 import { syncSubscriptions } from '../../src/archive/feeds.js';
 import { upsertItems } from '../../src/archive/items.js';
-import { recordCapture } from '../../src/archive/snapshots.js';
+import { recordCapture } from '../../src/archive/rules/captures.js';
 import { loadSettings } from '../../src/config/settings.js';
 import { Extractor } from '../../src/daemon/extraction.js';
 import type { CpuPool } from '../../src/daemon/pool.js';
@@ -26,10 +27,10 @@ test('a slow learning holds its feed, not the extraction slots: the other feeds\
     const at = new Date(Date.UTC(2026, 10, 2, 0, minute));
     upsertItems(db, feedId, [{ guid: `${feedId}-${n}`, link: `https://f${feedId}.example/${n}`, origLink: null, title: `page ${n}`, summary: null, content: null, author: null, categories: [], enclosures: [], published: null, updated: null }], at, true);
     const itemId = db.prepare('SELECT id FROM items WHERE feed_id = ? AND guid = ?').pluck().get(feedId, `${feedId}-${n}`) as number;
-    recordCapture(db, itemId, {
+    runOn(db, recordCapture(itemId, {
       url: `https://f${feedId}.example/${n}`, finalUrl: `https://f${feedId}.example/${n}`, status: 200, headers: {}, contentType: 'text/html',
       redirects: [], permanentUrl: null, notModified: false, retryAfterMs: null, fetchedAt: at, durationMs: 1,
-    }, encodeBody(Buffer.from(`<html><body><p>page ${n} of feed ${feedId}</p></body></html>`)));
+    }, encodeBody(Buffer.from(`<html><body><p>page ${n} of feed ${feedId}</p></body></html>`))));
   };
   // Feeds 2 and 3 have a page each; feed 1 three newer ones (extracted first, newest first): its
   // third page makes a wrapper due (extract.learnAfter is 3), and that learning hangs.

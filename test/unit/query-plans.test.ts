@@ -1,16 +1,18 @@
 import assert from 'node:assert/strict';
+import { runOn } from '../../src/archive/sqlite-sql.js';
 import { test } from 'node:test';
 import { capturesOfUrl, recentChanges } from '../../src/archive/access.js';
-import { articleById, articlesAfter, articleOfItem, checksOf, comparisonKeyOf, versionOf } from '../../src/archive/articles.js';
-import { storedBlob } from '../../src/archive/blobs.js';
+import { articlesAfter } from '../../src/archive/article-lists.js';
+import { articleById, articleOfItem, checksOf, comparisonKeyOf, versionOf } from '../../src/archive/rules/articles.js';
+import { storedBlob } from '../../src/archive/rules/captures.js';
 import Database from 'better-sqlite3';
 import { migrate, openDatabase, type Db } from '../../src/archive/database.js';
 import { readMigrations } from '../../src/archive/migrations.js';
-import { itemExtractedBefore, recentSnapshotsOfTemplate, snapshotById, templateChoicesOf } from '../../src/archive/extractions.js';
+import { itemExtractedBefore, recentSnapshotsOfTemplate, snapshotById, templateChoicesOf } from '../../src/archive/rules/extractions.js';
 import { feedById } from '../../src/archive/feeds.js';
 import { itemById, knownGuids } from '../../src/archive/items.js';
 import { backlog, dueCaptures, duePolls, dueRevisits, nextWorkAt, queuedExtractions } from '../../src/archive/queues.js';
-import { latestPayloadDigest } from '../../src/archive/snapshots.js';
+import { latestPayloadDigest } from '../../src/archive/rules/captures.js';
 import { fillArchive } from '../helpers/big-archive.js';
 
 /** SQLite's plan for a statement, a line per step. */
@@ -71,16 +73,16 @@ test('every query a scheduler pass runs is an index lookup on an archive of 1,00
   const feed = feedById(watched, polls[0]!.id)!;
   knownGuids(watched, feed.id, ['guid-1', 'guid-2']);
   itemById(watched, captures[0]!.id);
-  const article = articleById(watched, revisits[0]!.id)!;
-  latestPayloadDigest(watched, article.item_id);
-  const snapshot = snapshotById(watched, queued[0]!.snapshotId)!;
-  storedBlob(watched, snapshot.sha256!);
-  const existing = articleOfItem(watched, snapshot.item_id);
-  if (existing) comparisonKeyOf(watched, existing);
-  comparisonKeyOf(watched, article);
-  templateChoicesOf(watched, snapshot.feed_id);
-  itemExtractedBefore(watched, snapshot.item_id, snapshot.snapshot_id);
-  recentSnapshotsOfTemplate(watched, 1, 10);
+  const article = runOn(watched, articleById(revisits[0]!.id))!;
+  runOn(watched, latestPayloadDigest(article.item_id));
+  const snapshot = runOn(watched, snapshotById(queued[0]!.snapshotId))!;
+  runOn(watched, storedBlob(snapshot.sha256!));
+  const existing = runOn(watched, articleOfItem(snapshot.item_id));
+  if (existing) runOn(watched, comparisonKeyOf(existing));
+  runOn(watched, comparisonKeyOf(article));
+  runOn(watched, templateChoicesOf(snapshot.feed_id));
+  runOn(watched, itemExtractedBefore(snapshot.item_id, snapshot.snapshot_id));
+  runOn(watched, recentSnapshotsOfTemplate(1, 10));
 
   assert.ok(statements.length >= 15);
   assertIndexLookups(db, statements);
@@ -107,8 +109,8 @@ test('what the web app reads is index lookups too: a page of articles after a cu
   assert.equal(page.length, 50);
   articlesAfter(watched, { since: '2026-01-01T00:00:00.000Z' }, { firstCaptured: page.at(-1)!.firstCaptured, id: page.at(-1)!.id }, 50);
   recentChanges(watched, {}, 50);
-  versionOf(watched, page[0]!.id, 1);
-  checksOf(watched, page[0]!.id);
+  runOn(watched, versionOf(page[0]!.id, 1));
+  runOn(watched, checksOf(page[0]!.id));
   assertIndexLookups(db, statements);
   // The captures of one URL have no LIMIT: all of them are the answer, found by index and sorted
   // among themselves (a handful of rows, whatever the archive's size).

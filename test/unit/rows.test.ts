@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
+import { runOn } from '../../src/archive/sqlite-sql.js';
 import { test } from 'node:test';
 import { z } from 'zod';
-import { articleById } from '../../src/archive/articles.js';
+import { articleById } from '../../src/archive/rules/articles.js';
 import { openDatabase } from '../../src/archive/database.js';
 import { feedById, syncSubscriptions } from '../../src/archive/feeds.js';
 import { upsertItems } from '../../src/archive/items.js';
@@ -21,7 +22,7 @@ test('a row whose column holds another type fails at its query, naming the query
   // SQLite stores what it is given: a text where an integer belongs goes in without complaint.
   db.prepare("UPDATE feeds SET error_count = 'many' WHERE id = ?").run(id);
   assert.throws(() => feedById(db, id), /feedById: .*error_count/);
-  assert.equal(articleById(db, 12345), undefined, 'no row is still no row');
+  assert.equal(runOn(db, articleById(12345)), undefined, 'no row is still no row');
   assert.deepEqual(backlog(db, new Date()), { duePolls: 1, pendingCaptures: 0, dueRevisits: 0, queuedExtractions: 0 });
   db.close();
 });

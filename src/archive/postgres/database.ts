@@ -3,6 +3,7 @@ import pg from 'pg';
 import { PROJECT_ROOT } from '../../util/project-root.js';
 import { readMigrations } from '../migrations.js';
 import { checkedRows, integer } from '../rows.js';
+import type { AsyncSql, Params } from '../steps.js';
 
 /**
  * The PostgreSQL connection (node-postgres): a pool, its own migrations, and the two ways a
@@ -23,7 +24,6 @@ const types = {
   }) as typeof pg.types.getTypeParser,
 };
 
-export type Params = unknown[] | Record<string, unknown>;
 
 /**
  * A query's text for the server. `name`: a query the daemon sends again and again is prepared
@@ -88,15 +88,8 @@ function namedValues(sql: string, names: string[] | null, params: Record<string,
   });
 }
 
-/** What a query runs on: the pool (each query on any connection) or one transaction's connection. */
-export interface Sql {
-  all(sql: string, params?: Params): Promise<unknown[]>;
-  /** The first row, or undefined. */
-  get(sql: string, params?: Params): Promise<unknown>;
-  /** The first column of every row. */
-  column(sql: string, params?: Params): Promise<unknown[]>;
-  /** Rows changed. */
-  run(sql: string, params?: Params): Promise<number>;
+/** What a query runs on: the pool (each query on any connection) or one transaction's connection; shared rules run on it (steps.ts). */
+export interface Sql extends AsyncSql {
   /** Statements sent as they are (a migration): no placeholders, several statements allowed. */
   exec(sql: string): Promise<void>;
 }

@@ -14,18 +14,14 @@ import {
   type PushRequest, type RevisitRecord, type StoredCapture, type StoredComparisonKey, type StoredExtraction, type Store,
 } from '../store.js';
 import { z } from 'zod';
-import {
-  applyDecision, articleById, articleOfItem, articleOfItemForUpdate, articleStateOf, articlesAfter, checksOf, comparisonKeyOf, listArticles, otherArticleAt,
-  pageOfArticles, recordCheck, recordRevisit, sameArticleElsewhere, setComparisonKey, versionOf, versionsOf,
-} from './articles.js';
-import {
-  captureReferenceOf, dropCaptureBody, getBlob, insertSnapshot, latestPayloadDigest, recordCapture, recordCaptureFailure, setCanonicalUrl, storedBlob,
-} from './captures.js';
+import { listArticles, pageOfArticles, articlesAfter } from './article-lists.js';
+import { articleById, articleOfItem, checksOf, comparisonKeyOf, otherArticleAt, recordCheck, recordRevisit, sameArticleElsewhere, versionOf, versionsOf } from '../rules/articles.js';
+import { captureReferenceOf, getBlob, latestPayloadDigest, recordCapture, recordCaptureFailure, storedBlob } from '../rules/captures.js';
+import { confirmWrapper, itemExtractedBefore, recentSnapshotsOfTemplate, snapshotById, templateChoicesOf } from '../rules/extractions.js';
+import { NotUnchanged, recordExtraction, recordRevisitWithoutBody, storeWrapperWith } from '../rules/work.js';
+import { runStepsAsync, type Steps } from '../steps.js';
 import * as copy from './copy-rows.js';
 import { migratePg, PgDatabase, type Sql } from './database.js';
-import {
-  addTemplate, confirmWrapper, countTemplatePage, itemExtractedBefore, recentSnapshotsOfTemplate, saveExtraction, snapshotById, storeWrapper, templateChoicesOf,
-} from './extractions.js';
 import { countEnabledFeeds, feedById, feedCounts, listFeeds, pollFeedsNow, syncSubscriptions } from './feeds.js';
 import { Batched } from './batched.js';
 import { claimUnits, daemonsOf, giveHost, heartbeat, holdsClaim, latestDaemon, leave, registerDaemon, releaseUnits, takeHost, unitKey } from './lease.js';
@@ -51,9 +47,6 @@ import {
  * 53100) is StorageFullError, as SQLITE_FULL is.
  */
 
-/** Thrown inside a transaction to undo it: the revisit's object was not the archived one after all. */
-class NotUnchanged extends Error {}
-
 const isDiskFull = (error: unknown) => (error as { code?: unknown }).code === '53100';
 
 export class PgStore implements Store, ExportSource {
@@ -77,6 +70,11 @@ export class PgStore implements Store, ExportSource {
     if (!(await holdsClaim(sql, this.me, kind, id, token))) {
       throw new FencedError(`${kind} ${id}: this daemon's claim expired and another daemon took the work over; what it did is dropped`);
     }
+  }
+
+  /** Runs a shared rule (steps.ts) on any pooled connection. */
+  private read<T>(steps: Steps<T>): Promise<T> {
+    return runStepsAsync(this.db, steps);
   }
 
   /** Runs `work` as one transaction; a full disk becomes StorageFullError. */
@@ -120,26 +118,26 @@ export class PgStore implements Store, ExportSource {
   }
 
   async article(id: number) {
-    const row = await articleById(this.db, id);
+    const row = await this.read(articleById(id));
     return row ? articleOf(row) : null;
   }
 
   async versions(articleId: number) {
-    return (await versionsOf(this.db, articleId)).map(versionOfRow);
+    return (await this.read(versionsOf(articleId))).map(versionOfRow);
   }
 
   async version(articleId: number, n: number) {
-    const row = await versionOf(this.db, articleId, n);
+    const row = await this.read(versionOf(articleId, n));
     return row ? versionOfRow(row) : null;
   }
 
   async checks(articleId: number) {
-    return (await checksOf(this.db, articleId)).map(checkOf);
+    return (await this.read(checksOf(articleId))).map(checkOf);
   }
 
   async sameArticleElsewhere(articleId: number) {
-    const row = await articleById(this.db, articleId);
-    return row ? sameArticleElsewhere(this.db, row) : [];
+    const row = await this.read(articleById(articleId));
+    return row ? this.read(sameArticleElsewhere(row)) : [];
   }
 
   search(...args: Parameters<Store['search']>) {
@@ -219,11 +217,11 @@ export class PgStore implements Store, ExportSource {
   }
 
   exportVersions(articleId: number) {
-    return versionsOf(this.db, articleId);
+    return this.read(versionsOf(articleId));
   }
 
   exportChecks(articleId: number) {
-    return checksOf(this.db, articleId);
+    return this.read(checksOf(articleId));
   }
 
   async exportCaptures(articleId: number) {
@@ -231,7 +229,7 @@ export class PgStore implements Store, ExportSource {
   }
 
   exportBody(sha256: string) {
-    return getBlob(this.db, sha256);
+    return this.read(getBlob(sha256));
   }
 
   // The subscription list (ArchiveSubscriptions)
@@ -393,64 +391,57 @@ export class PgStore implements Store, ExportSource {
   }
 
   captureReference(url: string) {
-    return captureReferenceOf(this.db, url);
+    return this.read(captureReferenceOf(url));
   }
 
   recordCapture(itemId: number, page: FetchedPage, body: EncodedBody | null) {
     return this.write(async (sql) => {
       await this.fence(sql, 'capture', itemId);
-      return recordCapture(sql, itemId, page, body);
+      return runStepsAsync(sql, recordCapture(itemId, page, body));
     });
   }
 
   recordCaptureFailure(itemId: number, error: string, retryAt: Date, maxAttempts: number) {
     return this.write(async (sql) => {
       await this.fence(sql, 'capture', itemId);
-      await recordCaptureFailure(sql, itemId, error, retryAt, maxAttempts);
+      await runStepsAsync(sql, recordCaptureFailure(itemId, error, retryAt, maxAttempts));
     });
   }
 
   async articleToRevisit(id: number) {
-    const row = await articleById(this.db, id);
+    const row = await this.read(articleById(id));
     const item = row ? checkedRow(itemRow, await this.db.get('SELECT * FROM items WHERE id = ?', [row.item_id]), 'articleToRevisit') : undefined;
     return row && item ? articleToRevisitOf(row, item) : null;
   }
 
   otherArticleAt(url: string, exceptId: number) {
-    return otherArticleAt(this.db, url, exceptId);
+    return this.read(otherArticleAt(url, exceptId));
   }
 
   latestPayloadDigest(itemId: number) {
-    return latestPayloadDigest(this.db, itemId);
+    return this.read(latestPayloadDigest(itemId));
   }
 
   recordCheck(articleId: number, page: CheckedPage, result: 'unchanged' | 'failed' | 'unavailable', next: NextCheck, reason: string | null) {
     return this.write(async (sql) => {
       await this.fence(sql, 'revisit', articleId);
-      await recordCheck(sql, articleId, page, result, next, reason);
+      await runStepsAsync(sql, recordCheck(articleId, page, result, next, reason));
     });
   }
 
   recordRevisit(articleId: number, page: FetchedPage, record: RevisitRecord) {
     return this.write(async (sql) => {
       await this.fence(sql, 'revisit', articleId);
-      return recordRevisit(sql, articleId, page, record);
+      return runStepsAsync(sql, recordRevisit(articleId, page, record));
     });
   }
 
   async recordRevisitWithoutBody(itemId: number, page: FetchedPage, digest: string, extraction: ExtractionRecord & { template: { id: number } }, decide: Decide) {
     try {
       await this.write(async (sql) => {
-        const article = await articleOfItemForUpdate(sql, itemId);
+        const article = await runStepsAsync(sql, articleOfItem(itemId));
         if (article) await this.fence(sql, 'revisit', article.id);
-        const snapshotId = await insertSnapshot(sql, itemId, page, { digest }, null);
-        await setCanonicalUrl(sql, snapshotId, extraction.canonicalUrl);
-        const capture = captureOf((await snapshotById(sql, snapshotId))!);
-        const decision = decide(article ? await articleStateOf(sql, article) : null, capture);
-        // Anything but "unchanged" needs the body: undo, and let the caller store the capture.
-        if (decision.kind !== 'check' || decision.result !== 'unchanged') throw new NotUnchanged();
-        await applyDecision(sql, article, decision);
-        await saveExtraction(sql, snapshotId, itemId, extraction.template.id, extraction.wrapperId, extraction.article, extraction.hash);
+        await runStepsAsync(sql, recordRevisitWithoutBody(itemId, page, digest, extraction, decide));
       });
       return true;
     } catch (error) {
@@ -460,29 +451,29 @@ export class PgStore implements Store, ExportSource {
   }
 
   async storedCapture(snapshotId: number) {
-    const row = await snapshotById(this.db, snapshotId);
+    const row = await this.read(snapshotById(snapshotId));
     return row ? captureOf(row) : null;
   }
 
   storedBody(sha256: string) {
-    return storedBlob(this.db, sha256);
+    return this.read(storedBlob(sha256));
   }
 
   async comparisonKey(itemId: number): Promise<StoredComparisonKey | null> {
-    const article = await articleOfItem(this.db, itemId);
-    return article ? comparisonKeyOf(this.db, article) : null;
+    const article = await this.read(articleOfItem(itemId));
+    return article ? this.read(comparisonKeyOf(article)) : null;
   }
 
   templateChoices(feedId: number) {
-    return templateChoicesOf(this.db, feedId);
+    return this.read(templateChoicesOf(feedId));
   }
 
   itemExtractedBefore(itemId: number, snapshotId: number) {
-    return itemExtractedBefore(this.db, itemId, snapshotId);
+    return this.read(itemExtractedBefore(itemId, snapshotId));
   }
 
   async recentCapturesOfTemplate(templateId: number, limit: number) {
-    return (await recentSnapshotsOfTemplate(this.db, templateId, limit)).flatMap((row) => {
+    return (await this.read(recentSnapshotsOfTemplate(templateId, limit))).flatMap((row) => {
       if (row.sha256 === null) return [];
       const extracted = {
         title: row.extracted_title, byline: row.extracted_byline, published: row.extracted_published, modified: row.extracted_modified,
@@ -495,32 +486,19 @@ export class PgStore implements Store, ExportSource {
   recordExtraction(capture: StoredCapture, extraction: ExtractionRecord, options: { rebasedKey: StoredComparisonKey | null; countsForTemplate: boolean }, decide: Decide): Promise<StoredExtraction> {
     return this.write(async (sql) => {
       await this.fence(sql, 'extract', capture.snapshotId);
-      const article = await articleOfItemForUpdate(sql, capture.itemId);
-      const { template } = extraction;
-      const templateId = template === null ? null : 'id' in template ? template.id : await addTemplate(sql, capture.feedId, template.signature);
-      await setCanonicalUrl(sql, capture.snapshotId, extraction.canonicalUrl);
-      if (article && options.rebasedKey) await setComparisonKey(sql, article.id, options.rebasedKey);
-      const current = article && options.rebasedKey ? await articleById(sql, article.id) : article;
-      const pages = templateId !== null && options.countsForTemplate ? await countTemplatePage(sql, templateId) : null;
-      const decision = decide(current ? await articleStateOf(sql, current) : null, capture);
-      await applyDecision(sql, current, decision);
-      await saveExtraction(sql, capture.snapshotId, capture.itemId, templateId, extraction.wrapperId, extraction.article, extraction.hash);
-      if (decision.kind === 'check' && decision.result === 'unchanged') await dropCaptureBody(sql, capture.snapshotId);
-      return { decision, templateId, pages };
+      return runStepsAsync(sql, recordExtraction(capture, extraction, options, decide));
     });
   }
 
   storeWrapper(feedId: number, templateId: number, wrapper: Wrapper, reason: string, reextracted: Array<{ snapshotId: number; itemId: number; article: ArticleObject }>) {
     return this.write(async (sql) => {
       await this.fence(sql, 'learn', templateId);
-      const id = await storeWrapper(sql, feedId, templateId, wrapper, reason);
-      for (const page of reextracted) await saveExtraction(sql, page.snapshotId, page.itemId, templateId, page.article.method === 'forest' ? id : null, page.article);
-      return id;
+      return runStepsAsync(sql, storeWrapperWith(feedId, templateId, wrapper, reason, reextracted));
     });
   }
 
   confirmWrapper(wrapperId: number, samples: number, reason: string) {
-    return this.write((sql) => confirmWrapper(sql, wrapperId, samples, reason));
+    return this.write((sql) => runStepsAsync(sql, confirmWrapper(wrapperId, samples, reason)));
   }
 
   /** Any number of daemons share a PostgreSQL archive: each registers, and claims its work unit by unit. */

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { CAPTURES_OF_URL, captureRow, changeRow, wrapperRow, type CaptureContent, type CaptureRow, type ChangeRow, type WrapperRow } from '../access.js';
 import { checkedRow, checkedRows, count, integer, nullableText, text } from '../rows.js';
 import type { CheckCounts } from '../store.js';
-import { getBlob } from './captures.js';
+import { getBlob } from '../rules/captures.js';
+import { runStepsAsync } from '../steps.js';
 import type { Sql } from './database.js';
 
 /** Archive-wide totals, the change feed, Memento's captures and a feed's wrappers on PostgreSQL (as summary.ts and access.ts on SQLite). */
@@ -66,7 +67,7 @@ export async function captureContent(sql: Sql, snapshotId: number): Promise<Capt
   const row = checkedRow(captureHead, await sql.get(`SELECT url, final_url AS "finalUrl", fetched_at AS "fetchedAt", status, headers, content_type AS "contentType", sha256
     FROM snapshots WHERE id = ?`, [snapshotId]), 'captureContent');
   if (!row || row.sha256 === null) return null;
-  const body = await getBlob(sql, row.sha256);
+  const body = await runStepsAsync(sql, getBlob(row.sha256));
   if (!body) return null;
   const { sha256: _sha256, ...capture } = row;
   return { ...capture, body };
