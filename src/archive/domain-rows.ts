@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import type { ArticleRow, CheckRow, VersionRow } from './rules/articles.js';
-import type { PendingSnapshot } from './rules/extractions.js';
+import type { ChangeRow } from './access.js';
+import type { PendingSnapshot, TemplatePage } from './rules/extractions.js';
 import type { FeedCounts } from './feed-counts.js';
-import type { FeedRow } from './feeds.js';
-import type { ItemRow } from './items.js';
+import type { FeedRow } from './rules/feeds.js';
+import type { ItemRow } from './rules/items.js';
 import type { GapEventRow, VersionEventRow } from './notifications.js';
 import { blockSchema, normalizedObjectSchema } from './normalize.js';
 import { joinedHeaders, json } from './rows.js';
 import type {
-  ArchiveEvent, Article, ArticleToRevisit, Check, Feed, FeedStatus, FeedToPoll, PushSubscriptionRecord, StoredCapture, Version,
+  ArchiveEvent, Article, ArticleSummary, ArticleToRevisit, Change, Check, Feed, FeedStatus, FeedToPoll, PushSubscriptionRecord, StoredCapture, Version,
 } from './store.js';
 
 /**
@@ -118,3 +119,27 @@ export const articleToRevisitOf = (row: ArticleRow, item: ItemRow): ArticleToRev
   id: row.id, itemId: row.item_id, feedId: row.feed_id, url: row.url, etag: row.etag, lastModified: row.last_modified, revisitStep: row.revisit_step,
   item: { title: item.title, summary: item.summary, published: item.published, updated: item.updated, author: item.author },
 });
+
+/** An edit in the change feed. */
+export const changeOf = (row: ChangeRow): Change => ({
+  articleId: row.articleId, version: row.n, capturedAt: row.capturedAt, title: row.title, url: row.url,
+  change: json(z.array(changeKind), row.change, `version ${row.n} of article ${row.articleId} (change)`), summary: row.summary,
+  diff: row.diff === null ? null : json(objectDiff, row.diff, `version ${row.n} of article ${row.articleId} (diff)`), feed: row.feed, feedTitle: row.feedTitle,
+});
+
+/** A template's recent pages as learning reads them: those whose body is kept, with what was extracted from each. */
+export const learningPagesOf = (pages: TemplatePage[]) => pages.flatMap((page) => {
+  if (page.sha256 === null) return [];
+  const extracted = {
+    title: page.extracted_title, byline: page.extracted_byline, published: page.extracted_published, modified: page.extracted_modified,
+    leadImage: page.extracted_lead_image, language: page.extracted_language, text: page.text,
+  };
+  return [{ ...captureOf(page), sha256: page.sha256, extracted }];
+});
+
+/** A page of articles read with one more than asked (whether a next page exists, without a count), and the cursor of that next page. */
+export function pageWithCursor(rows: ArticleSummary[], limit: number): { articles: ArticleSummary[]; next: { firstCaptured: string; id: number } | null } {
+  const articles = rows.slice(0, limit);
+  const last = articles.at(-1);
+  return { articles, next: rows.length > limit && last ? { firstCaptured: last.firstCaptured, id: last.id } : null };
+}

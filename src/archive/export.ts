@@ -3,12 +3,14 @@ import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { STATUS_CODES } from 'node:http';
 import { WARCRecord, WARCSerializer } from 'warcio';
-import type { CheckRow, VersionRow } from './rules/articles.js';
+import { checksOf, versionsOf, type CheckRow, type VersionRow } from './rules/articles.js';
+import { getBlob } from './rules/captures.js';
+import { rows, type Steps } from './steps.js';
 import { loadCodec } from './codec.js';
 import { z } from 'zod';
 import { integer, joinedHeaders, json, nullableInteger, nullableText, text } from './rows.js';
 import { cdxjLines } from './cdxj.js';
-import type { ArticleFilter, ArticleSummary, Progress } from './store.js';
+import type { ArticleFilter, ArticleSummary, Progress, Store } from './store.js';
 import type { ExportSink, ExportReport, WarcOptions, WarcIndexEntry } from './store.js';
 
 /**
@@ -143,11 +145,57 @@ export const exportCapture = z.object({
 export type ExportCapture = z.infer<typeof exportCapture>;
 
 /** The rows of ExportSource.exportCaptures: snapshots with the check and the version each made (the same SQL on both backends). */
-export const EXPORT_CAPTURE_QUERY = `SELECT snapshots.id AS snapshot_id, articles.id AS article_id, snapshots.url, snapshots.final_url, snapshots.fetched_at,
+const EXPORT_CAPTURE_QUERY = `SELECT snapshots.id AS snapshot_id, articles.id AS article_id, snapshots.url, snapshots.final_url, snapshots.fetched_at,
       snapshots.status, snapshots.headers, snapshots.content_type, snapshots.sha256, snapshots.payload_digest, checks.result AS check_result, checks.reason AS check_reason, checks.version_n, versions.n AS new_version
     FROM articles JOIN snapshots ON snapshots.item_id = articles.item_id
     LEFT JOIN checks ON checks.snapshot_id = snapshots.id LEFT JOIN versions ON versions.snapshot_id = snapshots.id
     WHERE articles.id = ? ORDER BY snapshots.fetched_at, snapshots.id`;
+
+/**
+ * A store's exports, written once: both engines' stores extend this, and give it the list of
+ * articles (their dialect's filter) and a way to run a shared rule that reads (steps.ts).
+ */
+export abstract class ExportingStore implements ExportSource {
+  abstract exportArticles(filter: ArticleFilter): Promise<ArticleSummary[]>;
+  /** Runs a shared rule that reads, on the store's engine. */
+  protected abstract query<T>(steps: Steps<T>): Promise<T>;
+
+  exportVersions(articleId: number) {
+    return this.query(versionsOf(articleId));
+  }
+
+  exportChecks(articleId: number) {
+    return this.query(checksOf(articleId));
+  }
+
+  exportCaptures(articleId: number) {
+    return this.query(rows(exportCapture, EXPORT_CAPTURE_QUERY, [articleId], 'exportCaptures'));
+  }
+
+  exportBody(sha256: string) {
+    return this.query(getBlob(sha256));
+  }
+
+  exportJsonl(...args: Parameters<Store['exportJsonl']>) {
+    return exportJsonl(this, ...args);
+  }
+
+  exportWarc(...args: Parameters<Store['exportWarc']>) {
+    return exportWarc(this, ...args);
+  }
+
+  writeJsonl(...args: Parameters<Store['writeJsonl']>) {
+    return writeJsonl(this, ...args);
+  }
+
+  writeWarc(...args: Parameters<Store['writeWarc']>) {
+    return writeWarc(this, ...args);
+  }
+
+  writeCdxj(...args: Parameters<Store['writeCdxj']>) {
+    return writeCdxj(this, ...args);
+  }
+}
 
 /**
  * The revisit profile of a capture whose body Forest did not keep because the article object

@@ -1,7 +1,7 @@
 import type { Db } from './database.js';
 import { revisitItemAt } from './rules/articles.js';
 import { runOn } from './sqlite-sql.js';
-import { upsertItems } from './items.js';
+import { upsertItems } from './rules/items.js';
 import { recordPushPoll } from './websub.js';
 import { z } from 'zod';
 import { checkedRows, count, integer, nullableInteger, nullableText, text } from './rows.js';
@@ -14,7 +14,7 @@ import type { PollRecord, UpsertReport } from './store.js';
  */
 export function recordPoll(db: Db, feed: { id: number; url: string }, poll: PollRecord): UpsertReport {
   return db.transaction(() => {
-    const report = poll.parsed ? upsertItems(db, feed.id, poll.parsed.items, poll.startedAt, poll.capturePages) : { newItems: 0, changedItems: 0, changedIds: [] };
+    const report = poll.parsed ? runOn(db, upsertItems(feed.id, poll.parsed.items, poll.startedAt, poll.capturePages)) : { newItems: 0, changedItems: 0, changedIds: [] };
     if (poll.revisitChangedItemsAt) for (const itemId of report.changedIds) runOn(db, revisitItemAt(itemId, poll.revisitChangedItemsAt.toISOString()));
     db.prepare(POLL_INSERT).run(pollRowOf(feed, poll, report));
     db.prepare(`UPDATE feeds SET

@@ -1,14 +1,12 @@
 import { existsSync, statSync } from 'node:fs';
-import { z } from 'zod';
 import { captureContent, capturesOfUrl, recentChanges, wrappersOfFeed } from './access.js';
 import { articlesAfter, listArticles, pageOfArticles } from './article-lists.js';
 import { articleById, checksOf, sameArticleElsewhere, versionOf, versionsOf } from './rules/articles.js';
 import { checkpoint, heldOpenElsewhere, limitSize, openDatabase, type Db } from './database.js';
-import { archiveEvents, articleOf, changeKind, checkOf, feedGapSchema, feedOf, feedStatusOf, objectDiff, versionOfRow } from './domain-rows.js';
-import { EXPORT_CAPTURE_QUERY, exportCapture, exportJsonl, exportWarc, writeCdxj, writeJsonl, writeWarc, type ExportSource } from './export.js';
-import { getBlob } from './rules/captures.js';
+import { archiveEvents, articleOf, changeOf, checkOf, feedGapSchema, feedOf, feedStatusOf, pageWithCursor, versionOfRow } from './domain-rows.js';
 import * as copy from './copy-rows.js';
-import { feedCounts, listFeeds, pollFeedsNow, syncSubscriptions } from './feeds.js';
+import { feedCounts, listFeeds, pollFeedsNow } from './feeds.js';
+import { syncSubscriptions } from './rules/feeds.js';
 import { backupArchive, checkArchive } from './integrity.js';
 import { leaseHolder } from './lease.js';
 import { dueNotifications, eventsAfterCursor, moveCursor, notificationSummary, queueDelivery, recordDelivery } from './notifications.js';
@@ -16,7 +14,7 @@ import { backlog } from './queues.js';
 import { applyRetention, vacuum } from './retention.js';
 import { pollDays, recentPolls } from './polls.js';
 import { search } from './search.js';
-import { checkedRows, json, storedHeaders } from './rows.js';
+import { json, storedHeaders } from './rows.js';
 import { SqliteWork } from './sqlite-work.js';
 import { confirmPush, denyPush, recordPush, subscriptionByCallback, subscriptionsByFeed } from './websub.js';
 import type { ArticleFilter, FeedStatus, Store } from './store.js';
@@ -29,14 +27,14 @@ import { activeWrappers, articleVersionCounts, checkCounts, countArticles, examp
  * error naming the row rather than a wrong value somewhere later.
  */
 
-export class SqliteStore extends SqliteWork implements Store, ExportSource {
+export class SqliteStore extends SqliteWork implements Store {
   constructor(db: Db, private readonly path: string) {
     super(db);
   }
 
   async syncSubscriptions(...args: Parameters<Store['syncSubscriptions']>) {
     const [subscriptions, how] = args;
-    return this.unlessFull(() => syncSubscriptions(this.db, subscriptions, new Date(), how));
+    return this.writeSteps(syncSubscriptions(subscriptions, new Date(), how));
   }
 
   async feeds() {
@@ -116,11 +114,7 @@ export class SqliteStore extends SqliteWork implements Store, ExportSource {
   }
 
   async articlesAfter(...[filter, cursor, limit]: Parameters<Store['articlesAfter']>) {
-    // One more than asked: whether a next page exists, without a count.
-    const rows = articlesAfter(this.db, filter, cursor, limit + 1);
-    const articles = rows.slice(0, limit);
-    const last = articles.at(-1);
-    return { articles, next: rows.length > limit && last ? { firstCaptured: last.firstCaptured, id: last.id } : null };
+    return pageWithCursor(articlesAfter(this.db, filter, cursor, limit + 1), limit);
   }
 
   async article(id: number) {
@@ -151,11 +145,7 @@ export class SqliteStore extends SqliteWork implements Store, ExportSource {
   }
 
   async changes(...[filter, limit]: Parameters<Store['changes']>) {
-    return recentChanges(this.db, filter, limit).map((row) => ({
-      articleId: row.articleId, version: row.n, capturedAt: row.capturedAt, title: row.title, url: row.url,
-      change: json(z.array(changeKind), row.change, `version ${row.n} of article ${row.articleId} (change)`), summary: row.summary,
-      diff: row.diff === null ? null : json(objectDiff, row.diff, `version ${row.n} of article ${row.articleId} (diff)`), feed: row.feed, feedTitle: row.feedTitle,
-    }));
+    return recentChanges(this.db, filter, limit).map(changeOf);
   }
 
   async mementos(url: string) {
@@ -192,44 +182,8 @@ export class SqliteStore extends SqliteWork implements Store, ExportSource {
     return articleVersionCounts(this.db);
   }
 
-  exportJsonl(...args: Parameters<Store['exportJsonl']>) {
-    return exportJsonl(this, ...args);
-  }
-
-  exportWarc(...args: Parameters<Store['exportWarc']>) {
-    return exportWarc(this, ...args);
-  }
-
-  writeJsonl(...args: Parameters<Store['writeJsonl']>) {
-    return writeJsonl(this, ...args);
-  }
-
-  writeWarc(...args: Parameters<Store['writeWarc']>) {
-    return writeWarc(this, ...args);
-  }
-
-  writeCdxj(...args: Parameters<Store['writeCdxj']>) {
-    return writeCdxj(this, ...args);
-  }
-
   async exportArticles(filter: ArticleFilter) {
     return listArticles(this.db, filter);
-  }
-
-  async exportVersions(articleId: number) {
-    return this.read(versionsOf(articleId));
-  }
-
-  async exportChecks(articleId: number) {
-    return this.read(checksOf(articleId));
-  }
-
-  async exportCaptures(articleId: number) {
-    return checkedRows(exportCapture, this.db.prepare(EXPORT_CAPTURE_QUERY).all(articleId), 'exportCaptures');
-  }
-
-  async exportBody(sha256: string) {
-    return this.read(getBlob(sha256));
   }
 
   async copyRows(...[part, after, limit]: Parameters<Store['copyRows']>) {

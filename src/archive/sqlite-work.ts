@@ -5,14 +5,15 @@ import type { NextCheck } from '../schedule/revisit.js';
 import { captureReferenceOf, latestPayloadDigest, recordCapture, recordCaptureFailure, storedBlob } from './rules/captures.js';
 import type { EncodedBody } from './codec.js';
 import { hasRoomToWrite, type Db } from './database.js';
-import { articleToRevisitOf, captureOf, feedToPollOf } from './domain-rows.js';
+import { articleToRevisitOf, captureOf, feedToPollOf, learningPagesOf } from './domain-rows.js';
 import { articleById, articleOfItem, comparisonKeyOf, otherArticleAt, recordCheck, recordRevisit } from './rules/articles.js';
 import { confirmWrapper, itemExtractedBefore, recentSnapshotsOfTemplate, snapshotById, templateChoicesOf } from './rules/extractions.js';
-import { NotUnchanged, recordExtraction, recordRevisitWithoutBody, storeWrapperWith } from './rules/work.js';
+import { keptWithoutBody, recordExtraction, recordRevisitWithoutBody, storeWrapperWith } from './rules/work.js';
 import { runOn } from './sqlite-sql.js';
+import { ExportingStore } from './export.js';
 import type { Steps } from './steps.js';
 import { countEnabledFeeds, feedById } from './feeds.js';
-import { itemById, knownGuids } from './items.js';
+import { itemById, knownGuids } from './rules/items.js';
 import { acquireLease, releaseLease, renewLease } from './lease.js';
 import { recordPoll } from './polls.js';
 import { forgetPush, pushCandidates, recordPushFailure, recordPushRequest, subscriptionOfFeed } from './websub.js';
@@ -29,8 +30,10 @@ import {
  * no room raises StorageFullError — the daemon stops taking work until there is room again.
  */
 
-export class SqliteWork implements WorkStore {
-  constructor(readonly db: Db) {}
+export abstract class SqliteWork extends ExportingStore implements WorkStore {
+  constructor(readonly db: Db) {
+    super();
+  }
 
   /** Runs `work` as one transaction (see `unlessFull`). */
   protected write<T>(work: () => T): T {
@@ -44,6 +47,10 @@ export class SqliteWork implements WorkStore {
 
   /** Runs a shared rule that only reads. */
   protected read<T>(steps: Steps<T>): T {
+    return runOn(this.db, steps);
+  }
+
+  protected async query<T>(steps: Steps<T>): Promise<T> {
     return runOn(this.db, steps);
   }
 
@@ -92,7 +99,7 @@ export class SqliteWork implements WorkStore {
   }
 
   async knownGuids(feedId: number, guids: string[]) {
-    return knownGuids(this.db, feedId, guids);
+    return this.read(knownGuids(feedId, guids));
   }
 
   async recordPoll(feed: { id: number; url: string }, poll: PollRecord) {
@@ -100,7 +107,7 @@ export class SqliteWork implements WorkStore {
   }
 
   async itemToCapture(id: number) {
-    const row = itemById(this.db, id);
+    const row = this.read(itemById(id));
     return row ? { id: row.id, url: row.orig_link ?? row.link } : null;
   }
 
@@ -118,7 +125,7 @@ export class SqliteWork implements WorkStore {
 
   async articleToRevisit(id: number) {
     const row = this.read(articleById(id));
-    const item = row ? itemById(this.db, row.item_id) : undefined;
+    const item = row ? this.read(itemById(row.item_id)) : undefined;
     if (!row || !item) return null;
     return articleToRevisitOf(row, item);
   }
@@ -140,13 +147,7 @@ export class SqliteWork implements WorkStore {
   }
 
   async recordRevisitWithoutBody(itemId: number, page: FetchedPage, digest: string, extraction: ExtractionRecord & { template: { id: number } }, decide: Decide) {
-    try {
-      this.writeSteps(recordRevisitWithoutBody(itemId, page, digest, extraction, decide));
-      return true;
-    } catch (error) {
-      if (error instanceof NotUnchanged) return false;
-      throw error;
-    }
+    return keptWithoutBody(() => this.writeSteps(recordRevisitWithoutBody(itemId, page, digest, extraction, decide)));
   }
 
   async storedCapture(snapshotId: number) {
@@ -172,14 +173,7 @@ export class SqliteWork implements WorkStore {
   }
 
   async recentCapturesOfTemplate(templateId: number, limit: number) {
-    return this.read(recentSnapshotsOfTemplate(templateId, limit)).flatMap((row) => {
-      if (row.sha256 === null) return [];
-      const extracted = {
-        title: row.extracted_title, byline: row.extracted_byline, published: row.extracted_published, modified: row.extracted_modified,
-        leadImage: row.extracted_lead_image, language: row.extracted_language, text: row.text,
-      };
-      return [{ ...captureOf(row), sha256: row.sha256, extracted }];
-    });
+    return learningPagesOf(this.read(recentSnapshotsOfTemplate(templateId, limit)));
   }
 
   async recordExtraction(capture: StoredCapture, extraction: ExtractionRecord, options: { rebasedKey: StoredComparisonKey | null; countsForTemplate: boolean }, decide: Decide): Promise<StoredExtraction> {

@@ -68,8 +68,8 @@ export async function runStepsAsync<T>(sql: AsyncSql, steps: Steps<T>, lockSuffi
 // The statements rules are made of, each result checked before the rule sees it (rows.ts).
 
 /** Every row, checked against `schema`. */
-export function* rows<S extends z.ZodType>(schema: S, sql: string, params: Params, where: string): Steps<Array<z.infer<S>>> {
-  return checkedRows(schema, listOf(yield { kind: 'all', sql, params }, where), where);
+export function* rows<S extends z.ZodType>(schema: S, sql: string, params: Params, where: string, options: { lock?: boolean } = {}): Steps<Array<z.infer<S>>> {
+  return checkedRows(schema, listOf(yield { kind: 'all', sql, params, ...(options.lock ? { lock: true } : {}) }, where), where);
 }
 
 /** The first row, checked against `schema` (undefined when there is none). */
@@ -80,6 +80,11 @@ export function* row<S extends z.ZodType>(schema: S, sql: string, params: Params
 /** The first column of the first row, checked against `schema` (undefined when there is no row). */
 export function* value<S extends z.ZodType>(schema: S, sql: string, params: Params, where: string): Steps<z.infer<S> | undefined> {
   return checkedRow(schema, listOf(yield { kind: 'column', sql, params }, where)[0], where);
+}
+
+/** The first column of every row, checked against `schema`. */
+export function* values<S extends z.ZodType>(schema: S, sql: string, params: Params, where: string): Steps<Array<z.infer<S>>> {
+  return checkedRows(schema, listOf(yield { kind: 'column', sql, params }, where), where);
 }
 
 /** Whether the query finds a row. */

@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { createArticle, articleById } from '../../src/archive/rules/articles.js';
 import { encodeBody, loadCodec } from '../../src/archive/codec.js';
-import { upsertItems } from '../../src/archive/items.js';
+import { upsertItems } from '../../src/archive/rules/items.js';
 import { normalizeArticle, objectHash } from '../../src/archive/normalize.js';
 import { queueDelivery, recordDelivery } from '../../src/archive/notifications.js';
 import { packContent } from '../../src/archive/packed-content.js';
@@ -52,7 +52,7 @@ function addSpoofedCapture(path: string): void {
   const store = smallArchive(path, [HOSTILE_TITLE, 'Two', 'Three'], { links: ['https://a.example/1', ANGLE_URL, 'https://a.example/3'] });
   const { db } = store;
   const at = new Date('2026-11-02T01:00:00Z');
-  upsertItems(db, 1, [{ guid: 'spoof', link: SPOOF_PAGE, title: 'Spoof', summary: null, published: null, updated: null, author: null, categories: [], enclosures: [], content: null, origLink: null }], at, true);
+  runOn(db, upsertItems(1, [{ guid: 'spoof', link: SPOOF_PAGE, title: 'Spoof', summary: null, published: null, updated: null, author: null, categories: [], enclosures: [], content: null, origLink: null }], at, true));
   const itemId = Number(db.prepare("SELECT id FROM items WHERE guid = 'spoof'").pluck().get());
   const html = `<html><head><title>Spoof</title><link rel="canonical" href="${CLAIMED}"></head><body><p>Not what example.com said.</p></body></html>`;
   const snapshotId = runOn(db, recordCapture(itemId, {

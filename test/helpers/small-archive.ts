@@ -1,9 +1,9 @@
 import { addVersion, articleById, createArticle } from '../../src/archive/rules/articles.js';
+import { syncSubscriptions } from '../../src/archive/rules/feeds.js';
 import { runOn } from '../../src/archive/sqlite-sql.js';
 import { encodeBody } from '../../src/archive/codec.js';
 import { diffObjects } from '../../src/archive/diff.js';
-import { syncSubscriptions } from '../../src/archive/feeds.js';
-import { upsertItems } from '../../src/archive/items.js';
+import { upsertItems } from '../../src/archive/rules/items.js';
 import { normalizeArticle, objectHash } from '../../src/archive/normalize.js';
 import { packContent } from '../../src/archive/packed-content.js';
 import { recordCapture } from '../../src/archive/rules/captures.js';
@@ -27,10 +27,10 @@ export function smallArchive(path: string, titles: string[] = ['One'], options: 
   const link = (n: number) => options.links?.[n - 1] ?? `https://a.example/${n}`;
   const store = openStore(path, { create: true });
   const { db } = store;
-  syncSubscriptions(db, [{ url: 'https://a.example/feed', title: 'A', tags: ['news'], enabled: true }]);
+  runOn(db, syncSubscriptions([{ url: 'https://a.example/feed', title: 'A', tags: ['news'], enabled: true }]));
   const at = (minutes: number) => new Date(ARCHIVE_START + minutes * 60_000);
   const items = titles.map((title, i) => ({ guid: `g${i + 1}`, link: link(i + 1), title, summary: null, published: null, updated: null, author: null, categories: [], enclosures: [], content: null, origLink: null }));
-  upsertItems(db, 1, items, at(0), true);
+  runOn(db, upsertItems(1, items, at(0), true));
   const capture = (itemId: number, when: Date, html: string, extra = '') => {
     const body = Buffer.from(`<html><head><title>${titles[itemId - 1] ?? ''}</title></head><body>${html}${extra}</body></html>`);
     return runOn(db, recordCapture(itemId, {

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
+import { runOn } from '../../src/archive/sqlite-sql.js';
+import { syncSubscriptions } from '../../src/archive/rules/feeds.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { loadCodec } from '../../src/archive/codec.js';
 import { openDatabase } from '../../src/archive/database.js';
-import { syncSubscriptions } from '../../src/archive/feeds.js';
-import { upsertItems } from '../../src/archive/items.js';
+import { upsertItems } from '../../src/archive/rules/items.js';
 import { SqliteStore } from '../../src/archive/sqlite-store.js';
 import { loadSettings } from '../../src/config/settings.js';
 import { ExtractedAhead } from '../../src/daemon/extracted-ahead.js';
@@ -68,11 +69,11 @@ async function archived(options: { ahead: boolean }) {
   body = render(paragraphs);
   const db = openDatabase(':memory:');
   const feedUrl = `${origin}/feed`;
-  syncSubscriptions(db, [{ url: feedUrl, tags: [], enabled: true }]);
+  runOn(db, syncSubscriptions([{ url: feedUrl, tags: [], enabled: true }]));
   const item = (title: string) => ({
     guid: 'pier', link: `${origin}/pier`, origLink: null, title, summary: null, content: null, author: null, categories: [], enclosures: [], published: null, updated: null,
   });
-  upsertItems(db, 1, [item('Old pier to close for winter repairs')], new Date(), true);
+  runOn(db, upsertItems(1, [item('Old pier to close for winter repairs')], new Date(), true));
   const settings = loadSettings({ env: {} });
   const { pool, calls } = countingPool();
   const store = new SqliteStore(db, ':memory:');
@@ -109,7 +110,7 @@ async function archiveThenEdit(options: { ahead: boolean; retitleBeforeExtractio
   calls.clear();
   await revisit();
   // A poll may change the item before its page's turn comes: then the page is extracted again.
-  if (options.retitleBeforeExtraction) upsertItems(db, 1, [item('Old pier to close for repairs over the winter')], new Date(), true);
+  if (options.retitleBeforeExtraction) runOn(db, upsertItems(1, [item('Old pier to close for repairs over the winter')], new Date(), true));
   await waitFor(async () => (await store.queuedExtractions(10)).length === 1, 2000, 'the revisit stored for extraction');
   await extractAll();
   assert.equal(versions(), 2, 'the edit is a new version');

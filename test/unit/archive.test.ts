@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { syncSubscriptions } from '../../src/archive/rules/feeds.js';
 import { runOn } from '../../src/archive/sqlite-sql.js';
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
@@ -14,9 +15,9 @@ import { exportWarc, SAME_OBJECT_PROFILE } from '../../src/archive/export.js';
 import { SqliteStore } from '../../src/archive/sqlite-store.js';
 import { migrate, openDatabase } from '../../src/archive/database.js';
 import { readMigrations } from '../../src/archive/migrations.js';
-import { feedById, syncSubscriptions } from '../../src/archive/feeds.js';
+import { feedById } from '../../src/archive/feeds.js';
 import { recordPoll } from '../../src/archive/polls.js';
-import { upsertItems } from '../../src/archive/items.js';
+import { upsertItems } from '../../src/archive/rules/items.js';
 import { normalizeArticle, objectHash } from '../../src/archive/normalize.js';
 import { packContent } from '../../src/archive/packed-content.js';
 import { EXTRACTOR_VERSION } from '../../src/extract/extract.js';
@@ -50,19 +51,19 @@ test('a failing migration is rolled back whole', () => {
 
 test('syncing the list adds, updates and unsubscribes feeds (keeping their rows)', () => {
   const db = openDatabase(':memory:');
-  let report = syncSubscriptions(db, [{ url: 'https://a.example/', tags: [], enabled: true }, { url: 'https://b.example/', tags: ['x'], enabled: true }]);
+  let report = runOn(db, syncSubscriptions([{ url: 'https://a.example/', tags: [], enabled: true }, { url: 'https://b.example/', tags: ['x'], enabled: true }]));
   assert.deepEqual(report, { added: ['https://a.example/', 'https://b.example/'], updated: [], removed: [] });
   assert.equal(duePolls(db, new Date(), 10).length, 2, 'new feeds are due at once');
-  report = syncSubscriptions(db, [{ url: 'https://a.example/', title: 'A', tags: [], enabled: true }]);
+  report = runOn(db, syncSubscriptions([{ url: 'https://a.example/', title: 'A', tags: [], enabled: true }]));
   assert.deepEqual(report, { added: [], updated: ['https://a.example/'], removed: ['https://b.example/'] });
   assert.equal(db.prepare('SELECT COUNT(*) FROM feeds').pluck().get(), 2);
-  assert.deepEqual(syncSubscriptions(db, [{ url: 'https://a.example/', title: 'A', tags: [], enabled: true }]), { added: [], updated: [], removed: [] });
+  assert.deepEqual(runOn(db, syncSubscriptions([{ url: 'https://a.example/', title: 'A', tags: [], enabled: true }])), { added: [], updated: [], removed: [] });
   db.close();
 });
 
 test('due polls: a feed whose planned poll is overdue goes before feeds never polled', () => {
   const db = openDatabase(':memory:');
-  syncSubscriptions(db, Array.from({ length: 30 }, (_, i) => ({ url: `https://f${i}.example/`, tags: [], enabled: true })));
+  runOn(db, syncSubscriptions(Array.from({ length: 30 }, (_, i) => ({ url: `https://f${i}.example/`, tags: [], enabled: true }))));
   const now = new Date('2026-11-02T00:00:00Z');
   // Feed 30 was polled and its next poll is 40 s overdue; feed 29's is not due yet.
   db.prepare('UPDATE feeds SET next_poll_at = ? WHERE id = 30').run(new Date(now.getTime() - 40_000).toISOString());
@@ -76,30 +77,30 @@ test('due polls: a feed whose planned poll is overdue goes before feeds never po
 
 test('items: new ones are inserted pending capture; changed title, summary or updated date mark them changed', () => {
   const db = openDatabase(':memory:');
-  syncSubscriptions(db, [{ url: 'https://a.example/', tags: [], enabled: true }]);
+  runOn(db, syncSubscriptions([{ url: 'https://a.example/', tags: [], enabled: true }]));
   const now = new Date('2026-11-02T00:00:00Z');
-  assert.deepEqual(upsertItems(db, 1, [item('1'), item('2'), item('1')], now, true), { newItems: 2, changedItems: 0, changedIds: [] });
-  assert.deepEqual(upsertItems(db, 1, [item('1'), item('2')], now, true), { newItems: 0, changedItems: 0, changedIds: [] });
+  assert.deepEqual(runOn(db, upsertItems(1, [item('1'), item('2'), item('1')], now, true)), { newItems: 2, changedItems: 0, changedIds: [] });
+  assert.deepEqual(runOn(db, upsertItems(1, [item('1'), item('2')], now, true)), { newItems: 0, changedItems: 0, changedIds: [] });
   const later = new Date('2026-11-03T00:00:00Z');
-  assert.deepEqual(upsertItems(db, 1, [item('1', { title: 'New title' }), item('2', { updated: '2026-11-03T00:00:00.000Z' }), item('3')], later, true), { newItems: 1, changedItems: 2, changedIds: [1, 2] });
+  assert.deepEqual(runOn(db, upsertItems(1, [item('1', { title: 'New title' }), item('2', { updated: '2026-11-03T00:00:00.000Z' }), item('3')], later, true)), { newItems: 1, changedItems: 2, changedIds: [1, 2] });
   const rows = db.prepare('SELECT guid, change_count, first_seen, last_seen, page_state FROM items ORDER BY guid').all() as Array<{ guid: string; change_count: number; first_seen: string; last_seen: string; page_state: string }>;
   assert.deepEqual(rows.map((r) => [r.guid, r.change_count, r.page_state]), [['1', 1, 'pending'], ['2', 1, 'pending'], ['3', 0, 'pending']]);
   assert.equal(rows[0]!.first_seen, now.toISOString());
   assert.equal(rows[0]!.last_seen, later.toISOString());
-  assert.equal(upsertItems(db, 1, [item('4', { link: null })], later, true).newItems, 1);
+  assert.equal(runOn(db, upsertItems(1, [item('4', { link: null })], later, true)).newItems, 1);
   assert.equal(db.prepare("SELECT page_state FROM items WHERE guid = '4'").pluck().get(), 'skipped', 'no link, no page');
   db.close();
 });
 
 test('first captures go newest item first by when the item appeared, not by when a poll saw it', () => {
   const db = openDatabase(':memory:');
-  syncSubscriptions(db, [{ url: 'https://busy.example/', tags: [], enabled: true }, { url: 'https://old.example/', tags: [], enabled: true }]);
+  runOn(db, syncSubscriptions([{ url: 'https://busy.example/', tags: [], enabled: true }, { url: 'https://old.example/', tags: [], enabled: true }]));
   // One round of first polls: the busy feed's item of a minute ago is seen first, the other
   // feed's day-old backlog item ten seconds later; an item dated in the future is seen last.
   const t = Date.parse('2026-11-02T12:00:00Z');
-  upsertItems(db, 1, [item('new', { published: new Date(t - 60_000).toISOString() })], new Date(t), true);
-  upsertItems(db, 2, [item('old', { published: new Date(t - 86_400_000).toISOString() })], new Date(t + 10_000), true);
-  upsertItems(db, 2, [item('future', { published: '2027-01-01T00:00:00.000Z' }), item('undated', { published: null })], new Date(t + 5_000), true);
+  runOn(db, upsertItems(1, [item('new', { published: new Date(t - 60_000).toISOString() })], new Date(t), true));
+  runOn(db, upsertItems(2, [item('old', { published: new Date(t - 86_400_000).toISOString() })], new Date(t + 10_000), true));
+  runOn(db, upsertItems(2, [item('future', { published: '2027-01-01T00:00:00.000Z' }), item('undated', { published: null })], new Date(t + 5_000), true));
   const order = dueCaptures(db, new Date(t + 20_000), 10).map((ref) => db.prepare('SELECT guid FROM items WHERE id = ?').pluck().get(ref.id));
   // The future date is not believed (it appeared when first seen, t + 5 s), nor is an undated item
   // older than its sight; the two appeared together, and go in their document's order (issue #52).
@@ -121,9 +122,9 @@ test('blobs are stored once per sha256 and read back', () => {
 
 test('a poll that finds a feed item changed makes its article due for a revisit at once', () => {
   const db = openDatabase(':memory:');
-  syncSubscriptions(db, [{ url: 'https://a.example/', tags: [], enabled: true }]);
+  runOn(db, syncSubscriptions([{ url: 'https://a.example/', tags: [], enabled: true }]));
   const now = new Date('2026-11-02T00:00:00Z');
-  upsertItems(db, 1, [item('1'), item('2')], now, true);
+  runOn(db, upsertItems(1, [item('1'), item('2')], now, true));
   const fetched: FetchResult = {
     url: 'https://x.example/1', finalUrl: 'https://x.example/1', status: 200, headers: {}, contentType: 'text/html', body: Buffer.from('<p>page</p>'),
     redirects: [], permanentUrl: null, notModified: false, retryAfterMs: null, fetchedAt: now, durationMs: 5,
@@ -151,8 +152,8 @@ test('a poll that finds a feed item changed makes its article due for a revisit 
 /** A feed with one item whose page `html` was captured at `now` and made version 1 of article 1. */
 function archivedPage(html: string, now: Date, headers: Record<string, string> = { 'content-type': 'text/html' }) {
   const db = openDatabase(':memory:');
-  syncSubscriptions(db, [{ url: 'https://a.example/', tags: [], enabled: true }]);
-  upsertItems(db, 1, [item('1')], now, true);
+  runOn(db, syncSubscriptions([{ url: 'https://a.example/', tags: [], enabled: true }]));
+  runOn(db, upsertItems(1, [item('1')], now, true));
   const fetched = (at: Date, body = Buffer.from(html)): FetchResult => ({
     url: 'https://x.example/1', finalUrl: 'https://x.example/1', status: 200, headers, contentType: 'text/html', body,
     redirects: [], permanentUrl: null, notModified: false, retryAfterMs: null, fetchedAt: at, durationMs: 5,
@@ -264,9 +265,9 @@ test('a check that found the comparison key\'s object sets the key\'s source onl
 
 test('a site\'s captures are stored against its first capture stored alone; a reference outlives its own capture\'s body', () => {
   const db = openDatabase(':memory:');
-  syncSubscriptions(db, [{ url: 'https://a.example/', tags: [], enabled: true }]);
+  runOn(db, syncSubscriptions([{ url: 'https://a.example/', tags: [], enabled: true }]));
   const now = new Date('2026-11-02T00:00:00Z');
-  upsertItems(db, 1, [item('1'), item('2')], now, true);
+  runOn(db, upsertItems(1, [item('1'), item('2')], now, true));
   const chrome = (words: string) => Buffer.from(`<html><head>${'<script src="/app.js"></script><link rel="stylesheet" href="/site.css">'.repeat(40)}</head>
     <body><nav>${Array.from({ length: 80 }, (_, i) => `<a href="/s/${i}">Section ${i}</a>`).join(' ')}</nav><article>${words}</article></body></html>`);
   const page = (n: number, bytes: Buffer): FetchResult => ({
@@ -293,7 +294,7 @@ test('a site\'s captures are stored against its first capture stored alone; a re
 
 test('a wrapper confirmed again and again says when it was last confirmed, not every time', () => {
   const db = openDatabase(':memory:');
-  syncSubscriptions(db, [{ url: 'https://a.example/', tags: [], enabled: true }]);
+  runOn(db, syncSubscriptions([{ url: 'https://a.example/', tags: [], enabled: true }]));
   const template = runOn(db, addTemplate(1, ['div']));
   const wrapper = { type: 'div', tag: 'div', attributes: {}, dfs: [3], level: 2, xpath: '//div', relevance: 1, samples: 3, templateBlocks: [] };
   const id = runOn(db, storeWrapper(1, template, wrapper, '3 pages'));

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
+import { syncSubscriptions } from '../../src/archive/rules/feeds.js';
 import { runOn } from '../../src/archive/sqlite-sql.js';
 import { test } from 'node:test';
 import { encodeBody, loadCodec } from '../../src/archive/codec.js';
 import { openDatabase } from '../../src/archive/database.js';
 import { SqliteStore } from '../../src/archive/sqlite-store.js';
-import { syncSubscriptions } from '../../src/archive/feeds.js';
-import { upsertItems } from '../../src/archive/items.js';
+import { upsertItems } from '../../src/archive/rules/items.js';
 import { recordCapture } from '../../src/archive/rules/captures.js';
 import { loadSettings } from '../../src/config/settings.js';
 import { Extractor } from '../../src/daemon/extraction.js';
@@ -22,10 +22,10 @@ import { waitFor } from '../helpers/cli.js';
 test('a slow learning holds its feed, not the extraction slots: the other feeds\' pages go on being extracted', async () => {
   await loadCodec();
   const db = openDatabase(':memory:');
-  syncSubscriptions(db, [1, 2, 3].map((n) => ({ url: `https://f${n}.example/feed`, tags: [], enabled: true })));
+  runOn(db, syncSubscriptions([1, 2, 3].map((n) => ({ url: `https://f${n}.example/feed`, tags: [], enabled: true }))));
   const capture = (feedId: number, n: number, minute: number) => {
     const at = new Date(Date.UTC(2026, 10, 2, 0, minute));
-    upsertItems(db, feedId, [{ guid: `${feedId}-${n}`, link: `https://f${feedId}.example/${n}`, origLink: null, title: `page ${n}`, summary: null, content: null, author: null, categories: [], enclosures: [], published: null, updated: null }], at, true);
+    runOn(db, upsertItems(feedId, [{ guid: `${feedId}-${n}`, link: `https://f${feedId}.example/${n}`, origLink: null, title: `page ${n}`, summary: null, content: null, author: null, categories: [], enclosures: [], published: null, updated: null }], at, true));
     const itemId = db.prepare('SELECT id FROM items WHERE feed_id = ? AND guid = ?').pluck().get(feedId, `${feedId}-${n}`) as number;
     runOn(db, recordCapture(itemId, {
       url: `https://f${feedId}.example/${n}`, finalUrl: `https://f${feedId}.example/${n}`, status: 200, headers: {}, contentType: 'text/html',

@@ -10,7 +10,7 @@ import { migrate, openDatabase, type Db } from '../../src/archive/database.js';
 import { readMigrations } from '../../src/archive/migrations.js';
 import { itemExtractedBefore, recentSnapshotsOfTemplate, snapshotById, templateChoicesOf } from '../../src/archive/rules/extractions.js';
 import { feedById } from '../../src/archive/feeds.js';
-import { itemById, knownGuids } from '../../src/archive/items.js';
+import { itemById, knownGuids } from '../../src/archive/rules/items.js';
 import { backlog, dueCaptures, duePolls, dueRevisits, nextWorkAt, queuedExtractions } from '../../src/archive/queues.js';
 import { latestPayloadDigest } from '../../src/archive/rules/captures.js';
 import { fillArchive } from '../helpers/big-archive.js';
@@ -71,8 +71,8 @@ test('every query a scheduler pass runs is an index lookup on an archive of 1,00
   assert.ok(polls.length > 0 && captures.length > 0 && revisits.length > 0 && queued.length > 0, 'every queue has due work');
   // Starting the work it found, and what each unit looks up.
   const feed = feedById(watched, polls[0]!.id)!;
-  knownGuids(watched, feed.id, ['guid-1', 'guid-2']);
-  itemById(watched, captures[0]!.id);
+  runOn(watched, knownGuids(feed.id, ['guid-1', 'guid-2']));
+  runOn(watched, itemById(captures[0]!.id));
   const article = runOn(watched, articleById(revisits[0]!.id))!;
   runOn(watched, latestPayloadDigest(article.item_id));
   const snapshot = runOn(watched, snapshotById(queued[0]!.snapshotId))!;

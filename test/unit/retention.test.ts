@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
+import { runOn } from '../../src/archive/sqlite-sql.js';
+import { syncSubscriptions } from '../../src/archive/rules/feeds.js';
 import { test } from 'node:test';
 import { openDatabase } from '../../src/archive/database.js';
-import { syncSubscriptions } from '../../src/archive/feeds.js';
 import { applyRetention } from '../../src/archive/retention.js';
 
 const DAY = 24 * 3600_000;
 
 test('polls and nothing-new checks older than their ages become per-day counts; versions and their checks stay', () => {
   const db = openDatabase(':memory:');
-  syncSubscriptions(db, [{ url: 'https://a.example/', tags: [], enabled: true }]);
+  runOn(db, syncSubscriptions([{ url: 'https://a.example/', tags: [], enabled: true }]));
   const now = new Date('2026-11-22T12:00:00Z');
   const at = (daysAgo: number, hour = 0) => new Date(now.getTime() - daysAgo * DAY + hour * 3600_000).toISOString();
   const poll = db.prepare("INSERT INTO polls (feed_id, started_at, duration_ms, url, result, new_items) VALUES (1, ?, 5, 'https://a.example/', ?, ?)");

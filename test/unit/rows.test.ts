@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
+import { syncSubscriptions } from '../../src/archive/rules/feeds.js';
 import { runOn } from '../../src/archive/sqlite-sql.js';
 import { test } from 'node:test';
 import { z } from 'zod';
 import { articleById } from '../../src/archive/rules/articles.js';
 import { openDatabase } from '../../src/archive/database.js';
-import { feedById, syncSubscriptions } from '../../src/archive/feeds.js';
-import { upsertItems } from '../../src/archive/items.js';
+import { feedById } from '../../src/archive/feeds.js';
+import { upsertItems } from '../../src/archive/rules/items.js';
 import { backlog } from '../../src/archive/queues.js';
 import { json } from '../../src/archive/rows.js';
 
@@ -16,7 +17,7 @@ import { json } from '../../src/archive/rows.js';
 
 test('a row whose column holds another type fails at its query, naming the query and the column', () => {
   const db = openDatabase(':memory:');
-  syncSubscriptions(db, [{ url: 'http://127.0.0.1/feed.xml', tags: [], enabled: true }]);
+  runOn(db, syncSubscriptions([{ url: 'http://127.0.0.1/feed.xml', tags: [], enabled: true }]));
   const id = Number(db.prepare('SELECT id FROM feeds').pluck().get());
   assert.equal(feedById(db, id)?.url, 'http://127.0.0.1/feed.xml', 'a sound row reads as before');
   // SQLite stores what it is given: a text where an integer belongs goes in without complaint.
@@ -35,11 +36,11 @@ test('a JSON column that does not hold what it should names itself', () => {
 
 test('upserting items reads back what it stored', () => {
   const db = openDatabase(':memory:');
-  syncSubscriptions(db, [{ url: 'http://127.0.0.1/feed.xml', tags: [], enabled: true }]);
+  runOn(db, syncSubscriptions([{ url: 'http://127.0.0.1/feed.xml', tags: [], enabled: true }]));
   const feedId = Number(db.prepare('SELECT id FROM feeds').pluck().get());
   const item = { guid: 'g1', link: 'http://127.0.0.1/a', origLink: null, title: 'A', summary: null, content: null, author: null, categories: [], enclosures: [], published: null, updated: null };
-  const first = upsertItems(db, feedId, [item], new Date(), true);
-  const again = upsertItems(db, feedId, [{ ...item, title: 'A, edited' }], new Date(), true);
+  const first = runOn(db, upsertItems(feedId, [item], new Date(), true));
+  const again = runOn(db, upsertItems(feedId, [{ ...item, title: 'A, edited' }], new Date(), true));
   assert.equal(first.newItems, 1);
   assert.deepEqual([again.newItems, again.changedItems], [0, 1]);
   db.close();

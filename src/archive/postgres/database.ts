@@ -24,7 +24,6 @@ const types = {
   }) as typeof pg.types.getTypeParser,
 };
 
-
 /**
  * A query's text for the server. `name`: a query the daemon sends again and again is prepared
  * once per connection (node-postgres keeps the names it prepared per connection) — the server

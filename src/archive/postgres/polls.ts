@@ -1,57 +1,15 @@
 import { z } from 'zod';
-import type { FeedItem } from '../../feeds/model.js';
+import { upsertItems } from '../rules/items.js';
+import { runStepsAsync } from '../steps.js';
 import { feedUpdateOf, POLL_INSERT, pollEntryRow, pollRowOf, type PollEntryRow } from '../polls.js';
-import { checkedRow, checkedRows, count, integer, nullableText, text } from '../rows.js';
+import { checkedRow, checkedRows, count, text } from '../rows.js';
 import type { PollRecord, UpsertReport } from '../store.js';
 import type { Sql } from './database.js';
 
 /** Polls on PostgreSQL: everything one poll changes, in the caller's transaction (as polls.ts and items.ts on SQLite). */
 
-const knownItem = z.object({ id: integer, guid: text, title: nullableText, summary: nullableText, updated: nullableText });
-
-async function upsertItems(sql: Sql, feedId: number, items: FeedItem[], now: Date, capture: boolean): Promise<UpsertReport> {
-  const stamp = now.toISOString();
-  const report: UpsertReport = { newItems: 0, changedItems: 0, changedIds: [] };
-  const guids = [...new Set(items.map((item) => item.guid))];
-  const known = new Map(checkedRows(knownItem, await sql.all('SELECT id, guid, title, summary, updated FROM items WHERE feed_id = ? AND guid = ANY(?::text[])', [feedId, guids]), 'upsertItems')
-    .map((row) => [row.guid, row]));
-  const inThisPoll = new Set<string>();
-  for (const item of items) {
-    // A feed that repeats a guid gets one item: the first occurrence, as readers show it.
-    if (inThisPoll.has(item.guid)) continue;
-    inThisPoll.add(item.guid);
-    const row = known.get(item.guid);
-    const values = {
-      feedId, guid: item.guid, link: item.link, origLink: item.origLink, title: item.title, summary: item.summary,
-      content: item.content, author: item.author, categories: JSON.stringify(item.categories), enclosures: JSON.stringify(item.enclosures),
-      published: item.published, updated: item.updated, stamp, pageState: capture && (item.origLink ?? item.link) ? 'pending' : 'skipped',
-    };
-    if (!row) {
-      // Another daemon's poll of this feed may have stored it a moment ago: then it is known, not new.
-      const added = await sql.run(`INSERT INTO items (feed_id, guid, link, orig_link, title, summary, content, author, categories, enclosures,
-          published, updated, first_seen, last_seen, page_state, page_due_at)
-        VALUES (@feedId, @guid, @link, @origLink, @title, @summary, @content, @author, @categories, @enclosures,
-          @published, @updated, @stamp, @stamp, @pageState, @stamp) ON CONFLICT (feed_id, guid) DO NOTHING`, values);
-      if (added) report.newItems++;
-    } else if (row.title !== item.title || row.summary !== item.summary || row.updated !== item.updated) {
-      await sql.run(`UPDATE items SET last_seen = @stamp, title = @title, summary = @summary, content = @content,
-          updated = @updated, link = COALESCE(@link::text, link), changed_at = @stamp, change_count = change_count + 1 WHERE id = @id`,
-      { stamp, title: values.title, summary: values.summary, content: values.content, updated: values.updated, link: values.link, id: row.id });
-      report.changedItems++;
-      report.changedIds.push(row.id);
-    } else {
-      await sql.run('UPDATE items SET last_seen = ? WHERE id = ?', [stamp, row.id]);
-    }
-  }
-  return report;
-}
-
-export async function knownGuids(sql: Sql, feedId: number, guids: string[]): Promise<Set<string>> {
-  return new Set(checkedRows(text, await sql.column('SELECT guid FROM items WHERE feed_id = ? AND guid = ANY(?::text[])', [feedId, guids]), 'knownGuids'));
-}
-
 export async function recordPoll(sql: Sql, feed: { id: number; url: string }, poll: PollRecord): Promise<UpsertReport> {
-  const report = poll.parsed ? await upsertItems(sql, feed.id, poll.parsed.items, poll.startedAt, poll.capturePages) : { newItems: 0, changedItems: 0, changedIds: [] };
+  const report = poll.parsed ? await runStepsAsync(sql, upsertItems(feed.id, poll.parsed.items, poll.startedAt, poll.capturePages)) : { newItems: 0, changedItems: 0, changedIds: [] };
   if (poll.revisitChangedItemsAt && report.changedIds.length) {
     await sql.run('UPDATE articles SET next_check_at = ? WHERE item_id = ANY(?::bigint[])', [poll.revisitChangedItemsAt.toISOString(), report.changedIds]);
   }

@@ -4,30 +4,30 @@ import type { NextCheck } from '../../schedule/revisit.js';
 import type { EncodedBody } from '../codec.js';
 import { loadCodec } from '../codec.js';
 import {
-  articleOf, articleToRevisitOf, captureOf, changeKind, checkOf, feedGapSchema, feedOf, feedStatusOf, feedToPollOf, objectDiff, versionOfRow,
+  articleOf, articleToRevisitOf, captureOf, changeOf, checkOf, feedGapSchema, feedOf, feedStatusOf, feedToPollOf, learningPagesOf, pageWithCursor, versionOfRow,
 } from '../domain-rows.js';
-import { EXPORT_CAPTURE_QUERY, exportCapture, exportJsonl, exportWarc, writeCdxj, writeJsonl, writeWarc, type ExportSource } from '../export.js';
-import { itemRow } from '../items.js';
-import { checkedRow, checkedRows, count, json, storedHeaders } from '../rows.js';
+import { ExportingStore } from '../export.js';
+import { itemById, knownGuids } from '../rules/items.js';
+import { checkedRow, count, json, storedHeaders } from '../rows.js';
 import {
   FencedError, StorageFullError, type ArticleFilter, type CheckedPage, type ClaimRef, type HostGate, type Decide, type ExtractionRecord, type FetchedPage, type LeaseRequest, type PollRecord,
   type PushRequest, type RevisitRecord, type StoredCapture, type StoredComparisonKey, type StoredExtraction, type Store,
 } from '../store.js';
-import { z } from 'zod';
 import { listArticles, pageOfArticles, articlesAfter } from './article-lists.js';
 import { articleById, articleOfItem, checksOf, comparisonKeyOf, otherArticleAt, recordCheck, recordRevisit, sameArticleElsewhere, versionOf, versionsOf } from '../rules/articles.js';
-import { captureReferenceOf, getBlob, latestPayloadDigest, recordCapture, recordCaptureFailure, storedBlob } from '../rules/captures.js';
+import { captureReferenceOf, latestPayloadDigest, recordCapture, recordCaptureFailure, storedBlob } from '../rules/captures.js';
 import { confirmWrapper, itemExtractedBefore, recentSnapshotsOfTemplate, snapshotById, templateChoicesOf } from '../rules/extractions.js';
-import { NotUnchanged, recordExtraction, recordRevisitWithoutBody, storeWrapperWith } from '../rules/work.js';
+import { keptWithoutBody, recordExtraction, recordRevisitWithoutBody, storeWrapperWith } from '../rules/work.js';
 import { runStepsAsync, type Steps } from '../steps.js';
 import * as copy from './copy-rows.js';
 import { migratePg, PgDatabase, type Sql } from './database.js';
-import { countEnabledFeeds, feedById, feedCounts, listFeeds, pollFeedsNow, syncSubscriptions } from './feeds.js';
+import { countEnabledFeeds, feedById, feedCounts, listFeeds, pollFeedsNow } from './feeds.js';
+import { syncSubscriptions } from '../rules/feeds.js';
 import { Batched } from './batched.js';
 import { claimUnits, daemonsOf, giveHost, heartbeat, holdsClaim, latestDaemon, leave, registerDaemon, releaseUnits, takeHost, unitKey } from './lease.js';
 import { applyRetention, checkArchive } from './maintenance.js';
 import { dueNotifications, notificationSummary, queueWebhookEvents, recordDelivery } from './notifications.js';
-import { knownGuids, pollDays, recentPolls, recordPoll } from './polls.js';
+import { pollDays, recentPolls, recordPoll } from './polls.js';
 import { backlog, dueCaptures, duePolls, dueRevisits, extractionBacklogOver, nextWorkAt, queuedExtractions } from './queues.js';
 import { search } from './search.js';
 import {
@@ -49,7 +49,7 @@ import {
 
 const isDiskFull = (error: unknown) => (error as { code?: unknown }).code === '53100';
 
-export class PgStore implements Store, ExportSource {
+export class PgStore extends ExportingStore implements Store {
   /** The daemon this store works for (acquireLease), and the fencing token of each unit it holds. */
   private me: string | null = null;
   private readonly held = new Map<string, number>();
@@ -58,7 +58,9 @@ export class PgStore implements Store, ExportSource {
   /** Ended units' claims, given back together a moment later (LeaseRequest.releaseBatchMs). */
   private releases: Batched<ClaimRef> | null = null;
 
-  constructor(readonly db: PgDatabase, private readonly url: string) {}
+  constructor(readonly db: PgDatabase, private readonly url: string) {
+    super();
+  }
 
   /**
    * Inside a write of claimed work: the claim is still this daemon's, with its token — else the
@@ -73,7 +75,7 @@ export class PgStore implements Store, ExportSource {
   }
 
   /** Runs a shared rule (steps.ts) on any pooled connection. */
-  private read<T>(steps: Steps<T>): Promise<T> {
+  protected query<T>(steps: Steps<T>): Promise<T> {
     return runStepsAsync(this.db, steps);
   }
 
@@ -111,33 +113,30 @@ export class PgStore implements Store, ExportSource {
   }
 
   async articlesAfter(...[filter, cursor, limit]: Parameters<Store['articlesAfter']>) {
-    const rows = await articlesAfter(this.db, filter, cursor, limit + 1);
-    const articles = rows.slice(0, limit);
-    const last = articles.at(-1);
-    return { articles, next: rows.length > limit && last ? { firstCaptured: last.firstCaptured, id: last.id } : null };
+    return pageWithCursor(await articlesAfter(this.db, filter, cursor, limit + 1), limit);
   }
 
   async article(id: number) {
-    const row = await this.read(articleById(id));
+    const row = await this.query(articleById(id));
     return row ? articleOf(row) : null;
   }
 
   async versions(articleId: number) {
-    return (await this.read(versionsOf(articleId))).map(versionOfRow);
+    return (await this.query(versionsOf(articleId))).map(versionOfRow);
   }
 
   async version(articleId: number, n: number) {
-    const row = await this.read(versionOf(articleId, n));
+    const row = await this.query(versionOf(articleId, n));
     return row ? versionOfRow(row) : null;
   }
 
   async checks(articleId: number) {
-    return (await this.read(checksOf(articleId))).map(checkOf);
+    return (await this.query(checksOf(articleId))).map(checkOf);
   }
 
   async sameArticleElsewhere(articleId: number) {
-    const row = await this.read(articleById(articleId));
-    return row ? this.read(sameArticleElsewhere(row)) : [];
+    const row = await this.query(articleById(articleId));
+    return row ? this.query(sameArticleElsewhere(row)) : [];
   }
 
   search(...args: Parameters<Store['search']>) {
@@ -145,11 +144,7 @@ export class PgStore implements Store, ExportSource {
   }
 
   async changes(...[filter, limit]: Parameters<Store['changes']>) {
-    return (await recentChanges(this.db, filter, limit)).map((row) => ({
-      articleId: row.articleId, version: row.n, capturedAt: row.capturedAt, title: row.title, url: row.url,
-      change: json(z.array(changeKind), row.change, `version ${row.n} of article ${row.articleId} (change)`), summary: row.summary,
-      diff: row.diff === null ? null : json(objectDiff, row.diff, `version ${row.n} of article ${row.articleId} (diff)`), feed: row.feed, feedTitle: row.feedTitle,
-    }));
+    return (await recentChanges(this.db, filter, limit)).map(changeOf);
   }
 
   async mementos(url: string) {
@@ -192,50 +187,14 @@ export class PgStore implements Store, ExportSource {
     return notificationSummary(this.db);
   }
 
-  exportJsonl(...args: Parameters<Store['exportJsonl']>) {
-    return exportJsonl(this, ...args);
-  }
-
-  exportWarc(...args: Parameters<Store['exportWarc']>) {
-    return exportWarc(this, ...args);
-  }
-
-  writeJsonl(...args: Parameters<Store['writeJsonl']>) {
-    return writeJsonl(this, ...args);
-  }
-
-  writeWarc(...args: Parameters<Store['writeWarc']>) {
-    return writeWarc(this, ...args);
-  }
-
-  writeCdxj(...args: Parameters<Store['writeCdxj']>) {
-    return writeCdxj(this, ...args);
-  }
-
   exportArticles(filter: ArticleFilter) {
     return listArticles(this.db, filter);
-  }
-
-  exportVersions(articleId: number) {
-    return this.read(versionsOf(articleId));
-  }
-
-  exportChecks(articleId: number) {
-    return this.read(checksOf(articleId));
-  }
-
-  async exportCaptures(articleId: number) {
-    return checkedRows(exportCapture, await this.db.all(EXPORT_CAPTURE_QUERY, [articleId]), 'exportCaptures');
-  }
-
-  exportBody(sha256: string) {
-    return this.read(getBlob(sha256));
   }
 
   // The subscription list (ArchiveSubscriptions)
 
   syncSubscriptions(...[subscriptions, how]: Parameters<Store['syncSubscriptions']>) {
-    return this.write((sql) => syncSubscriptions(sql, subscriptions, new Date(), how));
+    return this.write((sql) => runStepsAsync(sql, syncSubscriptions(subscriptions, new Date(), how)));
   }
 
   pollNow(...[feeds, now]: Parameters<Store['pollNow']>) {
@@ -375,7 +334,7 @@ export class PgStore implements Store, ExportSource {
   }
 
   knownGuids(feedId: number, guids: string[]) {
-    return knownGuids(this.db, feedId, guids);
+    return this.query(knownGuids(feedId, guids));
   }
 
   recordPoll(feed: { id: number; url: string }, poll: PollRecord) {
@@ -386,12 +345,12 @@ export class PgStore implements Store, ExportSource {
   }
 
   async itemToCapture(id: number) {
-    const row = checkedRow(itemRow, await this.db.get('SELECT * FROM items WHERE id = ?', [id]), 'itemToCapture');
+    const row = await this.query(itemById(id));
     return row ? { id: row.id, url: row.orig_link ?? row.link } : null;
   }
 
   captureReference(url: string) {
-    return this.read(captureReferenceOf(url));
+    return this.query(captureReferenceOf(url));
   }
 
   recordCapture(itemId: number, page: FetchedPage, body: EncodedBody | null) {
@@ -409,17 +368,17 @@ export class PgStore implements Store, ExportSource {
   }
 
   async articleToRevisit(id: number) {
-    const row = await this.read(articleById(id));
-    const item = row ? checkedRow(itemRow, await this.db.get('SELECT * FROM items WHERE id = ?', [row.item_id]), 'articleToRevisit') : undefined;
+    const row = await this.query(articleById(id));
+    const item = row ? await this.query(itemById(row.item_id)) : undefined;
     return row && item ? articleToRevisitOf(row, item) : null;
   }
 
   otherArticleAt(url: string, exceptId: number) {
-    return this.read(otherArticleAt(url, exceptId));
+    return this.query(otherArticleAt(url, exceptId));
   }
 
   latestPayloadDigest(itemId: number) {
-    return this.read(latestPayloadDigest(itemId));
+    return this.query(latestPayloadDigest(itemId));
   }
 
   recordCheck(articleId: number, page: CheckedPage, result: 'unchanged' | 'failed' | 'unavailable', next: NextCheck, reason: string | null) {
@@ -437,50 +396,37 @@ export class PgStore implements Store, ExportSource {
   }
 
   async recordRevisitWithoutBody(itemId: number, page: FetchedPage, digest: string, extraction: ExtractionRecord & { template: { id: number } }, decide: Decide) {
-    try {
-      await this.write(async (sql) => {
-        const article = await runStepsAsync(sql, articleOfItem(itemId));
-        if (article) await this.fence(sql, 'revisit', article.id);
-        await runStepsAsync(sql, recordRevisitWithoutBody(itemId, page, digest, extraction, decide));
-      });
-      return true;
-    } catch (error) {
-      if (error instanceof NotUnchanged) return false;
-      throw error;
-    }
+    return keptWithoutBody(() => this.write(async (sql) => {
+      const article = await runStepsAsync(sql, articleOfItem(itemId));
+      if (article) await this.fence(sql, 'revisit', article.id);
+      await runStepsAsync(sql, recordRevisitWithoutBody(itemId, page, digest, extraction, decide));
+    }));
   }
 
   async storedCapture(snapshotId: number) {
-    const row = await this.read(snapshotById(snapshotId));
+    const row = await this.query(snapshotById(snapshotId));
     return row ? captureOf(row) : null;
   }
 
   storedBody(sha256: string) {
-    return this.read(storedBlob(sha256));
+    return this.query(storedBlob(sha256));
   }
 
   async comparisonKey(itemId: number): Promise<StoredComparisonKey | null> {
-    const article = await this.read(articleOfItem(itemId));
-    return article ? this.read(comparisonKeyOf(article)) : null;
+    const article = await this.query(articleOfItem(itemId));
+    return article ? this.query(comparisonKeyOf(article)) : null;
   }
 
   templateChoices(feedId: number) {
-    return this.read(templateChoicesOf(feedId));
+    return this.query(templateChoicesOf(feedId));
   }
 
   itemExtractedBefore(itemId: number, snapshotId: number) {
-    return this.read(itemExtractedBefore(itemId, snapshotId));
+    return this.query(itemExtractedBefore(itemId, snapshotId));
   }
 
   async recentCapturesOfTemplate(templateId: number, limit: number) {
-    return (await this.read(recentSnapshotsOfTemplate(templateId, limit))).flatMap((row) => {
-      if (row.sha256 === null) return [];
-      const extracted = {
-        title: row.extracted_title, byline: row.extracted_byline, published: row.extracted_published, modified: row.extracted_modified,
-        leadImage: row.extracted_lead_image, language: row.extracted_language, text: row.text,
-      };
-      return [{ ...captureOf(row), sha256: row.sha256, extracted }];
-    });
+    return learningPagesOf(await this.query(recentSnapshotsOfTemplate(templateId, limit)));
   }
 
   recordExtraction(capture: StoredCapture, extraction: ExtractionRecord, options: { rebasedKey: StoredComparisonKey | null; countsForTemplate: boolean }, decide: Decide): Promise<StoredExtraction> {

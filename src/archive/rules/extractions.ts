@@ -115,7 +115,9 @@ export const templatePage = pendingSnapshot.extend({
   extracted_language: nullableText,
 });
 
-export function* recentSnapshotsOfTemplate(templateId: number, limit: number): Steps<Array<z.infer<typeof templatePage>>> {
+export type TemplatePage = z.infer<typeof templatePage>;
+
+export function* recentSnapshotsOfTemplate(templateId: number, limit: number): Steps<TemplatePage[]> {
   // Newest extractions first through the template's index, a few per page at most (revisits),
   // deduplicated by item here: the cost follows `limit`, not the template's history.
   const found = yield* rows(templatePage, `SELECT ${SNAPSHOT_COLUMNS}, COALESCE(contents.text, extractions.text) AS text, extractions.title AS extracted_title,

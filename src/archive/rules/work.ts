@@ -15,7 +15,21 @@ import { addTemplate, countTemplatePage, saveExtraction, snapshotById, storeWrap
  */
 
 /** Thrown inside a transaction to undo it: the revisit's object was not the archived one after all. */
-export class NotUnchanged extends Error {}
+class NotUnchanged extends Error {}
+
+/**
+ * Runs `transaction` (an engine's run of recordRevisitWithoutBody): true when the revisit was
+ * kept as its digest, false when it was undone because the page needs its body stored.
+ */
+export async function keptWithoutBody(transaction: () => unknown): Promise<boolean> {
+  try {
+    await transaction();
+    return true;
+  } catch (error) {
+    if (error instanceof NotUnchanged) return false;
+    throw error;
+  }
+}
 
 /**
  * An extraction compared and recorded: its template (new ones added), the capture's canonical
