@@ -74,9 +74,17 @@ async function play(store: Store, seed: number, steps: number): Promise<void> {
         const n = Math.floor(random() * 12);
         return { guid: `${feed.id}-${n}`, title: `Story ${n}${random() < 0.2 ? ' (updated)' : ''}`, link: `${new URL(feed.url).origin}/${n}`, origLink: null, published: at(minute - n).toISOString(), updated: null, author: null, summary: null, content: null, categories: [], enclosures: [] } satisfies FeedItem;
       });
+      // A poll that found the feed (with or without validators), one the server said had not changed, or one that failed.
+      const outcome = random();
+      const validators: Record<string, string> = random() < 0.5 ? { etag: `"${minute}"`, 'last-modified': now.toUTCString() } : {};
+      const schedule = { nextPollAt: at(minute + 30), reason: 'test', state: '{}', ratePerHour: null, window: null, maxAgeSeconds: random() < 0.3 ? 600 : null };
+      const poll = outcome < 0.7
+        ? { result: 'ok' as const, fetch: { ...page(feed.url, now), headers: { ...page(feed.url, now).headers, ...validators }, bytes: 500 }, parsed: feedDocument(items), error: null }
+        : outcome < 0.8
+          ? { result: 'not-modified' as const, fetch: { ...page(feed.url, now), status: 304, notModified: true, bytes: 0 }, parsed: null, error: null }
+          : { result: 'error' as const, fetch: null, parsed: null, error: 'connect ECONNREFUSED' };
       await store.recordPoll({ id: feed.id, url: feed.url }, {
-        startedAt: now, durationMs: 5, result: 'ok', fetch: { ...page(feed.url, now), bytes: 500 }, parsed: feedDocument(items), error: null,
-        schedule: { nextPollAt: at(minute + 30), reason: 'test', state: '{}', ratePerHour: null, window: null, maxAgeSeconds: null }, capturePages: true, revisitChangedItemsAt: random() < 0.5 ? now : null,
+        startedAt: now, durationMs: 5, ...poll, schedule, capturePages: true, revisitChangedItemsAt: random() < 0.5 ? now : null,
       });
     } else if (roll < 0.7) {
       for (const ref of await store.dueCaptures(now, 3)) {
@@ -191,7 +199,7 @@ for (const seed of [1, 2, 3]) {
     const answers: unknown[] = [];
     for (const store of [await openArchive({ path: file, maxSize: 'unlimited' }, { create: true }), await openArchive({ path: '', maxSize: 'unlimited', url })]) {
       try {
-        await play(store, seed, 120);
+        await play(store, seed, 160);
         const later = at(3000);
         answers.push({
           nextWorkAt: await store.nextWorkAt({ capture: true, revisit: true }), backlog: await store.backlog(later),
@@ -203,6 +211,9 @@ for (const seed of [1, 2, 3]) {
     }
     assert.deepEqual(answers[1], answers[0], 'PostgreSQL answers the scheduler as SQLite does');
     const [sqlite, postgres] = [await sqliteRows(file), await postgresRows(url)];
+    // Polls are summarised by retention as the sequence goes on: the feeds' counters say what their polls were.
+    const feedRows = sqlite.get('feeds') ?? [];
+    assert.ok(feedRows.some((row) => !row.includes('["error_count",0]')) && feedRows.some((row) => !row.includes('["etag",null]')), 'the sequence made failed polls and polls with validators');
     assert.ok((sqlite.get('versions')?.length ?? 0) > 5 && (sqlite.get('checks')?.length ?? 0) > 5, `the sequence made versions and checks: ${sqlite.get('versions')?.length}, ${sqlite.get('checks')?.length}`);
     assert.deepEqual(differences(sqlite, postgres), []);
   });
