@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { COPY_PLAN } from '../src/archive/copy-plan.js';
-import { openDatabase } from '../src/archive/database.js';
+import { openDatabase } from '../src/archive/sqlite/database.js';
 import { openArchive } from '../src/archive/open-archive.js';
 import { fillArchive } from '../test/helpers/big-archive.js';
 import { launchCluster } from '../test/helpers/pg-cluster.js';

@@ -36,7 +36,7 @@
  * (open them in Chrome DevTools or speedscope) — to see where the CPU per page goes.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { runOn } from '../src/archive/sqlite-sql.js';
+import { runOn } from '../src/archive/sqlite/sql.js';
 import { mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,8 +50,8 @@ import { quantile } from './quantile.js';
 import { settledDelays } from './scale/delays.js';
 import { buildCheckout, sample, startWeb, type Sample } from './scale/process.js';
 import { decodeStoredBody, loadCodec } from '../src/archive/codec.js';
-import { openDatabase } from '../src/archive/database.js';
-import { dueCaptures, duePolls, dueRevisits, nextWorkAt, queuedExtractions } from '../src/archive/queues.js';
+import { openDatabase } from '../src/archive/sqlite/database.js';
+import { dueCaptures, duePolls, dueRevisits, nextWorkAt, queuedExtractions } from '../src/archive/sqlite/queues.js';
 import { fillArchive } from '../test/helpers/big-archive.js';
 import { serviceNodeFlags } from '../test/helpers/cli.js';
 import { launchCluster } from '../test/helpers/pg-cluster.js';

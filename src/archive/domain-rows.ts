@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { ArticleRow, CheckRow, VersionRow } from './rules/articles.js';
-import type { ChangeRow } from './access.js';
+import type { ChangeRow } from './rules/access.js';
 import type { PendingSnapshot, TemplatePage } from './rules/extractions.js';
 import type { FeedCounts } from './feed-counts.js';
 import type { FeedRow } from './rules/feeds.js';
 import type { ItemRow } from './rules/items.js';
-import type { GapEventRow, VersionEventRow } from './notifications.js';
+import type { GapEventRow, VersionEventRow } from './rules/notifications.js';
 import { blockSchema, normalizedObjectSchema } from './normalize.js';
 import { joinedHeaders, json } from './rows.js';
 import type {

@@ -14,7 +14,7 @@ import type { Store } from './store.js';
  */
 export async function openArchive(database: Pick<Settings['database'], 'path' | 'maxSize'> & { url?: string | null }, options: { create?: boolean; connections?: number } = {}): Promise<Store> {
   if (database.url) return (await import('./postgres/store.js')).openPgStore(database.url, options.connections);
-  return (await import('./sqlite-store.js')).openStore(database.path, { create: options.create ?? false, maxSize: database.maxSize });
+  return (await import('./sqlite/store.js')).openStore(database.path, { create: options.create ?? false, maxSize: database.maxSize });
 }
 
 /** Where the archive is, for messages: the file, or the PostgreSQL URL without its password. */
@@ -23,5 +23,5 @@ export const archiveName = (database: Pick<Settings['database'], 'path'> & { url
 
 /** Whether another process (a `forest serve`, a daemon) has the archive open: replacing it under them would lose their work. */
 export async function archiveInUse(database: Pick<Settings['database'], 'path'>): Promise<boolean> {
-  return (await import('./sqlite-store.js')).archiveFileInUse(database.path);
+  return (await import('./sqlite/store.js')).archiveFileInUse(database.path);
 }

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import type { ExportSink } from '../archive/store.js';
-import { exportWacz } from '../archive/wacz.js';
+import { exportWacz } from '../archive/exports/wacz.js';
 import { Command, Option } from 'commander';
 import { FOREST_SOFTWARE } from '../util/project-root.js';
 import { dateOption } from './articles.js';

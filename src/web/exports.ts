@@ -11,7 +11,7 @@ import { requireBearer } from './writes.js';
 import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { exportWacz } from '../archive/wacz.js';
+import { exportWacz } from '../archive/exports/wacz.js';
 
 /**
  * Exports over HTTP, streamed as they are written (an archive's WARC does not fit in memory):

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { runOn } from '../../src/archive/sqlite-sql.js';
+import { runOn } from '../../src/archive/sqlite/sql.js';
 import { createHmac } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
@@ -10,10 +10,10 @@ import { createArticle, articleById } from '../../src/archive/rules/articles.js'
 import { encodeBody, loadCodec } from '../../src/archive/codec.js';
 import { upsertItems } from '../../src/archive/rules/items.js';
 import { normalizeArticle, objectHash } from '../../src/archive/normalize.js';
-import { queueDelivery, recordDelivery } from '../../src/archive/notifications.js';
+import { queueDelivery, recordDelivery } from '../../src/archive/sqlite/notifications.js';
 import { packContent } from '../../src/archive/packed-content.js';
 import { recordCapture, setCanonicalUrl } from '../../src/archive/rules/captures.js';
-import { confirmPush, denyPush, recordPushRequest } from '../../src/archive/websub.js';
+import { confirmPush, denyPush, recordPushRequest } from '../../src/archive/sqlite/websub.js';
 import { EXTRACTOR_VERSION } from '../../src/extract/extract.js';
 import { launchChromium } from '../helpers/browser.js';
 import { startServe, type ForestProcess } from '../helpers/cli.js';
@@ -201,7 +201,7 @@ test('3. the WebSub callback: unknown ids answered before a byte is read, bodies
   assert.ok(Date.parse(lease) < Date.now() + 400 * 86_400_000, `lease bounded: ${lease}`);
 
   // A denied subscription takes no push: 410, not counted.
-  const store = (await import('../../src/archive/sqlite-store.js')).openStore(database);
+  const store = (await import('../../src/archive/sqlite/store.js')).openStore(database);
   denyPush(store.db, CALLBACK, 'test', new Date(Date.now() + 3_600_000));
   store.close();
   const counted = pushes();

@@ -1,4 +1,4 @@
-import type { Db } from '../../src/archive/database.js';
+import type { Db } from '../../src/archive/sqlite/database.js';
 
 /**
  * A synthetic archive of a given size, written with SQL alone (seconds for a million rows): feeds

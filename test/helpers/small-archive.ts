@@ -1,13 +1,13 @@
 import { addVersion, articleById, createArticle } from '../../src/archive/rules/articles.js';
 import { syncSubscriptions } from '../../src/archive/rules/feeds.js';
-import { runOn } from '../../src/archive/sqlite-sql.js';
+import { runOn } from '../../src/archive/sqlite/sql.js';
 import { encodeBody } from '../../src/archive/codec.js';
 import { diffObjects } from '../../src/archive/diff.js';
 import { upsertItems } from '../../src/archive/rules/items.js';
 import { normalizeArticle, objectHash } from '../../src/archive/normalize.js';
 import { packContent } from '../../src/archive/packed-content.js';
 import { recordCapture } from '../../src/archive/rules/captures.js';
-import { openStore, type SqliteStore } from '../../src/archive/sqlite-store.js';
+import { openStore, type SqliteStore } from '../../src/archive/sqlite/store.js';
 import { EXTRACTOR_VERSION } from '../../src/extract/extract.js';
 
 /** The first time of the archive; article i is first captured i minutes later. */

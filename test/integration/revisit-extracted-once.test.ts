@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import { runOn } from '../../src/archive/sqlite-sql.js';
+import { runOn } from '../../src/archive/sqlite/sql.js';
 import { syncSubscriptions } from '../../src/archive/rules/feeds.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { loadCodec } from '../../src/archive/codec.js';
-import { openDatabase } from '../../src/archive/database.js';
+import { openDatabase } from '../../src/archive/sqlite/database.js';
 import { upsertItems } from '../../src/archive/rules/items.js';
-import { SqliteStore } from '../../src/archive/sqlite-store.js';
+import { SqliteStore } from '../../src/archive/sqlite/store.js';
 import { loadSettings } from '../../src/config/settings.js';
 import { ExtractedAhead } from '../../src/daemon/extracted-ahead.js';
 import { Extractor } from '../../src/daemon/extraction.js';

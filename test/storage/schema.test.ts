@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pg from 'pg';
 import { z } from 'zod';
-import { openDatabase, type Db } from '../../src/archive/database.js';
+import { openDatabase, type Db } from '../../src/archive/sqlite/database.js';
 import { openArchive } from '../../src/archive/open-archive.js';
 import { startCluster } from '../helpers/pg-cluster.js';
 

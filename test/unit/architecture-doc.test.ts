@@ -34,7 +34,7 @@ test('docs/architecture.md names every source module in the paragraph of its fol
 test('docs/architecture.md names every table the migrations create, and none that they do not', () => {
   const migrations = join(PROJECT_ROOT, 'migrations');
   const sql = readdirSync(migrations).filter((name) => name.endsWith('.sql')).map((name) => readFileSync(join(migrations, name), 'utf8')).join('\n');
-  // schema_migrations is created by archive/database.ts, before any migration runs.
+  // schema_migrations is created by archive/sqlite/database.ts, before any migration runs.
   const created = new Set(['schema_migrations', ...[...sql.matchAll(/CREATE\s+(?:VIRTUAL\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)/gi)].map((match) => match[1]!)]);
   assert.ok(created.size >= 15, `${created.size} tables found in the migrations`);
   const dropped = new Set([...sql.matchAll(/DROP\s+TABLE\s+(?:IF\s+EXISTS\s+)?(\w+)/gi)].map((match) => match[1]!));

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { syncSubscriptions } from '../../src/archive/rules/feeds.js';
-import { runOn } from '../../src/archive/sqlite-sql.js';
+import { runOn } from '../../src/archive/sqlite/sql.js';
 import { test } from 'node:test';
 import { encodeBody, loadCodec } from '../../src/archive/codec.js';
-import { openDatabase } from '../../src/archive/database.js';
-import { SqliteStore } from '../../src/archive/sqlite-store.js';
+import { openDatabase } from '../../src/archive/sqlite/database.js';
+import { SqliteStore } from '../../src/archive/sqlite/store.js';
 import { upsertItems } from '../../src/archive/rules/items.js';
 import { recordCapture } from '../../src/archive/rules/captures.js';
 import { loadSettings } from '../../src/config/settings.js';

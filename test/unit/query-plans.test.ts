@@ -1,17 +1,18 @@
 import assert from 'node:assert/strict';
-import { runOn } from '../../src/archive/sqlite-sql.js';
+import { runOn } from '../../src/archive/sqlite/sql.js';
 import { test } from 'node:test';
-import { capturesOfUrl, recentChanges } from '../../src/archive/access.js';
-import { articlesAfter } from '../../src/archive/article-lists.js';
+import { recentChanges } from '../../src/archive/sqlite/access.js';
+import { capturesOfUrl } from '../../src/archive/rules/access.js';
+import { articlesAfter } from '../../src/archive/sqlite/article-lists.js';
 import { articleById, articleOfItem, checksOf, comparisonKeyOf, versionOf } from '../../src/archive/rules/articles.js';
 import { storedBlob } from '../../src/archive/rules/captures.js';
 import Database from 'better-sqlite3';
-import { migrate, openDatabase, type Db } from '../../src/archive/database.js';
+import { migrate, openDatabase, type Db } from '../../src/archive/sqlite/database.js';
 import { readMigrations } from '../../src/archive/migrations.js';
 import { itemExtractedBefore, recentSnapshotsOfTemplate, snapshotById, templateChoicesOf } from '../../src/archive/rules/extractions.js';
-import { feedById } from '../../src/archive/feeds.js';
+import { feedById } from '../../src/archive/sqlite/feeds.js';
 import { itemById, knownGuids } from '../../src/archive/rules/items.js';
-import { backlog, dueCaptures, duePolls, dueRevisits, nextWorkAt, queuedExtractions } from '../../src/archive/queues.js';
+import { backlog, dueCaptures, duePolls, dueRevisits, nextWorkAt, queuedExtractions } from '../../src/archive/sqlite/queues.js';
 import { latestPayloadDigest } from '../../src/archive/rules/captures.js';
 import { fillArchive } from '../helpers/big-archive.js';
 
@@ -116,7 +117,7 @@ test('what the web app reads is index lookups too: a page of articles after a cu
   // among themselves (a handful of rows, whatever the archive's size).
   statements.length = 0;
   // (A capture is filed under the URL it was fetched at: the fixture's are http://x/<snapshot id>.)
-  assert.ok(capturesOfUrl(watched, 'http://x/5').length > 0);
+  assert.ok(runOn(watched, capturesOfUrl('http://x/5')).length > 0);
   assertIndexLookups(db, statements, { sortsOwnResult: true });
   db.close();
 });

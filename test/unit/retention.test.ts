@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { runOn } from '../../src/archive/sqlite-sql.js';
+import { runOn } from '../../src/archive/sqlite/sql.js';
 import { syncSubscriptions } from '../../src/archive/rules/feeds.js';
 import { test } from 'node:test';
-import { openDatabase } from '../../src/archive/database.js';
-import { applyRetention } from '../../src/archive/retention.js';
+import { openDatabase } from '../../src/archive/sqlite/database.js';
+import { applyRetention } from '../../src/archive/sqlite/retention.js';
 
 const DAY = 24 * 3600_000;
 

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { syncSubscriptions } from '../../src/archive/rules/feeds.js';
-import { runOn } from '../../src/archive/sqlite-sql.js';
+import { runOn } from '../../src/archive/sqlite/sql.js';
 import { test } from 'node:test';
 import { z } from 'zod';
 import { articleById } from '../../src/archive/rules/articles.js';
-import { openDatabase } from '../../src/archive/database.js';
-import { feedById } from '../../src/archive/feeds.js';
+import { openDatabase } from '../../src/archive/sqlite/database.js';
+import { feedById } from '../../src/archive/sqlite/feeds.js';
 import { upsertItems } from '../../src/archive/rules/items.js';
-import { backlog } from '../../src/archive/queues.js';
+import { backlog } from '../../src/archive/sqlite/queues.js';
 import { json } from '../../src/archive/rows.js';
 
 /**

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { test } from 'node:test';
 
 // Issue #9's storage boundary: the daemon, the CLI and the web server reach storage only
@@ -13,49 +13,53 @@ const ARCHIVE = join(SRC, 'archive');
 
 const importsOf = (file: string) => [...readFileSync(file, 'utf8').matchAll(/^(?:import|export)\b[^;]*?from '([^']+)'/gms)].map((match) => match[1]!);
 
-/** The modules of src/archive that touch the database: they import database.ts or better-sqlite3 (store.ts's factory aside). */
-function databaseModules(): Set<string> {
-  const modules = readdirSync(ARCHIVE).filter((name) => name.endsWith('.ts'));
-  const touches = new Set(modules.filter((name) => importsOf(join(ARCHIVE, name)).some((from) => from === './database.js' || from === 'better-sqlite3')));
-  return touches;
-}
+const SQLITE = join(ARCHIVE, 'sqlite');
+const POSTGRES = join(ARCHIVE, 'postgres');
+const tsFiles = (folder: string) => readdirSync(folder).filter((name) => name.endsWith('.ts')).map((name) => join(folder, name));
 
-test('outside src/archive, nothing imports a module that holds the database, and no one writes SQL', () => {
-  const database = databaseModules();
-  assert.ok(database.has('queues.ts') && database.has('article-lists.ts'), 'the scan finds the modules that hold the database');
+/** Where a relative import from `file` lands, as a path under src/archive (or null when it is not relative). */
+const landing = (file: string, from: string) => (from.startsWith('.') ? join(dirname(file), from) : null);
+const inFolder = (path: string | null, folder: string) => path !== null && path.startsWith(`${folder}/`);
+
+test('outside src/archive, nothing imports an engine, and no one writes SQL', () => {
+  assert.ok(tsFiles(SQLITE).length > 5 && tsFiles(POSTGRES).length > 5, 'the scan finds both engines');
   const offenders: string[] = [];
   for (const folder of readdirSync(SRC).filter((name) => name !== 'archive')) {
-    for (const name of readdirSync(join(SRC, folder)).filter((file) => file.endsWith('.ts'))) {
-      const file = join(SRC, folder, name);
+    for (const file of tsFiles(join(SRC, folder))) {
       for (const from of importsOf(file)) {
-        const module = /^\.\.\/archive\/(.+)\.js$/.exec(from)?.[1];
+        const path = landing(file, from);
         // Opening an archive (open-archive.ts) is the one thing that names the backend, inside src/archive.
-        if (module && (database.has(`${module}.ts`) || module.startsWith('sqlite-') || module === 'rows')) offenders.push(`${folder}/${name} imports archive/${module}.ts`);
-        if (from === 'better-sqlite3') offenders.push(`${folder}/${name} imports better-sqlite3`);
+        if (inFolder(path, SQLITE) || inFolder(path, POSTGRES) || path === join(ARCHIVE, 'rows.js') || path === join(ARCHIVE, 'steps.js')) offenders.push(`${folder}/${basename(file)} imports ${from}`);
+        if (from === 'better-sqlite3' || from === 'pg') offenders.push(`${folder}/${basename(file)} imports ${from}`);
       }
-      const source = readFileSync(file, 'utf8');
-      if (/\b(SELECT|INSERT INTO|UPDATE \w+ SET|DELETE FROM)\b/.test(source)) offenders.push(`${folder}/${name} holds SQL`);
+      if (/\b(SELECT|INSERT INTO|UPDATE \w+ SET|DELETE FROM)\b/.test(readFileSync(file, 'utf8'))) offenders.push(`${folder}/${basename(file)} holds SQL`);
     }
   }
   assert.deepEqual(offenders, []);
 });
 
-test('the rules both engines run (rules/, steps.ts) import neither engine: no driver, no connection, no module of either', () => {
+test('each engine in its own folder imports nothing of the other, and the code both share imports neither', () => {
   const RULES = join(ARCHIVE, 'rules');
-  const files = [...readdirSync(RULES).filter((name) => name.endsWith('.ts')).map((name) => join(RULES, name)), join(ARCHIVE, 'steps.ts')];
-  assert.ok(files.length >= 4, 'the scan finds the shared rules');
-  const database = databaseModules();
-  const offenders = files.flatMap((file) => importsOf(file).filter((from) => from === 'better-sqlite3' || from === 'pg' || from.includes('postgres/')
-    || /(^|\/)(database|sqlite-[\w-]+)\.js$/.test(from) || (from.startsWith('../') && database.has(from.slice(3).replace(/\.js$/, '.ts'))))
-    .map((from) => `${file.slice(ARCHIVE.length + 1)} imports ${from}`));
+  const shared = [...tsFiles(ARCHIVE).filter((file) => !file.endsWith('open-archive.ts')), ...tsFiles(RULES), ...tsFiles(join(ARCHIVE, 'exports'))];
+  assert.ok(tsFiles(RULES).length >= 6, 'the scan finds the shared rules');
+  const offenders: string[] = [];
+  const check = (files: string[], forbidden: string[], drivers: string[]) => {
+    for (const file of files) {
+      for (const from of importsOf(file)) {
+        if (drivers.includes(from) || forbidden.some((folder) => inFolder(landing(file, from), folder))) offenders.push(`${file.slice(ARCHIVE.length + 1)} imports ${from}`);
+      }
+    }
+  };
+  check(tsFiles(SQLITE), [POSTGRES], ['pg']);
+  check(tsFiles(POSTGRES), [SQLITE], ['better-sqlite3']);
+  check(shared, [SQLITE, POSTGRES], ['pg', 'better-sqlite3']);
   assert.deepEqual(offenders, []);
 });
 
-test('the contract imports no backend: store.ts names only pure modules and domain types', () => {
-  const database = databaseModules();
-  const imports = importsOf(join(ARCHIVE, 'store.ts'));
+test('the contract imports no backend: store.ts and model.ts name only pure modules and domain types', () => {
+  const imports = ['store.ts', 'model.ts'].flatMap((name) => importsOf(join(ARCHIVE, name)));
   assert.ok(imports.length > 0);
-  const backend = imports.filter((from) => from.startsWith('./') && (database.has(from.slice(2).replace(/\.js$/, '.ts')) || /sqlite|rows|queries|lease|polls|snapshots|export|search\.js/.test(from)));
+  const backend = imports.filter((from) => from.startsWith('./sqlite/') || from.startsWith('./postgres/') || from.startsWith('./rules/') || /rows|steps|export|search\.js/.test(from));
   assert.deepEqual(backend, []);
 });
 
@@ -71,6 +75,6 @@ console.log(JSON.stringify({ sqlite: cache.some((path) => path.includes('/node_m
     return JSON.parse(result.stdout.trim().split('\n').at(-1)!) as { sqlite: boolean; pg: boolean };
   };
   assert.deepEqual(loads('archive/postgres/store.ts'), { sqlite: false, pg: true });
-  assert.deepEqual(loads('archive/sqlite-store.ts'), { sqlite: true, pg: false });
+  assert.deepEqual(loads('archive/sqlite/store.ts'), { sqlite: true, pg: false });
   assert.deepEqual(loads(null), { sqlite: false, pg: false }, 'open-archive.ts imports the engine it opens, when it opens it');
 });

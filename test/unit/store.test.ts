@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
 import { loadCodec } from '../../src/archive/codec.js';
-import { openStore } from '../../src/archive/sqlite-store.js';
+import { openStore } from '../../src/archive/sqlite/store.js';
 import { PROJECT_ROOT } from '../../src/util/project-root.js';
 import { smallArchive } from '../helpers/small-archive.js';
 import { tempDir } from '../helpers/temp.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { archiveEvents } from '../domain-rows.js';
-import { gapEventRow, versionEventRow } from '../notifications.js';
+import { gapEventRow, versionEventRow } from '../rules/notifications.js';
 import { checkedRow, checkedRows, count, integer, nullableText, text } from '../rows.js';
 import type { ArchiveEvent, DeliveryOutcome, NotificationSummary, NotifyEvent, QueuedNotification } from '../store.js';
 import type { Sql } from './database.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { upsertItems } from '../rules/items.js';
 import { runStepsAsync } from '../steps.js';
-import { feedUpdateOf, POLL_INSERT, pollEntryRow, pollRowOf, type PollEntryRow } from '../polls.js';
+import { feedUpdateOf, POLL_INSERT, pollEntryRow, pollRowOf, type PollEntryRow } from '../rules/polls.js';
 import { checkedRow, checkedRows, count, text } from '../rows.js';
 import type { PollRecord, UpsertReport } from '../store.js';
 import type { Sql } from './database.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseSearchQuery, toTsquery } from '../search-query.js';
 import { checkedRows, count, integer, nullableText, text } from '../rows.js';
-import { hitsOf } from '../search.js';
+import { hitsOf } from '../rules/search.js';
 import type { SearchHit, SearchOptions } from '../store.js';
 import type { Sql } from './database.js';
 

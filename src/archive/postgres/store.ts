@@ -6,7 +6,7 @@ import { loadCodec } from '../codec.js';
 import {
   articleOf, articleToRevisitOf, captureOf, changeOf, checkOf, feedGapSchema, feedOf, feedStatusOf, feedToPollOf, learningPagesOf, pageWithCursor, versionOfRow,
 } from '../domain-rows.js';
-import { ExportingStore } from '../export.js';
+import { ExportingStore } from '../exports/export.js';
 import { itemById, knownGuids } from '../rules/items.js';
 import { checkedRow, count, json, storedHeaders } from '../rows.js';
 import {
@@ -31,9 +31,10 @@ import { pollDays, recentPolls, recordPoll } from './polls.js';
 import { backlog, dueCaptures, duePolls, dueRevisits, extractionBacklogOver, nextWorkAt, queuedExtractions } from './queues.js';
 import { search } from './search.js';
 import {
-  activeWrappers, articleVersionCounts, captureContent, capturesOfUrl, checkCounts, countArticles, exampleCaptures, recentChanges, storedBodyBytes,
-  versionsByMethod, wrappersOfFeed,
+  activeWrappers, articleVersionCounts, checkCounts, countArticles, exampleCaptures, recentChanges, storedBodyBytes,
+  versionsByMethod,
 } from './summary.js';
+import { captureContent, capturesOfUrl, wrappersOfFeed } from '../rules/access.js';
 import {
   confirmPush, denyPush, forgetPush, pushCandidates, recordPush, recordPushFailure, recordPushRequest, subscriptionByCallback, subscriptionOfFeed,
   subscriptionsByFeed,
@@ -149,12 +150,12 @@ export class PgStore extends ExportingStore implements Store {
 
   async mementos(url: string) {
     await loadCodec();
-    return (await capturesOfUrl(this.db, url)).map((row) => ({ snapshotId: row.snapshotId, datetime: row.fetchedAt, status: row.status, canonicalUrl: row.canonicalUrl }));
+    return (await this.query(capturesOfUrl(url))).map((row) => ({ snapshotId: row.snapshotId, datetime: row.fetchedAt, status: row.status, canonicalUrl: row.canonicalUrl }));
   }
 
   async capture(snapshotId: number) {
     await loadCodec();
-    const row = await captureContent(this.db, snapshotId);
+    const row = await this.query(captureContent(snapshotId));
     return row ? { ...row, headers: json(storedHeaders, row.headers, `capture ${snapshotId} (headers)`) } : null;
   }
 
@@ -169,7 +170,7 @@ export class PgStore extends ExportingStore implements Store {
   }
 
   async wrappers(feedId: number, limit: number) {
-    return (await wrappersOfFeed(this.db, feedId, limit)).map((row) => ({ ...row, active: row.active === 1 }));
+    return (await this.query(wrappersOfFeed(feedId, limit))).map((row) => ({ ...row, active: row.active === 1 }));
   }
 
   async totals() {

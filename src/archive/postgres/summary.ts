@@ -1,9 +1,7 @@
 import { z } from 'zod';
-import { CAPTURES_OF_URL, captureRow, changeRow, wrapperRow, type CaptureContent, type CaptureRow, type ChangeRow, type WrapperRow } from '../access.js';
+import { changeRow, type ChangeRow } from '../rules/access.js';
 import { checkedRow, checkedRows, count, integer, nullableText, text } from '../rows.js';
 import type { CheckCounts } from '../store.js';
-import { getBlob } from '../rules/captures.js';
-import { runStepsAsync } from '../steps.js';
 import type { Sql } from './database.js';
 
 /** Archive-wide totals, the change feed, Memento's captures and a feed's wrappers on PostgreSQL (as summary.ts and access.ts on SQLite). */
@@ -49,26 +47,4 @@ export async function recentChanges(sql: Sql, filter: { feed?: string | undefine
     WHERE versions.n > 1 AND (@feed::text IS NULL OR feeds.url = @feed::text OR feeds.subscribed_url = @feed::text)
       AND (@tag::text IS NULL OR feeds.tags::jsonb @> jsonb_build_array(@tag::text))
     ORDER BY versions.captured_at DESC LIMIT @limit`, { feed: filter.feed ?? null, tag: filter.tag ?? null, limit }), 'recentChanges');
-}
-
-export async function wrappersOfFeed(sql: Sql, feedId: number, limit: number): Promise<WrapperRow[]> {
-  return checkedRows(wrapperRow, await sql.all(`SELECT wrappers.id, wrappers.template_id AS "templateId", wrappers.xpath, wrappers.samples, wrappers.learned_at AS "learnedAt", wrappers.active, wrappers.reason
-    FROM templates JOIN wrappers ON wrappers.template_id = templates.id WHERE templates.feed_id = ?
-    ORDER BY wrappers.active DESC, wrappers.id DESC LIMIT ?`, [feedId, limit]), 'wrappersOfFeed');
-}
-
-export async function capturesOfUrl(sql: Sql, url: string): Promise<CaptureRow[]> {
-  return checkedRows(captureRow, await sql.all(CAPTURES_OF_URL, { url }), 'capturesOfUrl');
-}
-
-const captureHead = z.object({ url: text, finalUrl: text, fetchedAt: text, status: integer, headers: text, contentType: nullableText, sha256: nullableText });
-
-export async function captureContent(sql: Sql, snapshotId: number): Promise<CaptureContent | null> {
-  const row = checkedRow(captureHead, await sql.get(`SELECT url, final_url AS "finalUrl", fetched_at AS "fetchedAt", status, headers, content_type AS "contentType", sha256
-    FROM snapshots WHERE id = ?`, [snapshotId]), 'captureContent');
-  if (!row || row.sha256 === null) return null;
-  const body = await runStepsAsync(sql, getBlob(row.sha256));
-  if (!body) return null;
-  const { sha256: _sha256, ...capture } = row;
-  return { ...capture, body };
 }

@@ -1,5 +1,5 @@
 import { checkedRow, checkedRows, integer } from '../rows.js';
-import { candidateRow, COLUMNS, PUSH_CANDIDATES, pushCandidateOf, recordOf, subscriptionRow } from '../websub.js';
+import { candidateRow, COLUMNS, PUSH_CANDIDATES, pushCandidateOf, recordOf, subscriptionRow } from '../rules/websub.js';
 import type { PushCandidate, PushRequest, PushSubscriptionRecord } from '../store.js';
 import type { Sql } from './database.js';
 

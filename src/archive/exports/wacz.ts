@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import archiver from 'archiver';
-import type { ArchiveReader, ArticleFilter, ArticleSummary, ExportReport, WarcOptions } from './store.js';
+import type { ArchiveReader, ArticleFilter, ArticleSummary, ExportReport, WarcOptions } from '../store.js';
 
 /**
  * WACZ 1.1.1 (the Webrecorder package format that ReplayWeb.page, pywb and browsertrix

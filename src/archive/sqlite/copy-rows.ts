@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { COPY_PLAN, copyPageQuery, type CopyPart } from './copy-plan.js';
+import { COPY_PLAN, copyPageQuery, type CopyPart } from '../copy-plan.js';
 import type { Db } from './database.js';
-import { checkedRow, checkedRows, count, text } from './rows.js';
+import { checkedRow, checkedRows, count, text } from '../rows.js';
 
 /** `forest copy` on SQLite: pages of a table's rows, rows inserted as they are, the search index rebuilt after. */
 

@@ -1,19 +1,19 @@
 import Database from 'better-sqlite3';
-import type { ArticleObject } from '../extract/extract.js';
-import type { Wrapper } from '../extract/wrapper.js';
-import type { NextCheck } from '../schedule/revisit.js';
-import { captureReferenceOf, latestPayloadDigest, recordCapture, recordCaptureFailure, storedBlob } from './rules/captures.js';
-import type { EncodedBody } from './codec.js';
+import type { ArticleObject } from '../../extract/extract.js';
+import type { Wrapper } from '../../extract/wrapper.js';
+import type { NextCheck } from '../../schedule/revisit.js';
+import { captureReferenceOf, latestPayloadDigest, recordCapture, recordCaptureFailure, storedBlob } from '../rules/captures.js';
+import type { EncodedBody } from '../codec.js';
 import { hasRoomToWrite, type Db } from './database.js';
-import { articleToRevisitOf, captureOf, feedToPollOf, learningPagesOf } from './domain-rows.js';
-import { articleById, articleOfItem, comparisonKeyOf, otherArticleAt, recordCheck, recordRevisit } from './rules/articles.js';
-import { confirmWrapper, itemExtractedBefore, recentSnapshotsOfTemplate, snapshotById, templateChoicesOf } from './rules/extractions.js';
-import { keptWithoutBody, recordExtraction, recordRevisitWithoutBody, storeWrapperWith } from './rules/work.js';
-import { runOn } from './sqlite-sql.js';
-import { ExportingStore } from './export.js';
-import type { Steps } from './steps.js';
+import { articleToRevisitOf, captureOf, feedToPollOf, learningPagesOf } from '../domain-rows.js';
+import { articleById, articleOfItem, comparisonKeyOf, otherArticleAt, recordCheck, recordRevisit } from '../rules/articles.js';
+import { confirmWrapper, itemExtractedBefore, recentSnapshotsOfTemplate, snapshotById, templateChoicesOf } from '../rules/extractions.js';
+import { keptWithoutBody, recordExtraction, recordRevisitWithoutBody, storeWrapperWith } from '../rules/work.js';
+import { runOn } from './sql.js';
+import { ExportingStore } from '../exports/export.js';
+import type { Steps } from '../steps.js';
 import { countEnabledFeeds, feedById } from './feeds.js';
-import { itemById, knownGuids } from './rules/items.js';
+import { itemById, knownGuids } from '../rules/items.js';
 import { acquireLease, releaseLease, renewLease } from './lease.js';
 import { recordPoll } from './polls.js';
 import { forgetPush, pushCandidates, recordPushFailure, recordPushRequest, subscriptionOfFeed } from './websub.js';
@@ -21,7 +21,7 @@ import { backlog, duePolls, dueCaptures, dueRevisits, extractionBacklogOver, nex
 import {
   StorageFullError, type CheckedPage, type ClaimRef, type Decide, type FetchedPage, type LeaseRequest, type PollRecord, type PushRequest, type ExtractionRecord, type RevisitRecord, type StoredCapture, type StoredComparisonKey,
   type StoredExtraction, type WorkStore,
-} from './store.js';
+} from '../store.js';
 
 /**
  * The daemon's side of the SQLite store (WorkStore): its queues, captures, extractions and

@@ -1,5 +1,5 @@
 import type { Db } from './database.js';
-import { runSteps, type Steps, type SyncSql } from './steps.js';
+import { runSteps, type Steps, type SyncSql } from '../steps.js';
 
 /**
  * SQLite's side of the statements shared rules yield (steps.ts): better-sqlite3 binds `?` and

@@ -1,12 +1,13 @@
 import { existsSync, statSync } from 'node:fs';
-import { captureContent, capturesOfUrl, recentChanges, wrappersOfFeed } from './access.js';
+import { recentChanges } from './access.js';
+import { captureContent, capturesOfUrl, wrappersOfFeed } from '../rules/access.js';
 import { articlesAfter, listArticles, pageOfArticles } from './article-lists.js';
-import { articleById, checksOf, sameArticleElsewhere, versionOf, versionsOf } from './rules/articles.js';
+import { articleById, checksOf, sameArticleElsewhere, versionOf, versionsOf } from '../rules/articles.js';
 import { checkpoint, heldOpenElsewhere, limitSize, openDatabase, type Db } from './database.js';
-import { archiveEvents, articleOf, changeOf, checkOf, feedGapSchema, feedOf, feedStatusOf, pageWithCursor, versionOfRow } from './domain-rows.js';
+import { archiveEvents, articleOf, changeOf, checkOf, feedGapSchema, feedOf, feedStatusOf, pageWithCursor, versionOfRow } from '../domain-rows.js';
 import * as copy from './copy-rows.js';
 import { feedCounts, listFeeds, pollFeedsNow } from './feeds.js';
-import { syncSubscriptions } from './rules/feeds.js';
+import { syncSubscriptions } from '../rules/feeds.js';
 import { backupArchive, checkArchive } from './integrity.js';
 import { leaseHolder } from './lease.js';
 import { dueNotifications, eventsAfterCursor, moveCursor, notificationSummary, queueDelivery, recordDelivery } from './notifications.js';
@@ -14,10 +15,10 @@ import { backlog } from './queues.js';
 import { applyRetention, vacuum } from './retention.js';
 import { pollDays, recentPolls } from './polls.js';
 import { search } from './search.js';
-import { json, storedHeaders } from './rows.js';
-import { SqliteWork } from './sqlite-work.js';
+import { json, storedHeaders } from '../rows.js';
+import { SqliteWork } from './work.js';
 import { confirmPush, denyPush, recordPush, subscriptionByCallback, subscriptionsByFeed } from './websub.js';
-import type { ArticleFilter, FeedStatus, Store } from './store.js';
+import type { ArticleFilter, FeedStatus, Store } from '../store.js';
 import { activeWrappers, articleVersionCounts, checkCounts, countArticles, exampleCaptures, storedBodyBytes, versionsByMethod } from './summary.js';
 
 /**
@@ -149,11 +150,11 @@ export class SqliteStore extends SqliteWork implements Store {
   }
 
   async mementos(url: string) {
-    return capturesOfUrl(this.db, url).map((row) => ({ snapshotId: row.snapshotId, datetime: row.fetchedAt, status: row.status, canonicalUrl: row.canonicalUrl }));
+    return this.read(capturesOfUrl(url)).map((row) => ({ snapshotId: row.snapshotId, datetime: row.fetchedAt, status: row.status, canonicalUrl: row.canonicalUrl }));
   }
 
   async capture(snapshotId: number) {
-    const row = captureContent(this.db, snapshotId);
+    const row = this.read(captureContent(snapshotId));
     return row ? { ...row, headers: json(storedHeaders, row.headers, `capture ${snapshotId} (headers)`) } : null;
   }
 
@@ -168,7 +169,7 @@ export class SqliteStore extends SqliteWork implements Store {
   }
 
   async wrappers(feedId: number, limit: number) {
-    return wrappersOfFeed(this.db, feedId, limit).map((row) => ({ ...row, active: row.active === 1 }));
+    return this.read(wrappersOfFeed(feedId, limit)).map((row) => ({ ...row, active: row.active === 1 }));
   }
 
   async totals() {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Db } from './database.js';
-import { checkedRow, checkedRows, count, integer, nullableText, text } from './rows.js';
-import type { DeliveryOutcome, NotificationSummary, NotifyEvent, QueuedNotification } from './store.js';
+import { gapEventRow, versionEventRow, type GapEventRow, type VersionEventRow } from '../rules/notifications.js';
+import { checkedRow, checkedRows, count, integer, nullableText, text } from '../rows.js';
+import type { DeliveryOutcome, NotificationSummary, NotifyEvent, QueuedNotification } from '../store.js';
 
 /**
  * The outbox of webhook deliveries (migrations/0018). Events are read after each webhook's
@@ -10,16 +11,6 @@ import type { DeliveryOutcome, NotificationSummary, NotifyEvent, QueuedNotificat
  */
 
 const cursorRow = z.object({ version_id: integer, poll_id: integer });
-export const versionEventRow = z.object({
-  id: integer, articleId: integer, n: integer, title: nullableText, url: text, feed: text, feedTitle: nullableText, tags: text,
-  capturedAt: text, change: text, summary: nullableText, diff: nullableText,
-});
-export const gapEventRow = z.object({
-  id: integer, feedId: integer, feed: text, feedTitle: nullableText, tags: text, gap: nullableText, feedEvent: z.enum(['failing', 'gone']).nullable(), startedAt: text, status: z.number().int().nullable(),
-  error: nullableText,
-});
-export type VersionEventRow = z.infer<typeof versionEventRow>;
-export type GapEventRow = z.infer<typeof gapEventRow>;
 
 /** The events after a webhook's cursor, oldest first, and the cursor past them (a new webhook's starts after the newest). */
 export function eventsAfterCursor(db: Db, webhook: string, limit: number): { versions: VersionEventRow[]; gaps: GapEventRow[]; cursor: { version_id: number; poll_id: number } } {

@@ -1,8 +1,8 @@
-import { DUE } from './due.js';
-import { feedRow, type FeedRow } from './rules/feeds.js';
+import { DUE } from '../due.js';
+import { feedRow, type FeedRow } from '../rules/feeds.js';
 import type { Db } from './database.js';
-import { feedCountsOf, type FeedCounts } from './feed-counts.js';
-import { checkedRow, checkedRows, count, text } from './rows.js';
+import { feedCountsOf, type FeedCounts } from '../feed-counts.js';
+import { checkedRow, checkedRows, count, text } from '../rows.js';
 
 export function listFeeds(db: Db, options: { includeUnsubscribed?: boolean } = {}): FeedRow[] {
   const where = options.includeUnsubscribed ? '' : 'WHERE subscribed = 1';

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { Db } from './database.js';
-import { checkedRows, count, integer, nullableText, text } from './rows.js';
-import { parseSearchQuery, toFts5 } from './search-query.js';
-import type { SearchOptions, SearchHit } from './store.js';
+import { hitsOf } from '../rules/search.js';
+import { checkedRows, count, integer, nullableText, text } from '../rows.js';
+import { parseSearchQuery, toFts5 } from '../search-query.js';
+import type { SearchOptions, SearchHit } from '../store.js';
 
 /**
  * Full-text search over the title and text of every version (SQLite FTS5, porter stemming). Text
@@ -42,21 +43,4 @@ export function search(db: Db, query: string, options: SearchOptions = {}): Sear
     inLatest: versions.includes(row.latest), capturedAt: row.capturedAt, rank: row.rank, snippet: row.snippet,
   });
   return hitsOf(rows, options).map(({ best, versions }) => hit(best, versions));
-}
-
-/**
- * The hits of matching versions, best-ranked first (both backends): one per version with
- * `allVersions` (the query already paged them), else one per article — its best-ranked version,
- * with every version that matched — paged here.
- */
-export function hitsOf<R extends { article: number; n: number }>(rows: R[], options: SearchOptions): Array<{ best: R; versions: number[] }> {
-  if (options.allVersions) return rows.map((row) => ({ best: row, versions: [row.n] }));
-  const byArticle = new Map<number, { best: R; versions: number[] }>();
-  for (const row of rows) {
-    const entry = byArticle.get(row.article);
-    if (entry) entry.versions.push(row.n);
-    else byArticle.set(row.article, { best: row, versions: [row.n] });
-  }
-  const offset = options.offset ?? 0;
-  return [...byArticle.values()].slice(offset, offset + (options.limit ?? 100)).map(({ best, versions }) => ({ best, versions: versions.sort((a, b) => a - b) }));
 }

@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import type { Db } from './database.js';
-import { checkedRow, checkedRows, count } from './rows.js';
-import type { ArchiveCheck } from './store.js';
+import { checkedRow, checkedRows, count } from '../rows.js';
+import type { ArchiveCheck } from '../store.js';
 
 /** Rows of a query as plain objects (PRAGMA results are untyped). */
 const rows = (db: Db, sql: string) => checkedRows(z.record(z.string(), z.unknown()), db.prepare(sql).all(), sql);

@@ -1,6 +1,6 @@
 import { checkpoint, type Db } from './database.js';
-import { checkedRows, integer } from './rows.js';
-import type { RetentionReport } from './store.js';
+import { checkedRows, integer } from '../rows.js';
+import type { RetentionReport } from '../store.js';
 
 /**
  * Retention of operational logs (migration 0006). Polls older than `pollsOlderThan`, and checks

@@ -3,15 +3,15 @@ import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { STATUS_CODES } from 'node:http';
 import { WARCRecord, WARCSerializer } from 'warcio';
-import { checksOf, versionsOf, type CheckRow, type VersionRow } from './rules/articles.js';
-import { getBlob } from './rules/captures.js';
-import { rows, type Steps } from './steps.js';
-import { loadCodec } from './codec.js';
+import { checksOf, versionsOf, type CheckRow, type VersionRow } from '../rules/articles.js';
+import { getBlob } from '../rules/captures.js';
+import { rows, type Steps } from '../steps.js';
+import { loadCodec } from '../codec.js';
 import { z } from 'zod';
-import { integer, joinedHeaders, json, nullableInteger, nullableText, text } from './rows.js';
+import { integer, joinedHeaders, json, nullableInteger, nullableText, text } from '../rows.js';
 import { cdxjLines } from './cdxj.js';
-import type { ArticleFilter, ArticleSummary, Progress, Store } from './store.js';
-import type { ExportSink, ExportReport, WarcOptions, WarcIndexEntry } from './store.js';
+import type { ArticleFilter, ArticleSummary, Progress, Store } from '../store.js';
+import type { ExportSink, ExportReport, WarcOptions, WarcIndexEntry } from '../store.js';
 
 /**
  * Exports of the archive: JSONL (one line per article, every version) and WARC 1.1 (the raw

@@ -1,7 +1,7 @@
 import type { Db } from './database.js';
-import { articleSummary } from './rules/articles.js';
-import { checkedRow, checkedRows, count } from './rows.js';
-import type { ArticleFilter, ArticleSummary } from './store.js';
+import { articleSummary } from '../rules/articles.js';
+import { checkedRow, checkedRows, count } from '../rows.js';
+import type { ArticleFilter, ArticleSummary } from '../store.js';
 
 /** Lists of articles on SQLite: the filter's SQL is the dialect's (JSON and prefix matching); the rows are rules/articles.ts's. */
 

@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { readMigrations } from './migrations.js';
-import { checkedRow, checkedRows, count, integer } from './rows.js';
+import { readMigrations } from '../migrations.js';
+import { checkedRow, checkedRows, count, integer } from '../rows.js';
 
 export type Db = Database.Database;
 

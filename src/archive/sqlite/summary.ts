@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Db } from './database.js';
-import { checkedRow, checkedRows, count, integer, nullableText, text } from './rows.js';
-import type { CheckCounts } from './store.js';
+import { checkedRow, checkedRows, count, integer, nullableText, text } from '../rows.js';
+import type { CheckCounts } from '../store.js';
 
 /**
  * Archive-wide totals: what the demo reports at its end (and what an overview page shows). Each

@@ -1,4 +1,4 @@
-import type { WarcIndexEntry } from './store.js';
+import type { WarcIndexEntry } from '../store.js';
 
 /**
  * CDXJ, the capture index pywb and other Wayback-style tools read beside a WARC: one line per

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Db } from './database.js';
-import { checkedRow, integer, nullableText, text } from './rows.js';
-import type { LeaseHolder, LeaseRequest, LeaseResult } from './store.js';
+import { checkedRow, integer, nullableText, text } from '../rows.js';
+import type { LeaseHolder, LeaseRequest, LeaseResult } from '../store.js';
 
 /**
  * An exclusive lease on the database for the daemon: two daemons on one archive would fetch

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { Db } from './database.js';
-import { DUE, DUE_ORDER } from './due.js';
-import { checkedRow, checkedRows, count, integer, nullableText, text } from './rows.js';
-import type { WorkKind, WorkRef, Backlog } from './store.js';
+import { DUE, DUE_ORDER } from '../due.js';
+import { checkedRow, checkedRows, count, integer, nullableText, text } from '../rows.js';
+import type { WorkKind, WorkRef, Backlog } from '../store.js';
 
 /**
  * The daemon's work queues, as the scheduler pass reads them. Each query walks one partial index
