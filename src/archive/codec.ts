@@ -41,8 +41,8 @@ const REFERENCE_FITS = 0.8;
 export interface EncodedBody {
   sha256: string;
   size: number;
-  /** `zstd` alone, or `zstd-dict` against `reference`. */
-  encoding: 'zstd' | 'zstd-dict';
+  /** `zstd` alone, or `zstd-dict` against `reference`; `identity` for bytes compressed already (a requisite's image or video). */
+  encoding: 'zstd' | 'zstd-dict' | 'identity';
   data: Uint8Array;
   /** The sha256 of the body this one was compressed against, or null. */
   reference: string | null;
@@ -117,6 +117,17 @@ export function encodeBody(bytes: Uint8Array, reference: ReferenceBody | null = 
     return { ...base, encoding: 'zstd', data: alone, reference: null };
   }
   return { ...base, encoding: 'zstd', data: compress(bytes, LEVEL), reference: null };
+}
+
+/**
+ * A requisite's bytes as stored (issue #67): text and fonts compressed alone (a stylesheet has no
+ * reference to be compressed against: it is stored once for every page that uses it), bytes that
+ * are compressed already (JPEG, PNG, WebP, video) as they are — compressing them again costs CPU
+ * and saves nothing.
+ */
+export function encodeRequisite(bytes: Uint8Array, compressible: boolean): EncodedBody {
+  const base = { sha256: sha256(bytes), size: bytes.byteLength, reference: null };
+  return compressible ? { ...base, encoding: 'zstd', data: compress(bytes, LEVEL) } : { ...base, encoding: 'identity', data: bytes };
 }
 
 export function decodeStoredBody(body: StoredBody): Buffer {

@@ -24,6 +24,7 @@ export const COPY_PLAN: readonly CopyPart[] = [
   { table: 'blobs', key: ['sha256'], where: 'reference IS NOT NULL' },
   { table: 'capture_references', key: ['host'] },
   { table: 'snapshots', key: ['id'], identity: true },
+  { table: 'requisites', key: ['id'], identity: true },
   { table: 'templates', key: ['id'], identity: true },
   { table: 'wrappers', key: ['id'], identity: true },
   { table: 'contents', key: ['hash'] },

@@ -540,6 +540,57 @@ export interface Capture {
   body: Buffer;
 }
 
+/** What a requisite is to its page (requisites/discover.ts). */
+export type RequisiteKind = 'image' | 'style' | 'font' | 'media' | 'icon';
+
+/** One requisite of a capture as the daemon fetched it (issue #67): kept, found unchanged, or not kept and why. */
+export interface RequisiteRecord {
+  url: string;
+  kind: RequisiteKind;
+  /** Where the page (or a stylesheet) named it: `img srcset`, `css url()`, … */
+  via: string;
+  fetchedAt: Date;
+  /** The server's answer; null when none came (refused address, timeout). */
+  status: number | null;
+  /** What the bytes are, sniffed (never only what the server said). */
+  contentType: string | null;
+  /** The bytes, encoded; `{ sha256 }` for bytes already stored (a 304 to a conditional GET); null when not kept. */
+  body: EncodedBody | { sha256: string } | null;
+  etag: string | null;
+  lastModified: string | null;
+  /** Why the bytes are not kept: `blocked: …`, `too large`, `not an image: text/html`, `HTTP 404`. */
+  error: string | null;
+}
+
+/** A requisite as a capture lists it. */
+export interface StoredRequisite {
+  url: string;
+  kind: RequisiteKind;
+  via: string;
+  fetchedAt: string;
+  status: number | null;
+  contentType: string | null;
+  /** The bytes' digest when they are kept. */
+  sha256: string | null;
+  error: string | null;
+}
+
+/** The last kept fetch of a requisite URL: the validators of the next conditional GET, and what a 304 keeps. */
+export interface RequisiteValidators {
+  sha256: string;
+  contentType: string | null;
+  etag: string | null;
+  lastModified: string | null;
+}
+
+/** A requisite's bytes as replay serves them. */
+export interface RequisiteContent {
+  url: string;
+  fetchedAt: string;
+  contentType: string | null;
+  body: Buffer;
+}
+
 export type Progress = (done: number, total: number) => void;
 
 /** What a webhook is told of (notify.webhooks[].events). */

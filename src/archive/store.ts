@@ -3,7 +3,7 @@ import type { Wrapper } from '../extract/wrapper.js';
 import type { NextCheck } from '../schedule/revisit.js';
 import type { EncodedBody, ReferenceBody, StoredBody } from './codec.js';
 import type { CopyPart } from './copy-plan.js';
-import type { ArchiveCheck, ArchiveEvent, ArchiveTotals, Article, ArticleCursor, ArticleFilter, ArticleSummary, ArticleToRevisit, Backlog, Capture, Change, Check, CheckedPage, ClaimRef, Decide, DeliveryOutcome, ExportReport, ExportSink, ExtractedFields, ExtractionRecord, Feed, FeedStatus, FeedToPoll, FetchedPage, HostGate, ItemToCapture, LeaseHolder, LeaseRequest, LeaseResult, ListSync, Memento, NotificationSummary, NotifyEvent, PollDay, PollEntry, PollRecord, Progress, PushCandidate, PushRequest, PushSubscriptionRecord, QueuedNotification, RetentionReport, RevisitRecord, SearchHit, SearchOptions, StoredCapture, StoredComparisonKey, StoredExtraction, Subscription, SyncReport, TemplateChoice, UpsertReport, Version, WarcOptions, WorkRef, WrapperInfo } from './model.js';
+import type { ArchiveCheck, ArchiveEvent, ArchiveTotals, Article, ArticleCursor, ArticleFilter, ArticleSummary, ArticleToRevisit, Backlog, Capture, Change, Check, CheckedPage, ClaimRef, Decide, DeliveryOutcome, ExportReport, ExportSink, ExtractedFields, ExtractionRecord, Feed, FeedStatus, FeedToPoll, FetchedPage, HostGate, ItemToCapture, LeaseHolder, LeaseRequest, LeaseResult, ListSync, Memento, NotificationSummary, NotifyEvent, PollDay, PollEntry, PollRecord, Progress, PushCandidate, PushRequest, PushSubscriptionRecord, QueuedNotification, RetentionReport, RevisitRecord, SearchHit, SearchOptions, StoredCapture, StoredComparisonKey, StoredExtraction, Subscription, SyncReport, TemplateChoice, UpsertReport, Version, WarcOptions, WorkRef, WrapperInfo, RequisiteContent, RequisiteRecord, RequisiteValidators, StoredRequisite } from './model.js';
 
 /**
  * The archive as the rest of Forest sees it: the daemon, the CLI and the web server reach
@@ -68,6 +68,10 @@ export interface ArchiveReader {
   /** The replayable captures of the articles whose item link, final URL or canonical URL is `url`, oldest first. */
   mementos(url: string): Promise<Memento[]>;
   capture(snapshotId: number): Promise<Capture | null>;
+  /** A capture's requisites, as fetched with it (issue #67). */
+  requisitesOf(snapshotId: number): Promise<StoredRequisite[]>;
+  /** The kept bytes of a requisite URL fetched nearest to `at` (replay: each requisite at the capture nearest in time). */
+  requisiteAt(url: string, at: Date): Promise<RequisiteContent | null>;
   /** A feed's polls over time: the latest `polls`, newest first, and its last `days` days of polling. */
   feedHistory(feedId: number, limits: { polls: number; days: number }): Promise<{ polls: PollEntry[]; days: PollDay[] }>;
   /** A feed's wrappers, the active ones first. */
@@ -141,6 +145,10 @@ export interface Store extends ArchiveReader, ArchiveSubscriptions, ArchiveAdmin
 
 /** The daemon's work: due work, captures, extractions, versions, wrappers, and its lease. */
 export interface WorkStore {
+  /** The last kept fetch of a requisite URL, for a conditional GET. */
+  requisiteValidators(url: string): Promise<RequisiteValidators | null>;
+  /** A capture's requisites, recorded together in one transaction (their bytes once per sha256). */
+  recordRequisites(snapshotId: number, requisites: RequisiteRecord[]): Promise<void>;
   /** Due work, in the order it is taken (each an index walk bounded by `limit`: archive/sqlite/queues.ts). */
   duePolls(now: Date, limit: number): Promise<WorkRef[]>;
   dueCaptures(now: Date, limit: number): Promise<WorkRef[]>;

@@ -66,6 +66,15 @@ const settingsSchema = z.strictObject({
     enabled: z.boolean(),
     maxAttempts: z.number().int().min(1),
     retryDelay: duration,
+    requisites: z.strictObject({
+      kinds: z.array(z.enum(['images', 'styles', 'media'])),
+      maxBytes: size,
+      maxBytesPerCapture: size,
+      cssDepth: z.number().int().min(0).max(5),
+      concurrency: z.number().int().min(1).max(64),
+      perHostDelay: duration,
+      timeout: duration,
+    }),
   }),
   extract: z.strictObject({
     enabled: z.boolean(),

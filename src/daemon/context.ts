@@ -1,6 +1,6 @@
 import type { WorkStore } from '../archive/store.js';
 import type { Settings } from '../config/settings.js';
-import type { Fetcher } from '../net/fetcher.js';
+import type { Fetcher, FetchResult } from '../net/fetcher.js';
 import type { Logger } from '../util/logger.js';
 import type { ExtractedAhead } from './extracted-ahead.js';
 import type { CpuPool } from './pool.js';
@@ -9,6 +9,10 @@ import type { CpuPool } from './pool.js';
 export interface PipelineContext {
   store: WorkStore;
   fetcher: Fetcher;
+  /** The requisites' own fetcher (their politeness and byte cap apart from pages'), or none: pages are kept without them. */
+  requisiteFetcher?: Fetcher | null;
+  /** Where a stored capture's requisites are fetched, beside the daemon's work (requisites.ts' RequisiteLane). */
+  requisites?: { add(snapshotId: number, page: FetchResult): void } | null;
   settings: Settings;
   log: Logger;
   pool: CpuPool;

@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { isStorageFull, type Backlog, type ClaimRef, type WorkKind, type WorkRef } from '../archive/store.js';
 import { planDispatch, workKey, type DispatchPlan } from './dispatch.js';
 import { ExtractedAhead } from './extracted-ahead.js';
+import { RequisiteLane } from './requisites.js';
 import { Extractor } from './extraction.js';
 import type { PipelineContext } from './context.js';
 import { capturePage, pollFeed, revisitPage } from './pipeline.js';
@@ -53,12 +54,15 @@ export class Daemon {
   private full: { since: number; loggedAt: number; error: string } | null = null;
 
   private readonly context: PipelineContext;
+  /** Captures' requisites, fetched beside the daemon's work. */
+  private readonly lane: RequisiteLane | null;
 
   constructor(context: PipelineContext, private readonly onReport?: (report: DaemonReport) => void) {
     // Every request in flight and every one waiting for its host listens on the daemon's signal
     // (and lets go when it ends): many at once is the normal case, not a leak.
     setMaxListeners(context.settings.http.concurrency * 4 + 64, this.controller.signal);
-    this.context = { ahead: new ExtractedAhead(), ...context };
+    this.lane = context.requisiteFetcher ? new RequisiteLane(context) : null;
+    this.context = { ahead: new ExtractedAhead(), requisites: this.lane, ...context };
     this.extractor = new Extractor(this.context, Math.max(1, context.pool.threads) * 2);
   }
 
@@ -85,11 +89,14 @@ export class Daemon {
     this.poke();
     await this.loopDone;
     const pending = [...this.inFlight.values()];
+    const requisites = this.lane?.stop(deadlineMs);
     const abandoned = (await settlesWithin(Promise.allSettled(pending), deadlineMs)) ? 0 : this.inFlight.size;
     if (abandoned > 0) {
       this.controller.abort(new Error('shutdown'));
       await Promise.allSettled([...this.inFlight.values()]);
     }
+    await requisites;
+    this.context.requisiteFetcher?.close();
     return { finished: pending.length - abandoned, abandoned };
   }
 

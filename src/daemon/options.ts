@@ -5,6 +5,17 @@
  * config/default.yaml, not here. The scheduler's are in schedule/options.ts.
  */
 export const DAEMON_OPTIONS = {
+  /**
+   * A capture's requisites are fetched beside the daemon's work, never inside a capture's unit:
+   * a page whose images sit on a slow or unreachable host would otherwise hold its host's slot
+   * (and the backlog) for as long as capture.requisites.timeout.
+   */
+  requisites: {
+    /** Captures whose requisites are fetched at once (each fetches several: capture.requisites.concurrency in all). */
+    captures: 4,
+    /** Captures waiting for their requisites beyond which the newest are given up (logged): each holds its page's HTML. */
+    waiting: 500,
+  },
   loop: {
     /** The most due units of each kind a pass looks at. */
     candidates: 4096,

@@ -214,6 +214,7 @@ export async function revisitPage(context: PipelineContext, article: ArticleToRe
       return;
     }
     const snapshotId = await store.recordRevisit(article.id, result, { kind: 'extract', body });
+    context.requisites?.add(snapshotId, result);
     // The page was extracted above: its queued extraction takes that result (extracted-ahead.ts).
     if (revisit.kind === 'store' && revisit.extracted) context.ahead?.remember(snapshotId, task, revisit.extracted);
     log.info({ url: article.url, article: article.id, status: result.status, bytes: result.body.length, snapshot: snapshotId, ms: Math.round(performance.now() - started) }, 'revisited');
@@ -244,6 +245,7 @@ export async function capturePage(context: PipelineContext, item: ItemToCapture,
     const body = result.body.length > 0 ? await encodeCapture(context, result) : null;
     const snapshotId = await store.recordCapture(item.id, result, body);
     log.info({ url, status: result.status, bytes: result.body.length, final: result.finalUrl !== url ? result.finalUrl : undefined, snapshot: snapshotId, ms: Math.round(performance.now() - started) }, 'captured');
+    context.requisites?.add(snapshotId, result);
   } catch (caught) {
     if (notTheirFailure(caught, signal)) return;
     const message = caught instanceof Error ? caught.message : String(caught);

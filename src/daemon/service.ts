@@ -102,10 +102,14 @@ export async function runDaemon(options: RunOptions): Promise<void> {
   }
   const pool = createPool(threads);
   const fetcher = new Fetcher(settings.http);
+  // A capture's requisites have their own politeness and byte cap (requisites/fetch.ts).
+  const requisites = settings.capture.requisites;
+  const requisiteFetcher = requisites.kinds.length === 0 ? null
+    : new Fetcher({ ...settings.http, concurrency: requisites.concurrency, perHostDelay: requisites.perHostDelay, maxBodySize: requisites.maxBytes });
   // Several daemons on one PostgreSQL archive keep each host's politeness together.
   fetcher.shareHosts(store.hostGate());
   let latest: DaemonReport | null = null;
-  const daemon = new Daemon({ store, fetcher, settings, log, pool }, (report) => {
+  const daemon = new Daemon({ store, fetcher, requisiteFetcher, settings, log, pool }, (report) => {
     latest = report;
     logReport(log, report);
   });

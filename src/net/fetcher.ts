@@ -44,6 +44,14 @@ export interface ConditionalHeaders {
   lastModified?: string | null;
 }
 
+/** What a fetch may take other than a page's defaults. */
+export interface FetchLimits {
+  /** Bytes at most (never more than `http.maxBodySize`). */
+  maxBytes?: number;
+  /** The Accept header sent. */
+  accept?: string;
+}
+
 export interface Redirect {
   status: number;
   from: string;
@@ -213,20 +221,22 @@ export class Fetcher {
     this.queue.close();
   }
 
-  async fetch(url: string, conditional: ConditionalHeaders = {}, signal?: AbortSignal): Promise<FetchResult> {
+  /** `limits`: a smaller body cap and another Accept than a page's (a page's requisites: requisites/fetch.ts). */
+  async fetch(url: string, conditional: ConditionalHeaders = {}, signal?: AbortSignal, limits: FetchLimits = {}): Promise<FetchResult> {
     const host = this.allowedTarget(url).host;
+    const max = Math.min(limits.maxBytes ?? this.options.maxBodySize, this.options.maxBodySize);
     try {
       return await this.queue.run(
         host,
         () => this.gated(host, signal, async () => {
-          const result = await this.request(url, conditional, signal);
+          const result = await this.request(url, conditional, signal, { ...limits, maxBytes: max });
           this.pauseHostIfAsked(host, result);
           return result;
         }),
         signal,
       );
     } catch (error) {
-      throw classify(error, url, 0, this.options.maxBodySize);
+      throw classify(error, url, 0, max);
     }
   }
 
@@ -276,17 +286,17 @@ export class Fetcher {
     this.queue.deferHost(host, Date.now() + hostPauseMs(inRow, result.retryAfterMs));
   }
 
-  private async request(url: string, conditional: ConditionalHeaders, signal?: AbortSignal): Promise<FetchResult> {
+  private async request(url: string, conditional: ConditionalHeaders, signal: AbortSignal | undefined, limits: FetchLimits): Promise<FetchResult> {
     const started = performance.now();
     const fetchedAt = new Date();
     const redirects: Redirect[] = [];
     const headers: Record<string, string> = {
       'user-agent': this.options.userAgent,
-      accept: 'application/atom+xml, application/rss+xml, application/feed+json, application/xml;q=0.9, text/xml;q=0.9, text/html;q=0.8, */*;q=0.5',
+      accept: limits.accept ?? 'application/atom+xml, application/rss+xml, application/feed+json, application/xml;q=0.9, text/xml;q=0.9, text/html;q=0.8, */*;q=0.5',
     };
     if (conditional.etag) headers['if-none-match'] = conditional.etag;
     if (conditional.lastModified) headers['if-modified-since'] = conditional.lastModified;
-    const max = this.options.maxBodySize;
+    const max = limits.maxBytes ?? this.options.maxBodySize;
     const stream = got.stream(url, {
       headers,
       decompress: true,

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Memento, WebArchive } from '../archive/store.js';
 import { Problem } from './problems.js';
+import { decodeBody } from '../net/charset.js';
+import { replayableCss, replayableHtml, type RequisiteLink } from '../requisites/rewrite.js';
 import { originalCandidates, uriReference } from './uri.js';
 
 /**
@@ -52,7 +54,7 @@ const mementoLink = (original: string, memento: Memento, rel: string) => `<${mem
 
 /** The original URL a capture route's path (without its query-less prefix) addresses, or null for any other path. */
 export function capturePathOriginal(path: string): string | null {
-  const match = /^\/(?:memento\/\d{14}|timegate|timemap\/(?:link|json))\/(https?:\/\/.+)$/i.exec(path);
+  const match = /^\/(?:memento\/\d{14}(?:(?:im|cs|id)_)?|timegate|timemap\/(?:link|json))\/(https?:\/\/.+)$/i.exec(path);
   return match ? match[1]! : null;
 }
 
@@ -61,14 +63,17 @@ export function capturePathOriginal(path: string): string | null {
  * gets an opaque origin of its own, so it cannot reach this server's pages or API as the reader),
  * and without loading anything from the live web.
  */
-const CAPTURE_POLICY = "sandbox; default-src 'none'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; font-src 'self' data:";
+const CAPTURE_POLICY = "sandbox; default-src 'none'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; font-src 'self' data:; media-src 'self'";
 
 /**
  * The Memento routes. On the capture origin, `frameAncestors` (the app's origins) is who may
  * frame a capture. On the app's, `captureLink` leads each memento to the capture origin: the app
  * never serves archived bytes.
  */
-export function mementoRoutes(app: FastifyInstance, store: WebArchive, where: { frameAncestors: () => string[] } | { captureLink: (path: string, original: string) => string }): void {
+export function mementoRoutes(
+  app: FastifyInstance, store: WebArchive,
+  where: { frameAncestors: () => string[]; ticketFor?: ((original: string) => string) | null } | { captureLink: (path: string, original: string) => string },
+): void {
   app.get('/timemap/link/*', { schema: { hide: true } }, async (request, reply) => {
     const { original, mementos } = await mementosOf(store, originalOf(request, '/timemap/link/'));
     const own = links(original);
@@ -99,22 +104,61 @@ export function mementoRoutes(app: FastifyInstance, store: WebArchive, where: { 
   });
 
   app.get<{ Params: { stamp: string } }>('/memento/:stamp/*', { schema: { hide: true } }, async (request, reply) => {
-    const { stamp: asked } = request.params;
-    if (!/^\d{14}$/.test(asked)) throw new Problem(400, 'Bad datetime', `a memento URL starts /memento/YYYYMMDDhhmmss/, got ${asked}`);
-    const sent = originalOf(request, `/memento/${asked}/`);
+    const match = /^(\d{14})(?:(im|cs|id)_)?$/.exec(request.params.stamp);
+    if (!match) throw new Problem(400, 'Bad datetime', `a memento URL starts /memento/YYYYMMDDhhmmss/ (or …im_/, cs_/, id_/), got ${request.params.stamp}`);
+    const asked = match[1]!;
+    const modifier = (match[2] ?? null) as Modifier;
+    const sent = originalOf(request, `/memento/${request.params.stamp}/`);
     if ('captureLink' in where) return reply.code(302).header('location', where.captureLink(request.url, sent)).send();
+    const ticketFor = where.ticketFor ?? null;
+    const link: RequisiteLink = (url, kind) => `${ticketFor ? `/t/${ticketFor(url)}` : ''}/memento/${asked}${kind === 'style' ? 'cs' : 'im'}_/${url}`;
+    if (modifier === 'im' || modifier === 'cs') return serveRequisite(reply, store, sent, asked, modifier, link, where.frameAncestors());
     const { original, mementos } = await mementosOf(store, sent);
     const exact = mementos.findIndex((memento) => stamp(memento.datetime) === asked);
     // No capture at that second: the nearest one, at its own URL (as web archives do).
     if (exact < 0) return reply.code(302).header('location', mementoPath(original, nearest(mementos, fromStamp(asked)))).send();
-    return serveCapture(reply, store, original, mementos, exact, where.frameAncestors());
+    return serveCapture(reply, store, original, mementos, exact, where.frameAncestors(), modifier === 'id' ? null : link);
   });
 }
 
-async function serveCapture(reply: FastifyReply, store: WebArchive, original: string, mementos: Memento[], index: number, frameAncestors: string[]): Promise<FastifyReply> {
+/** Memento URL modifiers, as pywb names them: `im_` an image, font or medium, `cs_` a stylesheet (both a page's requisites), `id_` the page's bytes as fetched. */
+type Modifier = 'im' | 'cs' | 'id' | null;
+
+/**
+ * A requisite at the capture nearest in time to the page's (issue #67), from the archive only: a
+ * requisite Forest did not keep is a 404, never a request to the live web. A stylesheet is served
+ * with its own requisites' URLs rewritten.
+ */
+async function serveRequisite(reply: FastifyReply, store: WebArchive, url: string, asked: string, modifier: 'im' | 'cs', link: RequisiteLink, frameAncestors: string[]): Promise<FastifyReply> {
+  let found = null;
+  for (const candidate of originalCandidates(url)) {
+    found = await store.requisiteAt(candidate, new Date(fromStamp(asked)));
+    if (found) break;
+  }
+  if (!found) throw new Problem(404, 'Not archived', `Forest kept no copy of ${url}`);
+  const isStyle = modifier === 'cs' || found.contentType === 'text/css';
+  const body = isStyle ? replayableCss(found.body.toString('utf8'), found.url, link) : found.body;
+  return reply.code(200)
+    .header('memento-datetime', httpDate(found.fetchedAt))
+    .header('content-security-policy', `${CAPTURE_POLICY}; frame-ancestors ${frameAncestors.join(' ') || "'self'"}`)
+    .header('x-content-type-options', 'nosniff')
+    .header('cache-control', 'public, max-age=86400, immutable')
+    // The capture asking for it is sandboxed: its origin is opaque, never this one (see CAPTURE_POLICY).
+    .header('cross-origin-resource-policy', 'cross-origin')
+    .type(isStyle ? 'text/css; charset=utf-8' : found.contentType ?? 'application/octet-stream')
+    .send(body);
+}
+
+/**
+ * A capture: as replay shows it (`link`: its requisites' URLs rewritten to the archive's copies,
+ * requisites/rewrite.ts), or as fetched (`id_`, link null).
+ */
+async function serveCapture(reply: FastifyReply, store: WebArchive, original: string, mementos: Memento[], index: number, frameAncestors: string[], link: RequisiteLink | null): Promise<FastifyReply> {
   const memento = mementos[index]!;
   const capture = await store.capture(memento.snapshotId);
   if (!capture) throw new Problem(404, 'Not archived', `the capture of ${original} at ${memento.datetime} is no longer kept`);
+  const html = link !== null && /^(text\/html|application\/xhtml\+xml)\b/i.test(capture.contentType ?? '');
+  const body = html ? replayableHtml(decodeBody(capture.body, capture.contentType).text, capture.finalUrl, link) : capture.body;
   const own = links(original);
   const neighbours = [
     mementoLink(original, mementos[0]!, 'first memento'), mementoLink(original, mementos.at(-1)!, 'last memento'),
@@ -126,6 +170,6 @@ async function serveCapture(reply: FastifyReply, store: WebArchive, original: st
     .header('link', [own.original, own.timegate, own.timemap, ...neighbours].join(', '))
     .header('content-security-policy', `${CAPTURE_POLICY}; frame-ancestors ${frameAncestors.join(' ') || "'self'"}`)
     .header('x-content-type-options', 'nosniff')
-    .type(capture.contentType ?? 'application/octet-stream')
-    .send(capture.body);
+    .type(html ? 'text/html; charset=utf-8' : capture.contentType ?? 'application/octet-stream')
+    .send(body);
 }

@@ -190,7 +190,9 @@ export async function buildCaptureServer(store: WebArchive, settings: ServeSetti
       if (ticket !== undefined && typeof location === 'string' && location.startsWith('/')) reply.header('location', `/t/${ticket}${location}`);
     });
   }
-  mementoRoutes(app, store, { frameAncestors: origins.apps });
+  // A capture's requisites are asked for by the capture itself: their links carry tickets of their own.
+  const ticketFor = settings.serve.public || token === null ? null : (url: string) => captureTicket(token, url, Date.now());
+  mementoRoutes(app, store, { frameAncestors: origins.apps, ticketFor });
   return app;
 }
 

@@ -100,13 +100,18 @@ test('SIGKILL while the daemon starts (node, migrations, the lease, the pool): t
   const migrations = readMigrations().length;
   // How long a start takes here (from under one second to several, with the machine's load): the
   // kills are spread over it, so that they land in start-up on a fast machine too.
-  const probe = workspace([{ url: web.site(SITES[0]!).feedUrl }]);
-  const spawned = Date.now();
-  const first = startForest([...probe.args, 'run']);
-  await waitFor(() => saidRunning(first), 30_000, 'a start');
-  const startup = Date.now() - spawned;
-  first.kill('SIGKILL');
-  await finished(first);
+  // The shorter of two probes: one start slowed by a moment of load elsewhere would spread the
+  // kills past the starts that follow.
+  let startup = Infinity;
+  for (let probes = 0; probes < 2; probes++) {
+    const probe = workspace([{ url: web.site(SITES[0]!).feedUrl }]);
+    const spawned = Date.now();
+    const first = startForest([...probe.args, 'run']);
+    await waitFor(() => saidRunning(first), 30_000, 'a start');
+    startup = Math.min(startup, Date.now() - spawned);
+    first.kill('SIGKILL');
+    await finished(first);
+  }
   let beforeRunning = 0;
   for (let kill = 0; kill < 8; kill++) {
     // A new database each time: the first start is the one that creates and migrates it.

@@ -23,7 +23,8 @@ export async function checkArchive(db: PgDatabase): Promise<ArchiveCheck[]> {
   const orphans = checkedRow(z.object({ count, bytes: count }), await db.get(`SELECT COUNT(*) AS count, COALESCE(SUM(octet_length(data)), 0) AS bytes FROM blobs
     WHERE NOT EXISTS (SELECT 1 FROM snapshots WHERE snapshots.sha256 = blobs.sha256)
       AND NOT EXISTS (SELECT 1 FROM blobs AS dependent WHERE dependent.reference = blobs.sha256)
-      AND NOT EXISTS (SELECT 1 FROM capture_references WHERE capture_references.sha256 = blobs.sha256)`), 'orphan bodies')!;
+      AND NOT EXISTS (SELECT 1 FROM capture_references WHERE capture_references.sha256 = blobs.sha256)
+      AND NOT EXISTS (SELECT 1 FROM requisites WHERE requisites.sha256 = blobs.sha256)`), 'orphan bodies')!;
   const bodies: string[] = [];
   if (orphans.count > 0) bodies.push(`${orphans.count} stored bod${orphans.count === 1 ? 'y' : 'ies'} (${orphans.bytes} bytes) that nothing uses`);
   checks.push({ name: 'stored bodies', problems: bodies });

@@ -10,7 +10,7 @@ import { ExportingStore } from '../exports/export.js';
 import { itemById, knownGuids } from '../rules/items.js';
 import { checkedRow, count, json, storedHeaders } from '../rows.js';
 import {
-  FencedError, StorageFullError, type ArticleFilter, type CheckedPage, type ClaimRef, type HostGate, type Decide, type ExtractionRecord, type FetchedPage, type LeaseRequest, type PollRecord,
+  FencedError, StorageFullError, type ArticleFilter, type CheckedPage, type RequisiteRecord, type ClaimRef, type HostGate, type Decide, type ExtractionRecord, type FetchedPage, type LeaseRequest, type PollRecord,
   type PushRequest, type RevisitRecord, type StoredCapture, type StoredComparisonKey, type StoredExtraction, type Store,
 } from '../store.js';
 import { listArticles, pageOfArticles, articlesAfter } from './article-lists.js';
@@ -35,6 +35,7 @@ import {
   versionsByMethod,
 } from './summary.js';
 import { captureContent, capturesOfUrl, wrappersOfFeed } from '../rules/access.js';
+import { recordRequisites, requisiteAt, requisitesOf, requisiteValidators } from '../rules/requisites.js';
 import {
   confirmPush, denyPush, forgetPush, pushCandidates, recordPush, recordPushFailure, recordPushRequest, subscriptionByCallback, subscriptionOfFeed,
   subscriptionsByFeed,
@@ -146,6 +147,15 @@ export class PgStore extends ExportingStore implements Store {
 
   async changes(...[filter, limit]: Parameters<Store['changes']>) {
     return (await recentChanges(this.db, filter, limit)).map(changeOf);
+  }
+
+  requisitesOf(snapshotId: number) {
+    return this.query(requisitesOf(snapshotId));
+  }
+
+  async requisiteAt(url: string, at: Date) {
+    await loadCodec();
+    return this.query(requisiteAt(url, at));
   }
 
   async mementos(url: string) {
@@ -402,6 +412,14 @@ export class PgStore extends ExportingStore implements Store {
       if (article) await this.fence(sql, 'revisit', article.id);
       await runStepsAsync(sql, recordRevisitWithoutBody(itemId, page, digest, extraction, decide));
     }));
+  }
+
+  requisiteValidators(url: string) {
+    return this.query(requisiteValidators(url));
+  }
+
+  recordRequisites(snapshotId: number, requisites: RequisiteRecord[]) {
+    return this.write((sql) => runStepsAsync(sql, recordRequisites(snapshotId, requisites)));
   }
 
   async storedCapture(snapshotId: number) {

@@ -83,12 +83,13 @@ function* adoptCaptureReference(host: string | null, hash: string): Steps<void> 
     ON CONFLICT (host) DO UPDATE SET sha256 = excluded.sha256`, [host, hash, hash]);
 }
 
-/** Deletes a body nothing uses any more: no capture, no body compressed against it, no site's reference. */
+/** Deletes a body nothing uses any more: no capture, no body compressed against it, no site's reference, no capture's requisite. */
 export function* deleteUnusedBlob(hash: string): Steps<void> {
   yield* run(`DELETE FROM blobs WHERE sha256 = @hash
     AND NOT EXISTS (SELECT 1 FROM snapshots WHERE sha256 = @hash)
     AND NOT EXISTS (SELECT 1 FROM blobs AS dependent WHERE dependent.reference = @hash)
-    AND NOT EXISTS (SELECT 1 FROM capture_references WHERE sha256 = @hash)`, { hash });
+    AND NOT EXISTS (SELECT 1 FROM capture_references WHERE sha256 = @hash)
+    AND NOT EXISTS (SELECT 1 FROM requisites WHERE sha256 = @hash)`, { hash });
 }
 
 export function* queueExtraction(snapshotId: number, at: string, priority: ExtractionPriority): Steps<void> {

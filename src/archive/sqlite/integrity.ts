@@ -49,7 +49,8 @@ export function checkArchive(db: Db): ArchiveCheck[] {
   const orphans = db.prepare(`SELECT COUNT(*) AS count, COALESCE(SUM(LENGTH(data)), 0) AS bytes FROM blobs
     WHERE NOT EXISTS (SELECT 1 FROM snapshots WHERE snapshots.sha256 = blobs.sha256)
       AND NOT EXISTS (SELECT 1 FROM blobs AS dependent WHERE dependent.reference = blobs.sha256)
-      AND NOT EXISTS (SELECT 1 FROM capture_references WHERE capture_references.sha256 = blobs.sha256)`).get();
+      AND NOT EXISTS (SELECT 1 FROM capture_references WHERE capture_references.sha256 = blobs.sha256)
+      AND NOT EXISTS (SELECT 1 FROM requisites WHERE requisites.sha256 = blobs.sha256)`).get();
   const { count: orphanCount, bytes: orphanBytes } = checkedRow(z.object({ count, bytes: count }), orphans, 'orphan bodies')!;
   const missing = checkedRow(count, db.prepare('SELECT COUNT(*) FROM snapshots WHERE sha256 IS NOT NULL AND NOT EXISTS (SELECT 1 FROM blobs WHERE blobs.sha256 = snapshots.sha256)').pluck().get(), 'missing bodies') ?? 0;
   const bodies: string[] = [];

@@ -1,6 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
+import { loadCodec } from '../codec.js';
 import { recentChanges } from './access.js';
 import { captureContent, capturesOfUrl, wrappersOfFeed } from '../rules/access.js';
+import { requisiteAt, requisitesOf } from '../rules/requisites.js';
 import { articlesAfter, listArticles, pageOfArticles } from './article-lists.js';
 import { articleById, checksOf, sameArticleElsewhere, versionOf, versionsOf } from '../rules/articles.js';
 import { checkpoint, heldOpenElsewhere, limitSize, openDatabase, type Db } from './database.js';
@@ -147,6 +149,15 @@ export class SqliteStore extends SqliteWork implements Store {
 
   async changes(...[filter, limit]: Parameters<Store['changes']>) {
     return recentChanges(this.db, filter, limit).map(changeOf);
+  }
+
+  async requisitesOf(snapshotId: number) {
+    return this.read(requisitesOf(snapshotId));
+  }
+
+  async requisiteAt(url: string, at: Date) {
+    await loadCodec();
+    return this.read(requisiteAt(url, at));
   }
 
   async mementos(url: string) {

@@ -10,6 +10,7 @@ import { articleById, articleOfItem, comparisonKeyOf, otherArticleAt, recordChec
 import { confirmWrapper, itemExtractedBefore, recentSnapshotsOfTemplate, snapshotById, templateChoicesOf } from '../rules/extractions.js';
 import { keptWithoutBody, recordExtraction, recordRevisitWithoutBody, storeWrapperWith } from '../rules/work.js';
 import { runOn } from './sql.js';
+import { recordRequisites, requisiteValidators } from '../rules/requisites.js';
 import { ExportingStore } from '../exports/export.js';
 import type { Steps } from '../steps.js';
 import { countEnabledFeeds, feedById } from './feeds.js';
@@ -19,7 +20,7 @@ import { recordPoll } from './polls.js';
 import { forgetPush, pushCandidates, recordPushFailure, recordPushRequest, subscriptionOfFeed } from './websub.js';
 import { backlog, duePolls, dueCaptures, dueRevisits, extractionBacklogOver, nextWorkAt, queuedExtractions } from './queues.js';
 import {
-  StorageFullError, type CheckedPage, type ClaimRef, type Decide, type FetchedPage, type LeaseRequest, type PollRecord, type PushRequest, type ExtractionRecord, type RevisitRecord, type StoredCapture, type StoredComparisonKey,
+  StorageFullError, type CheckedPage, type RequisiteRecord, type ClaimRef, type Decide, type FetchedPage, type LeaseRequest, type PollRecord, type PushRequest, type ExtractionRecord, type RevisitRecord, type StoredCapture, type StoredComparisonKey,
   type StoredExtraction, type WorkStore,
 } from '../store.js';
 
@@ -148,6 +149,14 @@ export abstract class SqliteWork extends ExportingStore implements WorkStore {
 
   async recordRevisitWithoutBody(itemId: number, page: FetchedPage, digest: string, extraction: ExtractionRecord & { template: { id: number } }, decide: Decide) {
     return keptWithoutBody(() => this.writeSteps(recordRevisitWithoutBody(itemId, page, digest, extraction, decide)));
+  }
+
+  async requisiteValidators(url: string) {
+    return this.read(requisiteValidators(url));
+  }
+
+  async recordRequisites(snapshotId: number, requisites: RequisiteRecord[]) {
+    this.writeSteps(recordRequisites(snapshotId, requisites));
   }
 
   async storedCapture(snapshotId: number) {

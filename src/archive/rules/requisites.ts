@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import type { RequisiteContent, RequisiteKind, RequisiteRecord, RequisiteValidators, StoredRequisite } from '../model.js';
+import { integer, nullableInteger, nullableText, text } from '../rows.js';
+import { row, rows, run, type Steps } from '../steps.js';
+import { getBlob, putEncodedBlob } from './captures.js';
+
+/**
+ * A capture's requisites on either engine (issue #67; migrations 0023, postgres/0004): each
+ * fetched for its capture and listed with it, its bytes in `blobs` once per sha256 — a site's
+ * stylesheet is stored once however many pages, versions and sites use it.
+ */
+
+const requisiteKind = z.enum(['image', 'style', 'font', 'media', 'icon']) satisfies z.ZodType<RequisiteKind>;
+
+const requisiteRow = z.object({
+  url: text, kind: requisiteKind, via: text, fetchedAt: text, status: nullableInteger, contentType: nullableText, sha256: nullableText, error: nullableText,
+}) satisfies z.ZodType<StoredRequisite>;
+
+/** A capture's requisites, recorded together (in the caller's transaction): their bytes first, once per sha256. */
+export function* recordRequisites(snapshotId: number, requisites: RequisiteRecord[]): Steps<void> {
+  for (const requisite of requisites) {
+    const body = requisite.body;
+    const sha256 = body === null ? null : 'data' in body ? yield* putEncodedBlob(body) : body.sha256;
+    yield* run(`INSERT INTO requisites (snapshot_id, url, kind, via, fetched_at, status, content_type, sha256, etag, last_modified, error)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (snapshot_id, url) DO NOTHING`,
+    [snapshotId, requisite.url, requisite.kind, requisite.via, requisite.fetchedAt.toISOString(), requisite.status, requisite.contentType, sha256,
+      requisite.etag, requisite.lastModified, requisite.error]);
+  }
+}
+
+const COLUMNS = 'url, kind, via, fetched_at AS "fetchedAt", status, content_type AS "contentType", sha256, error';
+
+/** A capture's requisites, in the order they were found. */
+export function requisitesOf(snapshotId: number): Steps<StoredRequisite[]> {
+  return rows(requisiteRow, `SELECT ${COLUMNS} FROM requisites WHERE snapshot_id = ? ORDER BY id`, [snapshotId], 'requisitesOf');
+}
+
+const validatorsRow = z.object({ sha256: text, contentType: nullableText, etag: nullableText, lastModified: nullableText }) satisfies z.ZodType<RequisiteValidators>;
+
+/** The last kept fetch of `url` (the requisites_url index, newest first). */
+export function* requisiteValidators(url: string): Steps<RequisiteValidators | null> {
+  return (yield* row(validatorsRow, `SELECT sha256, content_type AS "contentType", etag, last_modified AS "lastModified" FROM requisites
+    WHERE url = ? AND sha256 IS NOT NULL ORDER BY fetched_at DESC, id DESC LIMIT 1`, [url], 'requisiteValidators')) ?? null;
+}
+
+const keptRow = z.object({ id: integer, fetchedAt: text, contentType: nullableText, sha256: text });
+
+/**
+ * The kept fetch of `url` nearest to `at`, with its bytes: the latest at or before `at` and the
+ * earliest after it, each one step of the requisites_url index, the nearer of the two.
+ */
+export function* requisiteAt(url: string, at: Date): Steps<RequisiteContent | null> {
+  const when = at.toISOString();
+  const before = yield* row(keptRow, `SELECT id, fetched_at AS "fetchedAt", content_type AS "contentType", sha256 FROM requisites
+    WHERE url = ? AND sha256 IS NOT NULL AND fetched_at <= ? ORDER BY fetched_at DESC, id DESC LIMIT 1`, [url, when], 'requisiteAt');
+  const after = yield* row(keptRow, `SELECT id, fetched_at AS "fetchedAt", content_type AS "contentType", sha256 FROM requisites
+    WHERE url = ? AND sha256 IS NOT NULL AND fetched_at > ? ORDER BY fetched_at, id LIMIT 1`, [url, when], 'requisiteAt');
+  const distance = (found: { fetchedAt: string }) => Math.abs(Date.parse(found.fetchedAt) - at.getTime());
+  const chosen = before && after ? (distance(after) < distance(before) ? after : before) : before ?? after;
+  if (!chosen) return null;
+  const body = yield* getBlob(chosen.sha256);
+  return body ? { url, fetchedAt: chosen.fetchedAt, contentType: chosen.contentType, body } : null;
+}

@@ -1,0 +1,81 @@
+import type { FetchResult } from '../net/fetcher.js';
+import { decodeBody } from '../net/charset.js';
+import { fetchRequisites } from '../requisites/fetch.js';
+import type { PipelineContext } from './context.js';
+import { DAEMON_OPTIONS } from './options.js';
+
+/** Types whose page names requisites (an image or a PDF captured as a page has none). */
+const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
+
+/**
+ * Captures' requisites, fetched beside the daemon's work (issue #67): a stored capture is handed
+ * over and its unit ends; at most `captures` captures' requisites are fetched at once, the rest
+ * wait their turn (at most `waiting`: past that, the newest are given up and logged). Nothing
+ * is thrown: what fails is logged and listed with the capture. A daemon stopping waits for the
+ * requisites in flight until its deadline, then aborts them: their capture is kept either way.
+ */
+export class RequisiteLane {
+  private readonly waiting: Array<{ snapshotId: number; page: FetchResult }> = [];
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly controller = new AbortController();
+
+  constructor(private readonly context: PipelineContext, private readonly options = DAEMON_OPTIONS.requisites) {}
+
+  /** A stored capture whose requisites are to be fetched. */
+  add(snapshotId: number, page: FetchResult): void {
+    if (this.controller.signal.aborted || !HTML_TYPES.test(page.contentType ?? '') || page.body.length === 0) return;
+    if (this.waiting.length >= this.options.waiting) {
+      this.context.log.warn({ url: page.finalUrl, snapshot: snapshotId, waiting: this.waiting.length }, 'requisites given up: too many captures wait for theirs');
+      return;
+    }
+    this.waiting.push({ snapshotId, page });
+    this.next();
+  }
+
+  /** Captures waiting or in flight. */
+  get pending(): number {
+    return this.waiting.length + this.inFlight.size;
+  }
+
+  private next(): void {
+    while (this.inFlight.size < this.options.captures && this.waiting.length > 0) {
+      const { snapshotId, page } = this.waiting.shift()!;
+      const work = captureRequisites(this.context, snapshotId, page, this.controller.signal).finally(() => {
+        this.inFlight.delete(work);
+        this.next();
+      });
+      this.inFlight.add(work);
+    }
+  }
+
+  /** Stops taking captures, lets those in flight finish for at most `deadlineMs`, then aborts them; the waiting ones are dropped. */
+  async stop(deadlineMs: number): Promise<void> {
+    this.waiting.length = 0;
+    const all = Promise.allSettled([...this.inFlight]);
+    const timer = setTimeout(() => this.controller.abort(new Error('shutdown')), deadlineMs);
+    await all;
+    clearTimeout(timer);
+    this.controller.abort(new Error('shutdown'));
+  }
+}
+
+/** One capture's requisites, fetched and recorded together. */
+async function captureRequisites(context: PipelineContext, snapshotId: number, page: FetchResult, signal: AbortSignal): Promise<void> {
+  const { fetcher, requisiteFetcher, store, settings, log } = context;
+  if (!requisiteFetcher || settings.capture.requisites.kinds.length === 0) return;
+  const started = performance.now();
+  try {
+    const html = decodeBody(page.body, page.contentType).text;
+    const records = await fetchRequisites({ page: fetcher, requisites: requisiteFetcher }, store, { url: page.finalUrl, html }, settings.capture.requisites, signal);
+    if (records.length === 0 || signal.aborted) return;
+    await store.recordRequisites(snapshotId, records);
+    const kept = records.filter((record) => record.body !== null);
+    log.info({
+      url: page.finalUrl, snapshot: snapshotId, requisites: records.length, kept: kept.length,
+      bytes: kept.reduce((sum, record) => sum + (record.body && 'data' in record.body ? record.body.size : 0), 0), ms: Math.round(performance.now() - started),
+    }, 'requisites captured');
+  } catch (error) {
+    if (signal.aborted) return;
+    log.warn({ url: page.finalUrl, snapshot: snapshotId, error: error instanceof Error ? error.message : String(error) }, 'requisites not captured');
+  }
+}

@@ -1,0 +1,121 @@
+import type { RequisiteKind, RequisiteRecord, RequisiteValidators } from '../archive/store.js';
+import { decodeStoredBody, encodeRequisite, loadCodec, type StoredBody } from '../archive/codec.js';
+import { FetchError, type Fetcher, type FetchResult } from '../net/fetcher.js';
+import { requisitesOfCss, requisitesOfHtml, type Requisite } from './discover.js';
+import { compresses, fitsKind, sniffedType } from './sniff.js';
+
+/**
+ * Fetching a capture's requisites (issue #67), as carefully as the page: through their own
+ * Fetcher (the address policy on every connection and redirect, their own per-host politeness —
+ * a CDN serves many sites — and a byte cap per requisite), a conditional GET against the last
+ * kept fetch of each URL, the bytes' type sniffed and checked against what the page wanted, a
+ * budget of bytes and of time per capture, and stylesheets followed to a bounded depth. A
+ * requisite that fails is recorded with its reason; it never fails the capture.
+ */
+
+/** The kinds a `capture.requisites.kinds` setting turns on. */
+const KINDS_OF_SETTING: Record<'images' | 'styles' | 'media', RequisiteKind[]> = { images: ['image', 'icon'], styles: ['style', 'font'], media: ['media'] };
+
+export interface RequisiteSettings {
+  kinds: Array<'images' | 'styles' | 'media'>;
+  maxBytes: number;
+  maxBytesPerCapture: number;
+  cssDepth: number;
+  timeout: number;
+}
+
+export interface RequisiteSource {
+  requisiteValidators(url: string): Promise<RequisiteValidators | null>;
+  /** Kept bytes, as stored (a stylesheet found unchanged is read again for what it refers to). */
+  storedBody(sha256: string): Promise<StoredBody | null>;
+}
+
+const ACCEPT: Record<RequisiteKind, string> = {
+  image: 'image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8',
+  icon: 'image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8',
+  style: 'text/css,*/*;q=0.1',
+  font: 'font/woff2,font/woff,font/ttf,font/otf,*/*;q=0.5',
+  media: 'video/*,audio/*,text/vtt,*/*;q=0.5',
+};
+
+/**
+ * Who fetches a requisite: the page's own Fetcher for the page's own host — one politeness
+ * budget per host, whatever is asked of it — and the requisites' Fetcher for every other host
+ * (a CDN serving many sites has a budget of its own).
+ */
+export interface RequisiteFetchers {
+  page: Fetcher;
+  requisites: Fetcher;
+}
+
+/** The requisites of a page, fetched: one record each, in the order they were found. */
+export async function fetchRequisites(
+  fetchers: RequisiteFetchers, source: RequisiteSource, page: { url: string; html: string }, settings: RequisiteSettings, signal?: AbortSignal,
+): Promise<RequisiteRecord[]> {
+  const pageHost = new URL(page.url).host;
+  const fetcherOf = (url: string) => (new URL(url).host === pageHost ? fetchers.page : fetchers.requisites);
+  const wanted = new Set(settings.kinds.flatMap((kind) => KINDS_OF_SETTING[kind]));
+  if (wanted.size === 0) return [];
+  await loadCodec();
+  const deadline = AbortSignal.timeout(settings.timeout);
+  const stop = signal ? AbortSignal.any([signal, deadline]) : deadline;
+  const records: Fetched[] = [];
+  const seen = new Set<string>();
+  let bytes = 0;
+  let level: Array<Requisite & { depth: number }> = requisitesOfHtml(page.html, page.url).map((found) => ({ ...found, depth: 0 }));
+  while (level.length > 0) {
+    const next: Array<Requisite & { depth: number }> = [];
+    const todo = level.filter((found) => wanted.has(found.kind) && !seen.has(found.url) && seen.add(found.url));
+    // One capture's requisites go out together; the Fetcher's host queue keeps each host's pace.
+    await Promise.all(todo.map(async (found) => {
+      if (stop.aborted || bytes >= settings.maxBytesPerCapture) {
+        records.push(failed(found, null, stop.aborted ? 'the capture\'s requisites ran out of time (capture.requisites.timeout)' : 'the capture\'s byte budget was spent (capture.requisites.maxBytesPerCapture)'));
+        return;
+      }
+      const record = await fetchOne(fetcherOf(found.url), source, found, stop, settings.maxBytes);
+      records.push(record);
+      if (record.body && 'data' in record.body) bytes += record.body.size;
+      if (found.kind === 'style' && record.body && found.depth < settings.cssDepth) {
+        const css = record.text;
+        if (css !== null) next.push(...requisitesOfCss(css, record.finalUrl).map((inner) => ({ ...inner, via: `${inner.via} in ${found.url}`, depth: found.depth + 1 })));
+      }
+    }));
+    level = next;
+  }
+  return records.map(({ text: _text, finalUrl: _finalUrl, ...record }) => record);
+}
+
+type Fetched = RequisiteRecord & { text: string | null; finalUrl: string };
+
+const failed = (found: Requisite, status: number | null, error: string): Fetched => ({
+  url: found.url, kind: found.kind, via: found.via, fetchedAt: new Date(), status, contentType: null, body: null, etag: null, lastModified: null, error, text: null, finalUrl: found.url,
+});
+
+async function fetchOne(fetcher: Fetcher, source: RequisiteSource, found: Requisite, signal: AbortSignal, maxBytes: number): Promise<Fetched> {
+  const last = await source.requisiteValidators(found.url);
+  let result: FetchResult;
+  try {
+    result = await fetcher.fetch(found.url, last ? { etag: last.etag, lastModified: last.lastModified } : {}, signal, { accept: ACCEPT[found.kind], maxBytes });
+  } catch (error) {
+    const message = error instanceof FetchError ? error.message : String(error);
+    return failed(found, null, message);
+  }
+  const base = { url: found.url, kind: found.kind, via: found.via, fetchedAt: result.fetchedAt, status: result.status, etag: result.headers['etag'] ?? null, lastModified: result.headers['last-modified'] ?? null, finalUrl: result.finalUrl };
+  if (result.status === 304 && last) {
+    // Unchanged since the last fetch: the same bytes, listed again for this capture.
+    const stored = found.kind === 'style' ? await source.storedBody(last.sha256) : null;
+    return {
+      ...base, contentType: last.contentType, body: { sha256: last.sha256 }, etag: base.etag ?? last.etag, lastModified: base.lastModified ?? last.lastModified, error: null,
+      text: stored ? decodeStoredBody(stored).toString('utf8') : null,
+    };
+  }
+  if (result.status < 200 || result.status >= 300) return { ...base, contentType: null, body: null, error: `HTTP ${result.status}`, text: null };
+  const type = sniffedType(result.body, result.contentType);
+  if (!fitsKind(found.kind, type)) return { ...base, contentType: type, body: null, error: `not ${found.kind === 'image' || found.kind === 'icon' ? 'an image' : `a ${found.kind}`}: ${type ?? 'empty'}`, text: null };
+  // A stylesheet is CSS whatever the server called it (a sheet served as text/plain still styles the page it was for).
+  const contentType = found.kind === 'style' ? 'text/css' : type;
+  return {
+    ...base, contentType, body: encodeRequisite(result.body, compresses(contentType)), error: null,
+    text: found.kind === 'style' ? result.body.toString('utf8') : null,
+  };
+}

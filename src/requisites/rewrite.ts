@@ -1,0 +1,113 @@
+import { generate, parse, walk } from 'css-tree';
+import render from 'dom-serializer';
+import { Element, Text, type ChildNode } from 'domhandler';
+import { parseDocument } from 'htmlparser2';
+import { srcsetCandidates } from './discover.js';
+import type { RequisiteKind } from '../archive/store.js';
+
+/**
+ * A capture made replayable (issue #67): every URL through which the page asks for a requisite
+ * is rewritten to the archive's copy (`link`), so that a browser showing the capture asks the
+ * capture origin and nothing else — as pywb rewrites a page for its `im_`/`cs_` routes. The
+ * archived bytes are untouched (Memento's `id_` serves them as fetched); this is a rendering.
+ * No script runs at replay, so the lazy-loading attributes' images become the images' sources.
+ * `<base href>` is removed: it would send relative URLs, the rewritten ones among them, to the
+ * live site.
+ */
+
+/** Where the archive serves `url` (absolute) as a requisite of `kind`. */
+export type RequisiteLink = (url: string, kind: RequisiteKind) => string;
+
+const LAZY_SRC = /^data-(?:[\w-]*-)?src$|^data-original$/;
+const LAZY_SRCSET = /^data-(?:[\w-]*-)?srcset$/;
+const ICON_RELS = new Set(['icon', 'apple-touch-icon', 'apple-touch-icon-precomposed', 'mask-icon']);
+
+/** `value` resolved against `base` when it is http(s); null otherwise (data: URLs stay as they are). */
+function absolute(value: string, base: string): string | null {
+  try {
+    const url = new URL(value.trim(), base);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href.replace(/#.*$/, '') : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The HTML of a page at `pageUrl`, its requisites' URLs rewritten through `link`. */
+export function replayableHtml(html: string, pageUrl: string, link: RequisiteLink): string {
+  const document = parseDocument(html, { decodeEntities: true, lowerCaseAttributeNames: true });
+  let base = pageUrl;
+  const rewrite = (value: string | undefined, kind: RequisiteKind): string | undefined => {
+    if (value === undefined) return undefined;
+    const url = absolute(value, base);
+    return url === null ? value : link(url, kind);
+  };
+  const rewriteSrcset = (value: string): string => srcsetCandidates(value)
+    .map((candidate) => `${rewrite(candidate.url, 'image')} ${candidate.descriptors}`.trim()).join(', ');
+  const visit = (nodes: ChildNode[], media: 'video' | 'audio' | null) => {
+    for (const node of [...nodes]) {
+      if (!(node instanceof Element)) continue;
+      const attributes = node.attribs;
+      const name = node.name.toLowerCase();
+      if (name === 'base') {
+        if (attributes['href'] && base === pageUrl) base = absolute(attributes['href'], pageUrl) ?? pageUrl;
+        node.parent?.children.splice(node.parent.children.indexOf(node), 1);
+        continue;
+      }
+      if (attributes['style']) attributes['style'] = replayableCss(attributes['style'], base, link, { declarations: true });
+      if (attributes['background']) attributes['background'] = rewrite(attributes['background'], 'image')!;
+      if (name === 'img' || name === 'source' || name === 'image') {
+        if (name === 'source' && media !== null) {
+          if (attributes['src']) attributes['src'] = rewrite(attributes['src'], 'media')!;
+        } else {
+          // No script at replay: what a lazy-loading script would have put in src and srcset goes there now.
+          for (const [key, value] of Object.entries(attributes)) {
+            if (LAZY_SRC.test(key) && value.trim() && absolute(value, base) !== null) attributes['src'] = value;
+            else if (LAZY_SRCSET.test(key) && value.trim()) attributes['srcset'] = value;
+          }
+          for (const key of ['src', 'href', 'xlink:href']) if (attributes[key]) attributes[key] = rewrite(attributes[key], 'image')!;
+          if (attributes['srcset']) attributes['srcset'] = rewriteSrcset(attributes['srcset']);
+          if (attributes['loading'] === 'lazy') delete attributes['loading'];
+        }
+      } else if (name === 'video' || name === 'audio') {
+        if (attributes['poster']) attributes['poster'] = rewrite(attributes['poster'], 'image')!;
+        if (attributes['src']) attributes['src'] = rewrite(attributes['src'], 'media')!;
+      } else if (name === 'track') {
+        if (attributes['src']) attributes['src'] = rewrite(attributes['src'], 'media')!;
+      } else if (name === 'link' && attributes['href']) {
+        const rels = (attributes['rel'] ?? '').toLowerCase().split(/\s+/);
+        if (rels.includes('stylesheet')) attributes['href'] = rewrite(attributes['href'], 'style')!;
+        else if (rels.some((rel) => ICON_RELS.has(rel))) attributes['href'] = rewrite(attributes['href'], 'icon')!;
+        else if (rels.includes('preload')) attributes['href'] = rewrite(attributes['href'], attributes['as'] === 'style' ? 'style' : attributes['as'] === 'font' ? 'font' : 'image')!;
+      } else if (name === 'style') {
+        for (const child of node.children) if (child instanceof Text) child.data = replayableCss(child.data, base, link);
+      }
+      visit(node.children, name === 'video' || name === 'audio' ? name : media);
+    }
+  };
+  visit(document.children, null);
+  return render(document, { decodeEntities: false, encodeEntities: 'utf8' });
+}
+
+/** CSS at `sheetUrl` with its `url()`s and `@import`s rewritten through `link` (fonts inside @font-face as fonts). */
+export function replayableCss(css: string, sheetUrl: string, link: RequisiteLink, options: { declarations?: boolean } = {}): string {
+  let ast;
+  try {
+    ast = parse(css, { context: options.declarations ? 'declarationList' : 'stylesheet', parseValue: true, parseRulePrelude: false, onParseError: () => undefined });
+  } catch {
+    return css;
+  }
+  walk(ast, function visit(node) {
+    if (node.type === 'Atrule' && node.name.toLowerCase() === 'import' && node.prelude?.type === 'AtrulePrelude') {
+      const first = node.prelude.children.first;
+      if ((first?.type === 'String' || first?.type === 'Url')) {
+        const url = absolute(first.value, sheetUrl);
+        if (url !== null) first.value = link(url, 'style');
+      }
+      return;
+    }
+    if (node.type !== 'Url' || this.atrule?.name.toLowerCase() === 'import') return;
+    const url = absolute(node.value, sheetUrl);
+    if (url !== null) node.value = link(url, this.atrule?.name.toLowerCase() === 'font-face' ? 'font' : 'image');
+  });
+  return generate(ast);
+}
