@@ -5,12 +5,13 @@ import { STATUS_CODES } from 'node:http';
 import { WARCRecord, WARCSerializer } from 'warcio';
 import { checksOf, versionsOf, type CheckRow, type VersionRow } from '../rules/articles.js';
 import { getBlob } from '../rules/captures.js';
+import { requisitesOf } from '../rules/requisites.js';
 import { rows, type Steps } from '../steps.js';
 import { loadCodec } from '../codec.js';
 import { z } from 'zod';
 import { integer, joinedHeaders, json, nullableInteger, nullableText, text } from '../rows.js';
 import { cdxjLines } from './cdxj.js';
-import type { ArticleFilter, ArticleSummary, Progress, Store } from '../store.js';
+import type { ArticleFilter, ArticleSummary, Progress, Store, StoredRequisite } from '../store.js';
 import type { ExportSink, ExportReport, WarcOptions, WarcIndexEntry } from '../store.js';
 
 /**
@@ -91,6 +92,8 @@ export interface ExportSource {
   exportCaptures(articleId: number): Promise<ExportCapture[]>;
   /** A stored body, decoded (the codec is loaded), or null. */
   exportBody(sha256: string): Promise<Buffer | null>;
+  /** A capture's requisites (issue #67). */
+  exportRequisites(snapshotId: number): Promise<StoredRequisite[]>;
 }
 
 /** A version's change kinds, as stored (JSON). */
@@ -174,6 +177,10 @@ export abstract class ExportingStore implements ExportSource {
 
   exportBody(sha256: string) {
     return this.query(getBlob(sha256));
+  }
+
+  exportRequisites(snapshotId: number) {
+    return this.query(requisitesOf(snapshotId));
   }
 
   exportJsonl(...args: Parameters<Store['exportJsonl']>) {
@@ -263,6 +270,51 @@ function newestActivity(articles: ArticleSummary[], capturedUntil: string | unde
   return capturedUntil !== undefined && capturedUntil < newest ? capturedUntil : newest;
 }
 
+type FirstResponses = Map<string, { id: string; url: string; date: string; digest: string | null }>;
+
+/**
+ * A capture's requisite as a record (issue #67): its first payload in the export as a `response`
+ * (or a `resource` when what was fetched for this capture was a 304 to a conditional GET: Forest
+ * has the bytes, not a response that carried them then), a payload already written as a
+ * `revisit` with WARC 1.1's standard identical-payload-digest profile. Forest keeps a requisite's
+ * type and validators, not its other headers. A requisite whose bytes were not kept has no record.
+ */
+async function writeRequisite(
+  source: ExportSource, requisite: StoredRequisite, snapshotId: number, firstResponse: FirstResponses,
+  write: (record: WARCRecord) => Promise<{ offset: number; length: number }>, options: WarcOptions,
+): Promise<WarcIndexEntry | null> {
+  if (requisite.sha256 === null) return null;
+  if (options.capturedUntil !== undefined && requisite.fetchedAt > options.capturedUntil) return null;
+  const id = recordId('requisite', snapshotId, requisite.url);
+  const date = warcDate(requisite.fetchedAt);
+  const status = requisite.status === 304 || requisite.status === null ? 200 : requisite.status;
+  const seen = firstResponse.get(requisite.sha256);
+  let record: WARCRecord;
+  if (seen) {
+    record = WARCRecord.create({
+      url: requisite.url, date, type: 'revisit', warcVersion: 'WARC/1.1', refersToUrl: seen.url, refersToDate: seen.date,
+      statusline: `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`.trimEnd(), httpHeaders: requisite.contentType ? { 'content-type': requisite.contentType } : {},
+      warcHeaders: {
+        'WARC-Record-ID': id, 'WARC-Profile': 'http://netpreserve.org/warc/1.1/revisit/identical-payload-digest', 'WARC-Refers-To': seen.id,
+        ...(seen.digest ? { 'WARC-Payload-Digest': seen.digest } : {}),
+      },
+    }, []);
+  } else {
+    const body = await source.exportBody(requisite.sha256);
+    if (!body) return null;
+    record = requisite.status === 304
+      ? WARCRecord.create({ url: requisite.url, date, type: 'resource', warcVersion: 'WARC/1.1', warcHeaders: { 'WARC-Record-ID': id, 'Content-Type': requisite.contentType ?? 'application/octet-stream' } }, [body])
+      : WARCRecord.create({
+          url: requisite.url, date, type: 'response', warcVersion: 'WARC/1.1', statusline: `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`.trimEnd(),
+          httpHeaders: { ...(requisite.contentType ? { 'content-type': requisite.contentType } : {}), 'content-length': String(body.length) }, warcHeaders: { 'WARC-Record-ID': id },
+        }, [body]);
+  }
+  const at = await write(record);
+  const digest = record.warcPayloadDigest ?? record.warcHeader('WARC-Payload-Digest') ?? null;
+  if (!seen) firstResponse.set(requisite.sha256, { id, url: requisite.url, date, digest: record.warcPayloadDigest ?? null });
+  return { url: requisite.url, date: requisite.fetchedAt, status, mime: requisite.contentType, digest, ...at };
+}
+
 export async function writeWarc(source: ExportSource, filter: ArticleFilter, sink: ExportSink, filename: string, options: WarcOptions): Promise<ExportReport> {
   const articles = await source.exportArticles(filter);
   // The captures' bodies are decoded here, on this thread.
@@ -284,7 +336,7 @@ export async function writeWarc(source: ExportSource, filter: ArticleFilter, sin
     description: 'Pages captured by Forest, with the article object extracted from each as a metadata record',
   }));
   // The first response record of each payload, for revisit records of the same bytes.
-  const firstResponse = new Map<string, { id: string; url: string; date: string; digest: string | null }>();
+  const firstResponse: FirstResponses = new Map();
   let versions = 0;
   for (const [index, article] of articles.entries()) {
     const versionRows = new Map((await source.exportVersions(article.id)).map((version) => [version.n, version]));
@@ -349,6 +401,12 @@ export async function writeWarc(source: ExportSource, filter: ArticleFilter, sin
         url, date, type: 'metadata', warcVersion: 'WARC/1.1',
         warcHeaders: { 'WARC-Record-ID': recordId('metadata', capture.snapshot_id), 'WARC-Refers-To': id, 'Content-Type': 'application/json' },
       }, [Buffer.from(JSON.stringify(metadata))]));
+      if (capture.sha256) {
+        for (const requisite of await source.exportRequisites(capture.snapshot_id)) {
+          const entry = await writeRequisite(source, requisite, capture.snapshot_id, firstResponse, write, options);
+          if (entry) options.onCapture?.(entry);
+        }
+      }
     }
     options.progress?.(index + 1, articles.length);
   }

@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { createReadStream } from 'node:fs';
+import { join } from 'node:path';
+import { before, test } from 'node:test';
+import { WARCParser } from 'warcio';
+import { encodeRequisite, loadCodec } from '../../src/archive/codec.js';
+import { exportWarc, writeCdxj } from '../../src/archive/exports/export.js';
+import { recordRequisites } from '../../src/archive/rules/requisites.js';
+import { runOn } from '../../src/archive/sqlite/sql.js';
+import type { RequisiteRecord } from '../../src/archive/store.js';
+import { smallArchive } from '../helpers/small-archive.js';
+import { tempDir } from '../helpers/temp.js';
+
+before(() => loadCodec());
+
+const requisite = (url: string, bytes: Buffer, at: string, status = 200, kept = true): RequisiteRecord => ({
+  url, kind: 'image', via: 'img src', fetchedAt: new Date(at), status, contentType: 'image/png',
+  body: kept ? encodeRequisite(bytes, false) : null, etag: null, lastModified: null, error: kept ? null : 'HTTP 404',
+});
+
+test('a WARC export holds each requisite: its first payload as a response, the same bytes again as a standard identical-payload-digest revisit, each indexed in CDXJ', async () => {
+  const dir = tempDir();
+  const store = smallArchive(join(dir, 'archive.db'), ['One', 'Two']);
+  const logo = Buffer.from('logo bytes, the same for both pages');
+  const snapshots = store.db.prepare('SELECT id FROM snapshots WHERE sha256 IS NOT NULL ORDER BY id').pluck().all() as number[];
+  runOn(store.db, recordRequisites(snapshots[0]!, [requisite('https://cdn.example/logo.png', logo, '2026-11-02T00:00:05Z'), requisite('https://cdn.example/gone.png', Buffer.alloc(0), '2026-11-02T00:00:05Z', 404, false)]));
+  runOn(store.db, recordRequisites(snapshots.at(-1)!, [requisite('https://cdn.example/logo.png', logo, '2026-11-02T00:02:05Z')]));
+  const out = join(dir, 'out.warc');
+  await exportWarc(store, {}, out, { gzip: false, software: 'test' });
+  const records: Array<{ type: string; url: string | null | undefined; id: string | null | undefined; refersTo: string | null | undefined; profile: string | null | undefined; digest: string | null | undefined; payload: string }> = [];
+  for await (const record of WARCParser.iterRecords(createReadStream(out))) {
+    records.push({ type: record.warcType, url: record.warcTargetURI, id: record.warcHeader('WARC-Record-ID'), refersTo: record.warcHeader('WARC-Refers-To'),
+      profile: record.warcHeader('WARC-Profile'), digest: record.warcPayloadDigest, payload: record.warcType === 'response' ? await record.contentText() : '' });
+  }
+  const logos = records.filter((record) => record.url === 'https://cdn.example/logo.png');
+  assert.deepEqual(logos.map((record) => record.type), ['response', 'revisit']);
+  assert.equal(logos[0]!.payload, logo.toString());
+  assert.equal(logos[1]!.refersTo, logos[0]!.id);
+  assert.equal(logos[1]!.profile, 'http://netpreserve.org/warc/1.1/revisit/identical-payload-digest', 'the standard profile, not a private one');
+  assert.equal(logos[1]!.digest, logos[0]!.digest);
+  assert.ok(!records.some((record) => record.url === 'https://cdn.example/gone.png'), 'a requisite whose bytes were not kept has no record');
+  const lines: string[] = [];
+  await writeCdxj(store, {}, { write: (data) => void lines.push(String(data)), bytes: 0 }, 'out.warc', { gzip: false, software: 'test' });
+  assert.equal(lines.join('').split('\n').filter((line) => line.startsWith('example,cdn)/logo.png ')).length, 2, 'each logo record has its CDXJ line');
+  await store.close();
+});
