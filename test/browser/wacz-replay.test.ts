@@ -5,7 +5,10 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { loadCodec } from '../../src/archive/codec.js';
+import { encodeRequisite, loadCodec } from '../../src/archive/codec.js';
+import { recordRequisites } from '../../src/archive/rules/requisites.js';
+import { runOn } from '../../src/archive/sqlite/sql.js';
+import { png } from '../helpers/png.js';
 import { launchChromium } from '../helpers/browser.js';
 import { forest } from '../helpers/cli.js';
 import { smallArchive } from '../helpers/small-archive.js';
@@ -22,6 +25,7 @@ import { tempDir } from '../helpers/temp.js';
 // The package exports its index.html beside ui.js and sw.js (its package.json is not exported).
 const replayDir = dirname(createRequire(import.meta.url).resolve('replaywebpage/index.html'));
 const dir = tempDir();
+const LOGO = png(24, 12, [30, 60, 90]);
 const wacz = join(dir, 'archive.wacz');
 let server: Server;
 let origin = '';
@@ -36,7 +40,16 @@ const FILES: Record<string, { path: () => string; type: string }> = {
 
 before(async () => {
   await loadCodec();
-  await smallArchive(join(dir, 'archive.db'), ['One', 'Two']).close();
+  // Every page shows the site's logo, kept as each capture's requisite (issue #67).
+  const store = smallArchive(join(dir, 'archive.db'), ['One', 'Two'], { everyPageExtra: '<img id="logo" src="https://cdn.example/logo.png" alt="">' });
+  const snapshots = store.db.prepare('SELECT id, fetched_at FROM snapshots').all() as Array<{ id: number; fetched_at: string }>;
+  for (const snapshot of snapshots) {
+    runOn(store.db, recordRequisites(snapshot.id, [{
+      url: 'https://cdn.example/logo.png', kind: 'image', via: 'img src', fetchedAt: new Date(Date.parse(snapshot.fetched_at) + 1000), status: 200,
+      contentType: 'image/png', body: encodeRequisite(LOGO, false), etag: null, lastModified: null, error: null,
+    }]));
+  }
+  await store.close();
   const exported = await forest(['export', '--format', 'wacz', '--out', wacz, '--db', join(dir, 'archive.db')]);
   assert.equal(exported.code, 0, exported.stderr);
   server = createServer((request, response) => {
@@ -76,7 +89,7 @@ after(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-test('ReplayWeb.page replays the exported WACZ: the archived article\'s text is in the replayed page', async () => {
+test('ReplayWeb.page replays the exported WACZ: the archived article\'s text is in the replayed page, and its image decoded from the WACZ', async () => {
   const page = await browser.newPage();
   try {
     await page.goto(`${origin}/`);
@@ -95,10 +108,19 @@ test('ReplayWeb.page replays the exported WACZ: the archived article\'s text is 
       for (const frame of page.frames()) {
         const text = await frame.evaluate(() => document.body?.innerText ?? '').catch(() => '');
         // Version 2 of article 1 (the latest capture); its first paragraph is the same in both.
-        if (/The mayor said yes/.test(text) && frame.url().includes('/https://a.example/1')) replayed = frame.url();
+        if (/The mayor said yes/.test(text) && frame.url().includes('/https://a.example/1')) {
+          // The page's image, from the WACZ too: decoded at its own size once it has loaded.
+          const logo = await frame.evaluate(async () => {
+            const image = document.getElementById('logo') as HTMLImageElement | null;
+            if (!image) return 0;
+            await image.decode().catch(() => undefined);
+            return image.naturalWidth;
+          }).catch(() => 0);
+          if (logo === 24) replayed = frame.url();
+        }
       }
     }
-    assert.ok(replayed, `the article's text in a replayed frame (frames: ${page.frames().map((frame) => frame.url()).join(' ')})`);
+    assert.ok(replayed, `the article's text and its image in a replayed frame (frames: ${page.frames().map((frame) => frame.url()).join(' ')})`);
     // The replay came from the WACZ's WARC: a capture timestamp of the archive, not a live fetch.
     assert.match(replayed, /\/2026110200\d{4}mp_\/https:\/\/a\.example\/1$/);
   } finally {

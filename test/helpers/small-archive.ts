@@ -23,7 +23,8 @@ export const ARCHIVE_START = Date.parse('2026-11-02T00:00:00Z');
  * to the HTML of its second version, as if extraction had let it through.
  */
 /** `links[i]`, where given, is article i + 1's URL (its item's link and the page's) instead of `https://a.example/<i + 1>`. */
-export function smallArchive(path: string, titles: string[] = ['One'], options: { firstPageExtra?: string; latestHtmlExtra?: string; links?: string[] } = {}): SqliteStore {
+/** `everyPageExtra` is added to every capture's raw page (a requisite the test stores: an image). */
+export function smallArchive(path: string, titles: string[] = ['One'], options: { firstPageExtra?: string; latestHtmlExtra?: string; links?: string[]; everyPageExtra?: string } = {}): SqliteStore {
   const link = (n: number) => options.links?.[n - 1] ?? `https://a.example/${n}`;
   const store = openStore(path, { create: true });
   const { db } = store;
@@ -32,7 +33,7 @@ export function smallArchive(path: string, titles: string[] = ['One'], options: 
   const items = titles.map((title, i) => ({ guid: `g${i + 1}`, link: link(i + 1), title, summary: null, published: null, updated: null, author: null, categories: [], enclosures: [], content: null, origLink: null }));
   runOn(db, upsertItems(1, items, at(0), true));
   const capture = (itemId: number, when: Date, html: string, extra = '') => {
-    const body = Buffer.from(`<html><head><title>${titles[itemId - 1] ?? ''}</title></head><body>${html}${extra}</body></html>`);
+    const body = Buffer.from(`<html><head><title>${titles[itemId - 1] ?? ''}</title></head><body>${html}${extra}${options.everyPageExtra ?? ''}</body></html>`);
     return runOn(db, recordCapture(itemId, {
       url: link(itemId), finalUrl: link(itemId), status: 200, headers: {}, contentType: 'text/html',
       redirects: [], permanentUrl: null, notModified: false, retryAfterMs: null, fetchedAt: when, durationMs: 5,
