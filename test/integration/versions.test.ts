@@ -154,12 +154,17 @@ test('one version per real edit and not one more; history, diff and search show 
     records.push({ type: warcRecord.warcType, url: warcRecord.warcTargetURI, refersTo: warcRecord.warcHeader('WARC-Refers-To'), id: warcRecord.warcHeader('WARC-Record-ID'), body });
   }
   assert.equal(records[0]!.type, 'warcinfo');
-  const captures = records.filter((r) => r.type === 'response' || r.type === 'revisit');
+  // The pages' records, apart from their requisites' (each page's image, issue #67).
+  const requisiteUrls = new Set(query<{ url: string }>(ws.db, 'SELECT DISTINCT url FROM requisites').map((row) => row.url));
+  const pageRecords = records.filter((r) => !requisiteUrls.has(r.url ?? ''));
+  const captures = pageRecords.filter((r) => r.type === 'response' || r.type === 'revisit');
   assert.equal(captures.length, snapshots.length, 'every capture is a response or revisit record');
+  const keptImages = query<{ sha256: string }>(ws.db, 'SELECT DISTINCT sha256 FROM requisites WHERE sha256 IS NOT NULL');
+  assert.equal(records.filter((r) => r.type === 'response' && requisiteUrls.has(r.url ?? '')).length, keptImages.length, 'one response per distinct requisite payload, the rest revisits');
   // Revisits whose object did not change keep no body (sha256 NULL): they are revisit records.
   const stored = snapshots.filter((s) => s.sha256 !== null);
   assert.ok(stored.length < snapshots.length, 'unchanged revisits dropped their bodies');
-  assert.equal(records.filter((r) => r.type === 'response').length, new Set(stored.map((s) => s.sha256)).size, 'one response per distinct stored payload');
+  assert.equal(pageRecords.filter((r) => r.type === 'response').length, new Set(stored.map((s) => s.sha256)).size, 'one response per distinct stored payload');
   assert.equal(records.filter((r) => r.type === 'request').length, snapshots.length);
   const metadata = records.filter((r) => r.type === 'metadata');
   assert.equal(metadata.length, snapshots.length);
