@@ -44,3 +44,16 @@ test('a WARC export holds each requisite: its first payload as a response, the s
   assert.equal(lines.join('').split('\n').filter((line) => line.startsWith('example,cdn)/logo.png ')).length, 2, 'each logo record has its CDXJ line');
   await store.close();
 });
+
+test('forest check finds a requisite whose bytes changed since they were stored, or went missing', async () => {
+  const dir = tempDir();
+  const store = smallArchive(join(dir, 'archive.db'), ['One']);
+  const [snapshot] = store.db.prepare('SELECT id FROM snapshots ORDER BY id').pluck().all() as number[];
+  const logo = Buffer.from('the logo as fetched');
+  runOn(store.db, recordRequisites(snapshot!, [requisite('https://cdn.example/logo.png', logo, '2026-11-02T00:00:05Z')]));
+  const bodies = async () => (await store.verify()).find((check) => check.name === 'requisite bodies')!.problems;
+  assert.deepEqual(await bodies(), []);
+  store.db.prepare("UPDATE blobs SET data = ? WHERE encoding = 'identity'").run(Buffer.from('the logo, altered'));
+  assert.match((await bodies()).join(' '), /hashes to .*: its bytes changed since they were stored/);
+  await store.close();
+});

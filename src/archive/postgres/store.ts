@@ -35,7 +35,7 @@ import {
   versionsByMethod,
 } from './summary.js';
 import { captureContent, capturesOfUrl, wrappersOfFeed } from '../rules/access.js';
-import { recordRequisites, requisiteAt, requisitesOf, requisiteValidators } from '../rules/requisites.js';
+import { recordRequisites, requisiteAt, requisiteDigestProblems, requisitesOf, requisiteValidators } from '../rules/requisites.js';
 import {
   confirmPush, denyPush, forgetPush, pushCandidates, recordPush, recordPushFailure, recordPushRequest, subscriptionByCallback, subscriptionOfFeed,
   subscriptionsByFeed,
@@ -214,8 +214,9 @@ export class PgStore extends ExportingStore implements Store {
 
   // Administering (ArchiveAdmin)
 
-  verify() {
-    return checkArchive(this.db);
+  async verify() {
+    await loadCodec();
+    return [...await checkArchive(this.db), { name: 'requisite bodies', problems: await this.query(requisiteDigestProblems()) }];
   }
 
   copyRows(...[part, after, limit]: Parameters<Store['copyRows']>) {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { RequisiteContent, RequisiteKind, RequisiteRecord, RequisiteValidators, StoredRequisite } from '../model.js';
 import { integer, nullableInteger, nullableText, text } from '../rows.js';
-import { row, rows, run, type Steps } from '../steps.js';
+import { row, rows, run, values, type Steps } from '../steps.js';
+import { sha256 } from '../codec.js';
 import { getBlob, putEncodedBlob } from './captures.js';
 
 /**
@@ -60,4 +61,18 @@ export function* requisiteAt(url: string, at: Date): Steps<RequisiteContent | nu
   if (!chosen) return null;
   const body = yield* getBlob(chosen.sha256);
   return body ? { url, fetchedAt: chosen.fetchedAt, contentType: chosen.contentType, body } : null;
+}
+
+/**
+ * `forest check`'s look at requisites' bytes (issue #67): each distinct body a requisite names is
+ * there and hashes to its name. The codec must be loaded (zstd bodies are decoded).
+ */
+export function* requisiteDigestProblems(): Steps<string[]> {
+  const problems: string[] = [];
+  for (const hash of yield* values(text, 'SELECT DISTINCT sha256 FROM requisites WHERE sha256 IS NOT NULL ORDER BY sha256', [], 'requisiteDigestProblems')) {
+    const body = yield* getBlob(hash);
+    if (!body) problems.push(`requisite body ${hash} is missing`);
+    else if (sha256(body) !== hash) problems.push(`requisite body ${hash} hashes to ${sha256(body)}: its bytes changed since they were stored`);
+  }
+  return problems;
 }

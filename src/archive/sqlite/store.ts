@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { loadCodec } from '../codec.js';
 import { recentChanges } from './access.js';
 import { captureContent, capturesOfUrl, wrappersOfFeed } from '../rules/access.js';
-import { requisiteAt, requisitesOf } from '../rules/requisites.js';
+import { requisiteAt, requisiteDigestProblems, requisitesOf } from '../rules/requisites.js';
 import { articlesAfter, listArticles, pageOfArticles } from './article-lists.js';
 import { articleById, checksOf, sameArticleElsewhere, versionOf, versionsOf } from '../rules/articles.js';
 import { checkpoint, heldOpenElsewhere, limitSize, openDatabase, type Db } from './database.js';
@@ -219,7 +219,8 @@ export class SqliteStore extends SqliteWork implements Store {
   }
 
   async verify() {
-    return checkArchive(this.db);
+    await loadCodec();
+    return [...checkArchive(this.db), { name: 'requisite bodies', problems: this.read(requisiteDigestProblems()) }];
   }
 
   backup(...args: Parameters<Store['backup']>) {
