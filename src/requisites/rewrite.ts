@@ -32,8 +32,14 @@ function absolute(value: string, base: string): string | null {
   }
 }
 
-/** The HTML of a page at `pageUrl`, its requisites' URLs rewritten through `link`. */
-export function replayableHtml(html: string, pageUrl: string, link: RequisiteLink): string {
+/**
+ * The HTML of a page at `pageUrl`, its requisites' URLs rewritten through `link`. `kept`: the
+ * URLs whose bytes the capture kept, when it lists its requisites — a `srcset` then offers only
+ * those (a browser picks one candidate for its screen; one Forest did not keep would be a broken
+ * image), and falls back to `src` when it has none.
+ */
+export function replayableHtml(html: string, pageUrl: string, link: RequisiteLink, options: { kept?: ReadonlySet<string> | null } = {}): string {
+  const kept = options.kept && options.kept.size > 0 ? options.kept : null;
   const document = parseDocument(html, { decodeEntities: true, lowerCaseAttributeNames: true });
   let base = pageUrl;
   const rewrite = (value: string | undefined, kind: RequisiteKind): string | undefined => {
@@ -42,6 +48,7 @@ export function replayableHtml(html: string, pageUrl: string, link: RequisiteLin
     return url === null ? value : link(url, kind);
   };
   const rewriteSrcset = (value: string): string => srcsetCandidates(value)
+    .filter((candidate) => kept === null || kept.has(absolute(candidate.url, base) ?? ''))
     .map((candidate) => `${rewrite(candidate.url, 'image')} ${candidate.descriptors}`.trim()).join(', ');
   const visit = (nodes: ChildNode[], media: 'video' | 'audio' | null) => {
     for (const node of [...nodes]) {
@@ -65,7 +72,11 @@ export function replayableHtml(html: string, pageUrl: string, link: RequisiteLin
             else if (LAZY_SRCSET.test(key) && value.trim()) attributes['srcset'] = value;
           }
           for (const key of ['src', 'href', 'xlink:href']) if (attributes[key]) attributes[key] = rewrite(attributes[key], 'image')!;
-          if (attributes['srcset']) attributes['srcset'] = rewriteSrcset(attributes['srcset']);
+          if (attributes['srcset']) {
+            const srcset = rewriteSrcset(attributes['srcset']);
+            if (srcset) attributes['srcset'] = srcset;
+            else delete attributes['srcset'];
+          }
           if (attributes['loading'] === 'lazy') delete attributes['loading'];
         }
       } else if (name === 'video' || name === 'audio') {

@@ -158,7 +158,8 @@ async function serveCapture(reply: FastifyReply, store: WebArchive, original: st
   const capture = await store.capture(memento.snapshotId);
   if (!capture) throw new Problem(404, 'Not archived', `the capture of ${original} at ${memento.datetime} is no longer kept`);
   const html = link !== null && /^(text\/html|application\/xhtml\+xml)\b/i.test(capture.contentType ?? '');
-  const body = html ? replayableHtml(decodeBody(capture.body, capture.contentType).text, capture.finalUrl, link) : capture.body;
+  const kept = html ? new Set((await store.requisitesOf(memento.snapshotId)).filter((requisite) => requisite.sha256 !== null).map((requisite) => requisite.url)) : null;
+  const body = html ? replayableHtml(decodeBody(capture.body, capture.contentType).text, capture.finalUrl, link, { kept }) : capture.body;
   const own = links(original);
   const neighbours = [
     mementoLink(original, mementos[0]!, 'first memento'), mementoLink(original, mementos.at(-1)!, 'last memento'),

@@ -51,3 +51,13 @@ test('a stylesheet is replayed with its imports as stylesheets and its fonts and
   assert.ok(css.includes('url(/memento/20261201120000im_/https://cdn.example/f/a.woff2)'), css);
   assert.ok(css.includes('url(/memento/20261201120000im_/https://cdn.example/bg.jpg)'), css);
 });
+
+test('a srcset offers at replay only the candidates the capture kept, and falls back to src when it kept none', () => {
+  const html = '<img id="a" src="s.jpg" srcset="w400.jpg 400w, w800.jpg 800w, w1600.jpg 1600w, w3200.jpg 3200w"><img id="b" src="t.jpg" srcset="u1.jpg 1x, u2.jpg 2x">';
+  const kept = new Set(['https://news.example/w800.jpg', 'https://news.example/w1600.jpg', 'https://news.example/s.jpg', 'https://news.example/t.jpg']);
+  const out = replayableHtml(html, 'https://news.example/story', link, { kept });
+  assert.ok(out.includes('srcset="/memento/20261201120000im_/https://news.example/w800.jpg 800w, /memento/20261201120000im_/https://news.example/w1600.jpg 1600w"'), out);
+  assert.ok(!out.includes('w400') && !out.includes('w3200'), 'candidates not kept are not offered');
+  assert.ok(/<img id="b" src="\/memento\/20261201120000im_\/https:\/\/news\.example\/t\.jpg">/.test(out), `a srcset with nothing kept is dropped: ${out}`);
+  assert.ok(replayableHtml(html, 'https://news.example/story', link).includes('w400.jpg 400w'), 'a capture that lists no requisites keeps its srcset whole');
+});
