@@ -1,11 +1,9 @@
 import type { FetchResult } from '../net/fetcher.js';
 import { decodeBody } from '../net/charset.js';
+import { isHtmlType } from '../requisites/discover.js';
 import { fetchRequisites } from '../requisites/fetch.js';
 import type { PipelineContext } from './context.js';
 import { DAEMON_OPTIONS } from './options.js';
-
-/** Types whose page names requisites (an image or a PDF captured as a page has none). */
-const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
 
 /**
  * Captures' requisites, fetched beside the daemon's work (issue #67): a stored capture is handed
@@ -23,7 +21,7 @@ export class RequisiteLane {
 
   /** A stored capture whose requisites are to be fetched. */
   add(snapshotId: number, page: FetchResult): void {
-    if (this.controller.signal.aborted || !HTML_TYPES.test(page.contentType ?? '') || page.body.length === 0) return;
+    if (this.controller.signal.aborted || !isHtmlType(page.contentType) || page.body.length === 0) return;
     if (this.waiting.length >= this.options.waiting) {
       this.context.log.warn({ url: page.finalUrl, snapshot: snapshotId, waiting: this.waiting.length }, 'requisites given up: too many captures wait for theirs');
       return;

@@ -41,11 +41,11 @@ export const DISCOVERY_OPTIONS = {
  * `data-lazy-srcset`), recognised by shape rather than by name: a `data-` attribute of an image
  * element whose name ends in `src` or `srcset`, or `data-original`.
  */
-const LAZY_SRC = /^data-(?:[\w-]*-)?src$|^data-original$/;
-const LAZY_SRCSET = /^data-(?:[\w-]*-)?srcset$/;
+export const LAZY_SRC = /^data-(?:[\w-]*-)?src$|^data-original$/;
+export const LAZY_SRCSET = /^data-(?:[\w-]*-)?srcset$/;
 
 /** `link rel` tokens that name an icon (HTML's `icon`, and Apple's and Safari's variants). */
-const ICON_RELS = new Set(['icon', 'apple-touch-icon', 'apple-touch-icon-precomposed', 'mask-icon']);
+export const ICON_RELS = new Set(['icon', 'apple-touch-icon', 'apple-touch-icon-precomposed', 'mask-icon']);
 
 /** `meta` properties and names that give the page's image as others show it (Open Graph, Twitter cards). */
 const SOCIAL_IMAGES = new Set(['og:image', 'og:image:url', 'og:image:secure_url', 'twitter:image', 'twitter:image:src']);
@@ -143,27 +143,40 @@ export function requisitesOfHtml(html: string, pageUrl: string, options = DISCOV
  */
 export function requisitesOfCss(css: string, sheetUrl: string, options: { declarations?: boolean; maxPerDocument?: number } = {}): Requisite[] {
   const found = new Found(options.maxPerDocument ?? DISCOVERY_OPTIONS.maxPerDocument);
-  let ast: CssNode;
-  try {
-    // css-tree recovers from errors as browsers do (a broken rule is skipped, not the sheet).
-    ast = parse(css, { context: options.declarations ? 'declarationList' : 'stylesheet', parseValue: true, parseRulePrelude: false, onParseError: () => undefined });
-  } catch {
-    return [];
-  }
-  walk(ast, function visit(node) {
-    if (node.type === 'Atrule' && node.name.toLowerCase() === 'import' && node.prelude?.type === 'AtrulePrelude') {
-      const first = node.prelude.children.first;
-      if (first?.type === 'String') found.add(absolute(first.value, sheetUrl), 'style', '@import');
-      if (first?.type === 'Url') found.add(absolute(first.value, sheetUrl), 'style', '@import');
-      return;
-    }
-    if (node.type !== 'Url') return;
-    if (this.atrule?.name.toLowerCase() === 'import') return;
-    const inFontFace = this.atrule?.name.toLowerCase() === 'font-face';
-    found.add(absolute(node.value, sheetUrl), inFontFace ? 'font' : 'image', inFontFace ? '@font-face url()' : 'css url()');
-  });
+  const ast = parsedCss(css, options.declarations ?? false);
+  if (ast) eachCssUrl(ast, (holder, kind, via) => found.add(absolute(holder.value, sheetUrl), kind, via));
   return found.list();
 }
+
+/** CSS parsed as browsers read it (css-tree recovers from errors: a broken rule is skipped, not the sheet); null when it cannot be. */
+export function parsedCss(css: string, declarations: boolean): CssNode | null {
+  try {
+    return parse(css, { context: declarations ? 'declarationList' : 'stylesheet', parseValue: true, parseRulePrelude: false, onParseError: () => undefined });
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Every URL a stylesheet names, with what it is: an `@import`ed sheet (in either form), a
+ * `url()` inside `@font-face` (a font), any other `url()` (an image). `holder.value` is the URL
+ * as written: discovery reads it, replay rewrites it in place.
+ */
+export function eachCssUrl(ast: CssNode, visit: (holder: { value: string }, kind: 'style' | 'font' | 'image', via: string) => void): void {
+  walk(ast, function each(node) {
+    if (node.type === 'Atrule' && node.name.toLowerCase() === 'import' && node.prelude?.type === 'AtrulePrelude') {
+      const first = node.prelude.children.first;
+      if (first?.type === 'String' || first?.type === 'Url') visit(first, 'style', '@import');
+      return;
+    }
+    if (node.type !== 'Url' || this.atrule?.name.toLowerCase() === 'import') return;
+    const inFontFace = this.atrule?.name.toLowerCase() === 'font-face';
+    visit(node, inFontFace ? 'font' : 'image', inFontFace ? '@font-face url()' : 'css url()');
+  });
+}
+
+/** Whether a Content-Type is a page's that names requisites (an image or a PDF captured as a page names none). */
+export const isHtmlType = (contentType: string | null): boolean => /^(text\/html|application\/xhtml\+xml)\b/i.test(contentType ?? '');
 
 /**
  * The candidates of a `srcset`, in order, each its URL and its descriptors (`800w`, `2x`, or
@@ -213,7 +226,7 @@ function sizeOf(descriptors: string): number {
 }
 
 /** `value` resolved against `base`, if it is an http(s) URL once resolved (data:, javascript: and the like are not fetched); the fragment dropped. */
-function absolute(value: string, base: string): string | null {
+export function absolute(value: string, base: string): string | null {
   const trimmed = value.trim();
   if (!trimmed) return null;
   try {

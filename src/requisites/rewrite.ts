@@ -1,8 +1,8 @@
-import { generate, parse, walk } from 'css-tree';
+import { generate } from 'css-tree';
 import render from 'dom-serializer';
 import { Element, Text, type ChildNode } from 'domhandler';
 import { parseDocument } from 'htmlparser2';
-import { srcsetCandidates } from './discover.js';
+import { absolute, eachCssUrl, ICON_RELS, LAZY_SRC, LAZY_SRCSET, parsedCss, srcsetCandidates } from './discover.js';
 import type { RequisiteKind } from '../archive/store.js';
 
 /**
@@ -17,20 +17,6 @@ import type { RequisiteKind } from '../archive/store.js';
 
 /** Where the archive serves `url` (absolute) as a requisite of `kind`. */
 export type RequisiteLink = (url: string, kind: RequisiteKind) => string;
-
-const LAZY_SRC = /^data-(?:[\w-]*-)?src$|^data-original$/;
-const LAZY_SRCSET = /^data-(?:[\w-]*-)?srcset$/;
-const ICON_RELS = new Set(['icon', 'apple-touch-icon', 'apple-touch-icon-precomposed', 'mask-icon']);
-
-/** `value` resolved against `base` when it is http(s); null otherwise (data: URLs stay as they are). */
-function absolute(value: string, base: string): string | null {
-  try {
-    const url = new URL(value.trim(), base);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href.replace(/#.*$/, '') : null;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * The HTML of a page at `pageUrl`, its requisites' URLs rewritten through `link`. `kept`: the
@@ -101,24 +87,11 @@ export function replayableHtml(html: string, pageUrl: string, link: RequisiteLin
 
 /** CSS at `sheetUrl` with its `url()`s and `@import`s rewritten through `link` (fonts inside @font-face as fonts). */
 export function replayableCss(css: string, sheetUrl: string, link: RequisiteLink, options: { declarations?: boolean } = {}): string {
-  let ast;
-  try {
-    ast = parse(css, { context: options.declarations ? 'declarationList' : 'stylesheet', parseValue: true, parseRulePrelude: false, onParseError: () => undefined });
-  } catch {
-    return css;
-  }
-  walk(ast, function visit(node) {
-    if (node.type === 'Atrule' && node.name.toLowerCase() === 'import' && node.prelude?.type === 'AtrulePrelude') {
-      const first = node.prelude.children.first;
-      if ((first?.type === 'String' || first?.type === 'Url')) {
-        const url = absolute(first.value, sheetUrl);
-        if (url !== null) first.value = link(url, 'style');
-      }
-      return;
-    }
-    if (node.type !== 'Url' || this.atrule?.name.toLowerCase() === 'import') return;
-    const url = absolute(node.value, sheetUrl);
-    if (url !== null) node.value = link(url, this.atrule?.name.toLowerCase() === 'font-face' ? 'font' : 'image');
+  const ast = parsedCss(css, options.declarations ?? false);
+  if (!ast) return css;
+  eachCssUrl(ast, (holder, kind) => {
+    const url = absolute(holder.value, sheetUrl);
+    if (url !== null) holder.value = link(url, kind);
   });
   return generate(ast);
 }

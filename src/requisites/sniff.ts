@@ -41,8 +41,8 @@ const FTYP_BRANDS: Record<string, string> = {
   mp41: 'video/mp4', mp42: 'video/mp4', isom: 'video/mp4', iso2: 'video/mp4', avc1: 'video/mp4', dash: 'video/mp4', M4V: 'video/mp4', M4A: 'audio/mp4',
 };
 
-/** §7.1: the tags whose opening makes a resource HTML, after leading whitespace. */
-const HTML_OPENINGS = ['<!doctype html', '<html', '<head', '<script', '<iframe', '<h1', '<div', '<font', '<table', '<a', '<style', '<title', '<b', '<body', '<br', '<p', '<!--'];
+/** §7.1: the tags whose opening makes a resource HTML, after leading whitespace, when a space or `>` follows the name. */
+const HTML_OPENINGS = ['<html', '<head', '<script', '<iframe', '<h1', '<div', '<font', '<table', '<a', '<style', '<title', '<b', '<body', '<br', '<p'];
 
 function matches(bytes: Uint8Array, pattern: Pattern): boolean {
   const offset = pattern.offset ?? 0;
@@ -56,8 +56,9 @@ function leadingText(bytes: Uint8Array): string {
   return Buffer.from(bytes.subarray(start, start + 512)).toString('latin1').trimStart().toLowerCase();
 }
 
-const looksHtml = (text: string) => HTML_OPENINGS.some((opening) => text.startsWith(opening) && /[\s>]/.test(text[opening.length] ?? ' '))
-  || (text.startsWith('<!--') || text.startsWith('<!doctype html'));
+/** A doctype or a comment makes it HTML whatever follows. */
+const looksHtml = (text: string) => text.startsWith('<!doctype html') || text.startsWith('<!--')
+  || HTML_OPENINGS.some((opening) => text.startsWith(opening) && /[\s>]/.test(text[opening.length] ?? ' '));
 
 /** Whether the first bytes are binary (§7.1: a byte that text does not have). */
 const looksBinary = (bytes: Uint8Array) => bytes.subarray(0, 512).some((byte) => byte <= 0x08 || byte === 0x0b || (byte >= 0x0e && byte <= 0x1a) || (byte >= 0x1c && byte <= 0x1f));

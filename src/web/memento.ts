@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Memento, WebArchive } from '../archive/store.js';
 import { Problem } from './problems.js';
 import { decodeBody } from '../net/charset.js';
+import { isHtmlType } from '../requisites/discover.js';
 import { replayableCss, replayableHtml, type RequisiteLink } from '../requisites/rewrite.js';
 import { originalCandidates, uriReference } from './uri.js';
 
@@ -157,7 +158,7 @@ async function serveCapture(reply: FastifyReply, store: WebArchive, original: st
   const memento = mementos[index]!;
   const capture = await store.capture(memento.snapshotId);
   if (!capture) throw new Problem(404, 'Not archived', `the capture of ${original} at ${memento.datetime} is no longer kept`);
-  const html = link !== null && /^(text\/html|application\/xhtml\+xml)\b/i.test(capture.contentType ?? '');
+  const html = link !== null && isHtmlType(capture.contentType);
   const kept = html ? new Set((await store.requisitesOf(memento.snapshotId)).filter((requisite) => requisite.sha256 !== null).map((requisite) => requisite.url)) : null;
   const body = html ? replayableHtml(decodeBody(capture.body, capture.contentType).text, capture.finalUrl, link, { kept }) : capture.body;
   const own = links(original);
