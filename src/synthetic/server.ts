@@ -59,8 +59,12 @@ export interface SyntheticWebOptions {
   startVisible?: number;
   /** Edits made to articles as the clock runs. */
   edits?: ScriptedEdit[];
-  /** Edits count from `releaseEdits()` instead of the clock's start (the demo waits for its first captures). */
-  holdEdits?: boolean;
+  /**
+   * Edits count from `releaseEdits()` instead of the clock's start (the demo waits for its first
+   * captures); `'until-fetched'`: from the moment every edited article's page has been served
+   * once (its first capture: on a loaded machine a daemon's start alone can take seconds).
+   */
+  holdEdits?: boolean | 'until-fetched';
   host?: string;
 }
 
@@ -82,6 +86,8 @@ export class SyntheticWeb {
   readonly edits: ScriptedEdit[];
   /** The clock time edits count from; null while they are held. */
   private editsFrom: number | null;
+  /** With holdEdits 'until-fetched': the edited pages not served yet, as site and path ending. */
+  private readonly unfetched: Array<{ site: string; slug: string }> = [];
 
   constructor(options: SyntheticWebOptions = {}) {
     this.clock = options.clock ?? new SyntheticClock();
@@ -90,6 +96,9 @@ export class SyntheticWeb {
     this.host = options.host ?? '127.0.0.1';
     this.edits = [...(options.edits ?? [])].sort((a, b) => a.after - b.after);
     this.editsFrom = options.holdEdits ? null : this.clock.start;
+    if (options.holdEdits === 'until-fetched') {
+      for (const edit of this.edits) this.unfetched.push({ site: edit.site, slug: makeArticle(edit.site, edit.index, 0).slug });
+    }
   }
 
   /** Starts the held edits' clock now. */
@@ -179,6 +188,11 @@ export class SyntheticWeb {
       conditional: Boolean(request.headers['if-none-match'] || request.headers['if-modified-since']),
       userAgent: request.headers['user-agent'] ?? null,
     });
+    if (this.unfetched.length > 0 && this.editsFrom === null) {
+      const path = request.url ?? '/';
+      this.unfetched.splice(0, this.unfetched.length, ...this.unfetched.filter((page) => !(page.site === slug && path.endsWith(page.slug))));
+      if (this.unfetched.length === 0) this.releaseEdits();
+    }
   }
 
   private async handle(slug: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
