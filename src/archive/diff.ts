@@ -8,7 +8,7 @@ import { plural } from '../util/units.js';
  * filters on. Pure: both sides are normalized objects.
  */
 
-export type ChangeKind = 'title' | 'byline' | 'dates' | 'body-edit' | 'paragraphs-added' | 'paragraphs-removed' | 'media-added' | 'media-removed';
+export type ChangeKind = 'title' | 'byline' | 'dates' | 'body-edit' | 'paragraphs-added' | 'paragraphs-removed' | 'media-added' | 'media-removed' | 'picture-changed';
 
 export interface WordPart {
   op: 'equal' | 'added' | 'removed';
@@ -31,10 +31,28 @@ export interface ObjectDiff {
   fields: FieldChange[];
   blocks: BlockChange[];
   media: { added: string[]; removed: string[] };
+  /** Pictures of the object whose URL stayed and whose picture changed (picture-diff.ts); absent in a diff of text. */
+  pictures?: PictureChange[];
   kinds: ChangeKind[];
   /** Words removed or added inside edited blocks, over the words of the earlier body. */
   editedShare: number;
   summary: string;
+}
+
+/** One side of a changed picture: the bytes kept of it, and what they show. */
+export interface PictureSide {
+  sha256: string;
+  contentType: string | null;
+  width: number | null;
+  height: number | null;
+  /** When these bytes were fetched (a memento of the picture at that time serves them). */
+  fetchedAt: string;
+}
+
+export interface PictureChange {
+  url: string;
+  before: PictureSide;
+  after: PictureSide;
 }
 
 /** Two blocks this similar (Dice coefficient of their words) are one block edited, not one replaced. */
@@ -153,4 +171,18 @@ export function diffObjects(before: NormalizedObject, after: NormalizedObject): 
     summary.push(`${mediaWords(media.removed.length, removedMedia - media.removed.length)} removed`);
   }
   return { fields, blocks, media, kinds, editedShare, summary: summary.join('; ') || 'no change' };
+}
+
+/**
+ * The diff of a version whose object is its predecessor's but for pictures (issue #67): the same
+ * URLs now show other pictures (requisites/picture.ts judged them). Its blocks are one run of
+ * `blocks` unchanged blocks.
+ */
+export function pictureDiff(blocks: number, pictures: PictureChange[]): ObjectDiff {
+  const size = (side: PictureSide) => (side.width !== null && side.height !== null ? `${side.width}×${side.height}` : side.contentType ?? 'picture');
+  const which = pictures.map((change) => `${change.url.split('/').pop() || change.url} (${size(change.before)} → ${size(change.after)})`).join(', ');
+  return {
+    fields: [], blocks: blocks > 0 ? [{ op: 'equal', count: blocks }] : [], media: { added: [], removed: [] }, pictures, kinds: ['picture-changed'], editedShare: 0,
+    summary: `${plural(pictures.length, 'picture')} changed at the same address: ${which}`,
+  };
 }

@@ -19,17 +19,19 @@ import type {
  * read, so a damaged row is an error naming the row rather than a wrong value somewhere later.
  */
 
-export const changeKind = z.enum(['title', 'byline', 'dates', 'body-edit', 'paragraphs-added', 'paragraphs-removed', 'media-added', 'media-removed']);
+export const changeKind = z.enum(['title', 'byline', 'dates', 'body-edit', 'paragraphs-added', 'paragraphs-removed', 'media-added', 'media-removed', 'picture-changed']);
 const wordPart = z.object({ op: z.enum(['equal', 'added', 'removed']), text: z.string() });
 const blockChange = z.union([
   z.object({ op: z.literal('equal'), count: z.number() }),
   z.object({ op: z.enum(['added', 'removed']), block: blockSchema }),
   z.object({ op: z.literal('changed'), before: blockSchema, after: blockSchema, words: z.array(wordPart) }),
 ]);
+const pictureSide = z.object({ sha256: z.string(), contentType: z.string().nullable(), width: z.number().nullable(), height: z.number().nullable(), fetchedAt: z.string() });
 export const objectDiff = z.object({
   fields: z.array(z.object({ field: z.enum(['title', 'byline', 'published']), before: z.string().nullable(), after: z.string().nullable() })),
   blocks: z.array(blockChange),
   media: z.object({ added: z.array(z.string()), removed: z.array(z.string()) }),
+  pictures: z.array(z.object({ url: z.string(), before: pictureSide, after: pictureSide })).optional(),
   kinds: z.array(changeKind),
   editedShare: z.number(),
   summary: z.string(),

@@ -583,6 +583,36 @@ export interface RequisiteValidators {
   lastModified: string | null;
 }
 
+/** A picture of an article's object (its lead image or a figure in its content) as a version keeps it (issue #67). */
+export interface VersionPicture {
+  url: string;
+  sha256: string;
+  contentType: string | null;
+  fetchedAt: string;
+}
+
+/** The pictures of an article's latest version, as a revisit compares the page's pictures with them. */
+export interface LatestPictures {
+  articleId: number;
+  /** The version they belong to: a picture edit is recorded only while it is still the latest. */
+  versionN: number;
+  /** Its object's blocks (a picture edit's diff leaves them all unchanged). */
+  blocks: number;
+  pictures: VersionPicture[];
+}
+
+/** Pictures that changed at the same URLs while the object's text did not: a version of its own. */
+export interface PictureEdit {
+  articleId: number;
+  /** The version the pictures were compared with. */
+  basedOn: number;
+  at: Date;
+  /** The pictures as fetched now (kept with the new version's capture). */
+  requisites: RequisiteRecord[];
+  diff: ObjectDiff;
+  next: NextCheck;
+}
+
 /** A requisite's bytes as replay serves them. */
 export interface RequisiteContent {
   url: string;

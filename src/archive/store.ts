@@ -3,7 +3,7 @@ import type { Wrapper } from '../extract/wrapper.js';
 import type { NextCheck } from '../schedule/revisit.js';
 import type { EncodedBody, ReferenceBody, StoredBody } from './codec.js';
 import type { CopyPart } from './copy-plan.js';
-import type { ArchiveCheck, ArchiveEvent, ArchiveTotals, Article, ArticleCursor, ArticleFilter, ArticleSummary, ArticleToRevisit, Backlog, Capture, Change, Check, CheckedPage, ClaimRef, Decide, DeliveryOutcome, ExportReport, ExportSink, ExtractedFields, ExtractionRecord, Feed, FeedStatus, FeedToPoll, FetchedPage, HostGate, ItemToCapture, LeaseHolder, LeaseRequest, LeaseResult, ListSync, Memento, NotificationSummary, NotifyEvent, PollDay, PollEntry, PollRecord, Progress, PushCandidate, PushRequest, PushSubscriptionRecord, QueuedNotification, RetentionReport, RevisitRecord, SearchHit, SearchOptions, StoredCapture, StoredComparisonKey, StoredExtraction, Subscription, SyncReport, TemplateChoice, UpsertReport, Version, WarcOptions, WorkRef, WrapperInfo, RequisiteContent, RequisiteRecord, RequisiteValidators, StoredRequisite } from './model.js';
+import type { ArchiveCheck, ArchiveEvent, ArchiveTotals, Article, ArticleCursor, ArticleFilter, ArticleSummary, ArticleToRevisit, Backlog, Capture, Change, Check, CheckedPage, ClaimRef, Decide, DeliveryOutcome, ExportReport, ExportSink, ExtractedFields, ExtractionRecord, Feed, FeedStatus, FeedToPoll, FetchedPage, HostGate, ItemToCapture, LeaseHolder, LeaseRequest, LeaseResult, ListSync, Memento, NotificationSummary, NotifyEvent, PollDay, PollEntry, PollRecord, Progress, PushCandidate, PushRequest, PushSubscriptionRecord, QueuedNotification, RetentionReport, RevisitRecord, SearchHit, SearchOptions, StoredCapture, StoredComparisonKey, StoredExtraction, Subscription, SyncReport, TemplateChoice, UpsertReport, Version, WarcOptions, WorkRef, WrapperInfo, RequisiteContent, RequisiteRecord, RequisiteValidators, StoredRequisite, LatestPictures, PictureEdit, VersionPicture } from './model.js';
 
 /**
  * The archive as the rest of Forest sees it: the daemon, the CLI and the web server reach
@@ -72,6 +72,8 @@ export interface ArchiveReader {
   requisitesOf(snapshotId: number): Promise<StoredRequisite[]>;
   /** The kept bytes of a requisite URL fetched nearest to `at` (replay: each requisite at the capture nearest in time). */
   requisiteAt(url: string, at: Date): Promise<RequisiteContent | null>;
+  /** The pictures a version keeps: the images its object names that its capture kept (issue #67). */
+  versionPictures(articleId: number, n: number): Promise<VersionPicture[]>;
   /** A feed's polls over time: the latest `polls`, newest first, and its last `days` days of polling. */
   feedHistory(feedId: number, limits: { polls: number; days: number }): Promise<{ polls: PollEntry[]; days: PollDay[] }>;
   /** A feed's wrappers, the active ones first. */
@@ -149,6 +151,10 @@ export interface WorkStore {
   requisiteValidators(url: string): Promise<RequisiteValidators | null>;
   /** A capture's requisites, recorded together in one transaction (their bytes once per sha256). */
   recordRequisites(snapshotId: number, requisites: RequisiteRecord[]): Promise<void>;
+  /** The pictures of an article's latest version, for a revisit to compare (null: none kept). */
+  latestPictures(articleId: number): Promise<LatestPictures | null>;
+  /** A version made of changed pictures alone (rules/pictures.ts); its number, or null when another version came first. */
+  recordPictureEdit(edit: PictureEdit): Promise<number | null>;
   /** Due work, in the order it is taken (each an index walk bounded by `limit`: archive/sqlite/queues.ts). */
   duePolls(now: Date, limit: number): Promise<WorkRef[]>;
   dueCaptures(now: Date, limit: number): Promise<WorkRef[]>;

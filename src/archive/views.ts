@@ -1,6 +1,6 @@
 import { diffObjects, type ObjectDiff } from './diff.js';
 import type { Block, NormalizedObject } from './normalize.js';
-import type { Article, Check, Version } from './store.js';
+import type { Article, Check, Version, VersionPicture } from './store.js';
 
 /**
  * What an archivist is shown of an article, as plain data: the JSON of `forest history --json`,
@@ -21,12 +21,14 @@ export function historyView(article: Article, versions: Version[], checks: Check
 }
 
 /** One version with its article's URLs: `forest show --json`. */
-export function versionView(article: Article, version: Version, alsoAt: number[]) {
+export function versionView(article: Article, version: Version, alsoAt: number[], pictures: VersionPicture[]) {
   return {
     id: article.id, url: article.url, finalUrl: article.finalUrl, canonicalUrl: article.canonicalUrl,
     version: version.n, versions: article.versions, capturedAt: version.capturedAt, method: version.method, wrapper: version.wrapperId,
     hash: version.hash, title: version.title, byline: version.byline, published: version.published, text: version.text, html: version.html,
     alsoAt,
+    // The object's pictures as this version keeps them (issue #67): each URL with the digest of its kept bytes.
+    pictures,
   };
 }
 

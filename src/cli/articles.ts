@@ -96,7 +96,7 @@ export function showCommand(): Command {
         const article = await requireArticle(store, id);
         const version = await requireVersion(store, article, n ?? article.versions);
         const elsewhere = await store.sameArticleElsewhere(article.id);
-        if (format === 'json') return printJson(versionView(article, version, elsewhere));
+        if (format === 'json') return printJson(versionView(article, version, elsewhere, await store.versionPictures(article.id, version.n)));
         if (format === 'html') return void process.stdout.write(`${version.html}\n`);
         console.log(version.title ?? '(untitled)');
         const meta = [version.byline, version.published ? `published ${version.published}` : null].filter(Boolean).join(' · ');

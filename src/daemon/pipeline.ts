@@ -11,6 +11,7 @@ import { redirectVerdict } from './availability.js';
 import { describeGap, gapRecord, gapSuspected, walkBack } from './gap-recovery.js';
 import { feedEventOf } from './feed-events.js';
 import { recordUnchangedRevisit } from './extraction.js';
+import { lookAtPictures } from './pictures.js';
 import type { PipelineContext } from './context.js';
 import type { RevisitTask } from './tasks.js';
 import { SCHEDULE_OPTIONS } from '../schedule/options.js';
@@ -179,6 +180,7 @@ export async function revisitPage(context: PipelineContext, article: ArticleToRe
       const checked = page(304);
       await store.recordCheck(article.id, checked, 'unchanged', schedule(checked.at), 'not modified (304)');
       log.info({ url: article.url, article: article.id, status: 304, ms: result.durationMs }, 'revisited: not modified');
+      await lookAtPictures(context, article, signal);
       return;
     }
     if (result.status === 404 || result.status === 410) {
@@ -204,6 +206,7 @@ export async function revisitPage(context: PipelineContext, article: ArticleToRe
     const revisit = await context.pool.revisit(task);
     if (revisit.kind === 'same' && await recordUnchangedRevisit(context, article, result, revisit)) {
       log.info({ url: article.url, article: article.id, status: result.status, bytes: result.body.length, ms: Math.round(performance.now() - started) }, 'revisited: same object');
+      await lookAtPictures(context, article, signal);
       return;
     }
     const body = revisit.kind === 'store' ? revisit.body : await encodeCapture(context, result);
@@ -211,6 +214,7 @@ export async function revisitPage(context: PipelineContext, article: ArticleToRe
       // Byte for byte the last capture: nothing to extract, no body to store again.
       const snapshotId = await store.recordRevisit(article.id, result, { kind: 'identical', body, next: schedule(result.fetchedAt.toISOString()) });
       log.info({ url: article.url, article: article.id, status: result.status, snapshot: snapshotId, ms: Math.round(performance.now() - started) }, 'revisited: identical payload');
+      await lookAtPictures(context, article, signal);
       return;
     }
     const snapshotId = await store.recordRevisit(article.id, result, { kind: 'extract', body });

@@ -72,7 +72,7 @@ export async function fetchRequisites(
         records.push(failed(found, null, stop.aborted ? 'the capture\'s requisites ran out of time (capture.requisites.timeout)' : 'the capture\'s byte budget was spent (capture.requisites.maxBytesPerCapture)'));
         return;
       }
-      const record = await fetchOne(fetcherOf(found.url), source, found, stop, settings.maxBytes);
+      const record = await fetchRequisite(fetcherOf(found.url), source, found, stop, settings.maxBytes);
       records.push(record);
       if (record.body && 'data' in record.body) bytes += record.body.size;
       if (found.kind === 'style' && record.body && found.depth < settings.cssDepth) {
@@ -82,16 +82,18 @@ export async function fetchRequisites(
     }));
     level = next;
   }
-  return records.map(({ text: _text, finalUrl: _finalUrl, ...record }) => record);
+  return records.map(({ text: _text, finalUrl: _finalUrl, bytes: _bytes, ...record }) => record);
 }
 
-type Fetched = RequisiteRecord & { text: string | null; finalUrl: string };
+/** A requisite fetched, with its stylesheet's text and the raw bytes of what is kept anew (not kept with the record). */
+export type Fetched = RequisiteRecord & { text: string | null; finalUrl: string; bytes: Uint8Array | null };
 
 const failed = (found: Requisite, status: number | null, error: string): Fetched => ({
-  url: found.url, kind: found.kind, via: found.via, fetchedAt: new Date(), status, contentType: null, body: null, etag: null, lastModified: null, error, text: null, finalUrl: found.url,
+  url: found.url, kind: found.kind, via: found.via, fetchedAt: new Date(), status, contentType: null, body: null, etag: null, lastModified: null, error, text: null, finalUrl: found.url, bytes: null,
 });
 
-async function fetchOne(fetcher: Fetcher, source: RequisiteSource, found: Requisite, signal: AbortSignal, maxBytes: number): Promise<Fetched> {
+/** One requisite, fetched with a conditional GET against the last kept fetch of its URL. */
+export async function fetchRequisite(fetcher: Fetcher, source: RequisiteSource, found: Requisite, signal: AbortSignal, maxBytes: number): Promise<Fetched> {
   const last = await source.requisiteValidators(found.url);
   let result: FetchResult;
   try {
@@ -106,16 +108,16 @@ async function fetchOne(fetcher: Fetcher, source: RequisiteSource, found: Requis
     const stored = found.kind === 'style' ? await source.storedBody(last.sha256) : null;
     return {
       ...base, contentType: last.contentType, body: { sha256: last.sha256 }, etag: base.etag ?? last.etag, lastModified: base.lastModified ?? last.lastModified, error: null,
-      text: stored ? decodeStoredBody(stored).toString('utf8') : null,
+      text: stored ? decodeStoredBody(stored).toString('utf8') : null, bytes: null,
     };
   }
-  if (result.status < 200 || result.status >= 300) return { ...base, contentType: null, body: null, error: `HTTP ${result.status}`, text: null };
+  if (result.status < 200 || result.status >= 300) return { ...base, contentType: null, body: null, error: `HTTP ${result.status}`, text: null, bytes: null };
   const type = sniffedType(result.body, result.contentType);
-  if (!fitsKind(found.kind, type)) return { ...base, contentType: type, body: null, error: `not ${found.kind === 'image' || found.kind === 'icon' ? 'an image' : `a ${found.kind}`}: ${type ?? 'empty'}`, text: null };
+  if (!fitsKind(found.kind, type)) return { ...base, contentType: type, body: null, error: `not ${found.kind === 'image' || found.kind === 'icon' ? 'an image' : `a ${found.kind}`}: ${type ?? 'empty'}`, text: null, bytes: null };
   // A stylesheet is CSS whatever the server called it (a sheet served as text/plain still styles the page it was for).
   const contentType = found.kind === 'style' ? 'text/css' : type;
   return {
     ...base, contentType, body: encodeRequisite(result.body, compresses(contentType)), error: null,
-    text: found.kind === 'style' ? result.body.toString('utf8') : null,
+    text: found.kind === 'style' ? result.body.toString('utf8') : null, bytes: result.body,
   };
 }

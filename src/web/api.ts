@@ -92,7 +92,7 @@ export function apiRoutes(app: FastifyInstance, store: WebArchive): void {
   }, async (request) => {
     const article = await requireArticle(store, request.params.id);
     const version = await requireVersion(store, article.id, request.params.n);
-    return versionView(article, version, await store.sameArticleElsewhere(article.id));
+    return versionView(article, version, await store.sameArticleElsewhere(article.id), await store.versionPictures(article.id, version.n));
   });
 
   app.get<{ Params: { id: number }; Querystring: { from?: number; to?: number } }>('/api/v1/articles/:id/diff', {

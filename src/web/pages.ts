@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Viewer } from './session.js';
 import type { BlockChange, ObjectDiff, WordPart } from '../archive/diff.js';
 import { pushInWords } from '../net/websub.js';
-import type { Article, ArticleSummary, Check, FeedStatus, Memento, NotificationSummary, PollDay, PollEntry, WebArchive, Version, WrapperInfo } from '../archive/store.js';
+import type { Article, ArticleSummary, Check, FeedStatus, Memento, NotificationSummary, PollDay, PollEntry, WebArchive, Version, VersionPicture, WrapperInfo } from '../archive/store.js';
 import { compareVersions, unchangedBlocks, type Comparison } from '../archive/views.js';
 import type { Block } from '../archive/normalize.js';
 import { html, trusted, type Safe } from './html.js';
@@ -253,7 +253,23 @@ export function changedBlocks(diff: ObjectDiff): Safe {
 ${diff.blocks.map((change) => (change.op === 'equal' ? null : html`<p>${change.op === 'changed' ? words(change.words) : change.op === 'added' ? html`<ins>${change.block.text}</ins>` : html`<del>${change.block.text}</del>`}</p>`))}`;
 }
 
-function diffPage(article: Article, before: Version, after: Version, comparison: Comparison, view: 'side' | 'inline'): Safe {
+/**
+ * The pictures two versions keep at the same URL whose bytes differ (issue #67): side by side, each
+ * from the capture origin at the time its bytes were fetched.
+ */
+function picturesSection(before: Version, after: Version, pictures: { before: VersionPicture[]; after: VersionPicture[] }, captureLink: CaptureLink): Safe | null {
+  const changed = pictures.after.flatMap((now) => {
+    const then = pictures.before.find((picture) => picture.url === now.url);
+    return then && then.sha256 !== now.sha256 ? [{ then, now }] : [];
+  });
+  if (changed.length === 0) return null;
+  const image = (picture: VersionPicture, n: number) =>
+    html`<img src="${captureLink(`/memento/${stamp(picture.fetchedAt)}im_/${picture.url}`, picture.url)}" alt="the picture of version ${n}" class="picture" loading="lazy">`;
+  return html`<h3>Pictures</h3><table class="side"><thead><tr><th>v${before.n}</th><th>v${after.n}</th></tr></thead>
+<tbody>${changed.map(({ then, now }) => html`<tr><td colspan="2" class="muted">${now.url}</td></tr><tr><td>${image(then, before.n)}</td><td>${image(now, after.n)}</td></tr>`)}</tbody></table>`;
+}
+
+function diffPage(article: Article, before: Version, after: Version, comparison: Comparison, view: 'side' | 'inline', pictures: Safe | null): Safe {
   const { diff, caveat } = comparison;
   const context = unchangedBlocks(diff, after.object);
   let n = 0;
@@ -269,7 +285,8 @@ ${after.n < article.versions ? html` · <a href="/articles/${article.id}/diff?fr
 ${diff.fields.length ? html`<ul>${diff.fields.map((field) => html`<li>${field.field}: <del>${field.before ?? ''}</del> → <ins>${field.after ?? ''}</ins></li>`)}</ul>` : null}
 <table class="${view === 'side' ? 'side' : ''}">${view === 'side' ? html`<thead><tr><th>v${before.n}</th><th>v${after.n}</th></tr></thead>` : null}
 <tbody>${diff.blocks.map((change, i) => blockRow(change, change.op === 'equal' ? n : ++n, view, context?.[i] ?? null))}</tbody></table>
-${diff.media.removed.length || diff.media.added.length ? html`<h3>Media</h3><ul>${diff.media.removed.map((url) => html`<li><del>${url}</del></li>`)}${diff.media.added.map((url) => html`<li><ins>${url}</ins></li>`)}</ul>` : null}`);
+${diff.media.removed.length || diff.media.added.length ? html`<h3>Media</h3><ul>${diff.media.removed.map((url) => html`<li><del>${url}</del></li>`)}${diff.media.added.map((url) => html`<li><ins>${url}</ins></li>`)}</ul>` : null}
+${pictures}`);
 }
 
 const sendPage = (reply: FastifyReply, body: Safe) => reply.type('text/html; charset=utf-8').send(body.value);
@@ -332,7 +349,9 @@ export function pageRoutes(app: FastifyInstance, store: WebArchive, captureLink:
     const from = request.query.from ?? to - 1;
     const [before, after] = await Promise.all([store.version(article.id, from), store.version(article.id, to)]);
     if (!before || !after) throw new Problem(404, 'No such version', `article ${article.id} has versions 1 to ${article.versions}`);
-    return sendPage(reply, diffPage(article, before, after, compareVersions(before, after), request.query.view));
+    const [picturesBefore, picturesAfter] = await Promise.all([store.versionPictures(article.id, before.n), store.versionPictures(article.id, after.n)]);
+    const pictures = picturesSection(before, after, { before: picturesBefore, after: picturesAfter }, captureLink);
+    return sendPage(reply, diffPage(article, before, after, compareVersions(before, after), request.query.view, pictures));
   });
 
   app.get<{ Params: { stamp: string } }>('/captures/:stamp/*', { schema: { hide: true, params: { type: 'object', properties: { stamp: { type: 'string', pattern: '^\\d{14}$' } }, required: ['stamp'] } } }, async (request, reply) => {

@@ -105,7 +105,9 @@ export async function buildServer(store: WebArchive, settings: ServeSettings, lo
     // Nobody frames the app (clickjacking), in the old header's words too.
     xFrameOptions: { action: 'deny' },
     // The app frames only the capture origin.
-    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null, frameAncestors: ["'none'"], frameSrc: ["'self'", () => origins.capture() || "'self'"], styleSrc: ["'self'"], fontSrc: ["'self'"] } },
+    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null, frameAncestors: ["'none'"], frameSrc: ["'self'", () => origins.capture() || "'self'"],
+      // A diff shows a version's pictures, served from the capture origin like every requisite.
+      imgSrc: ["'self'", 'data:', () => origins.capture() || "'self'"], styleSrc: ["'self'"], fontSrc: ["'self'"] } },
   });
   await app.register(swagger, {
     openapi: {

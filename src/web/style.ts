@@ -6,4 +6,5 @@ table{border-collapse:collapse;width:100%}td,th{padding:.3rem .5rem;border-botto
 article img{max-width:100%;height:auto}@media (max-width:40rem){.wide{display:none}}
 del{background:#fdd;text-decoration:line-through}ins{background:#dfd;text-decoration:none}mark{background:#ffa}
 .side{table-layout:fixed}.side td{width:50%}form{margin:1rem 0}form.inline{display:inline;margin:0}input[type=search]{width:60%}
-.capture-frame{width:100%;height:75vh;border:1px solid #ccc}`;
+.capture-frame{width:100%;height:75vh;border:1px solid #ccc}
+img.picture{max-width:100%;height:auto}`;

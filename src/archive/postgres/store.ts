@@ -10,7 +10,7 @@ import { ExportingStore } from '../exports/export.js';
 import { itemById, knownGuids } from '../rules/items.js';
 import { checkedRow, count, json, storedHeaders } from '../rows.js';
 import {
-  FencedError, StorageFullError, type ArticleFilter, type CheckedPage, type RequisiteRecord, type ClaimRef, type HostGate, type Decide, type ExtractionRecord, type FetchedPage, type LeaseRequest, type PollRecord,
+  FencedError, StorageFullError, type ArticleFilter, type CheckedPage, type RequisiteRecord, type PictureEdit, type ClaimRef, type HostGate, type Decide, type ExtractionRecord, type FetchedPage, type LeaseRequest, type PollRecord,
   type PushRequest, type RevisitRecord, type StoredCapture, type StoredComparisonKey, type StoredExtraction, type Store,
 } from '../store.js';
 import { listArticles, pageOfArticles, articlesAfter } from './article-lists.js';
@@ -36,6 +36,7 @@ import {
 } from './summary.js';
 import { captureContent, capturesOfUrl, wrappersOfFeed } from '../rules/access.js';
 import { recordRequisites, requisiteAt, requisiteDigestProblems, requisitesOf, requisiteValidators } from '../rules/requisites.js';
+import { latestPictures, picturesOfVersion, recordPictureEdit } from '../rules/pictures.js';
 import {
   confirmPush, denyPush, forgetPush, pushCandidates, recordPush, recordPushFailure, recordPushRequest, subscriptionByCallback, subscriptionOfFeed,
   subscriptionsByFeed,
@@ -156,6 +157,10 @@ export class PgStore extends ExportingStore implements Store {
   async requisiteAt(url: string, at: Date) {
     await loadCodec();
     return this.query(requisiteAt(url, at));
+  }
+
+  versionPictures(articleId: number, n: number) {
+    return this.query(picturesOfVersion(articleId, n));
   }
 
   async mementos(url: string) {
@@ -421,6 +426,14 @@ export class PgStore extends ExportingStore implements Store {
 
   recordRequisites(snapshotId: number, requisites: RequisiteRecord[]) {
     return this.write((sql) => runStepsAsync(sql, recordRequisites(snapshotId, requisites)));
+  }
+
+  latestPictures(articleId: number) {
+    return this.query(latestPictures(articleId));
+  }
+
+  recordPictureEdit(edit: PictureEdit) {
+    return this.write((sql) => runStepsAsync(sql, recordPictureEdit(edit)));
   }
 
   async storedCapture(snapshotId: number) {

@@ -154,9 +154,31 @@ function* insertVersion(articleId: number, n: number, content: VersionContent, d
   // A new version is the new comparison key (its object is in `contents`).
   yield* run(`UPDATE articles SET compare_hash = ?, compare_method = ?, compare_wrapper_id = ?, compare_snapshot_id = ?, compare_object = NULL, compare_extractor = ?, compare_source = ? WHERE id = ?`,
     [content.hash, content.method, content.wrapperId, content.snapshotId, content.extractor, content.source, articleId]);
+  yield* insertVersionRow(articleId, n, content, diff);
+}
+
+/** What a version row names: its capture, how its object was made, and the object's hash (its content in `contents`). */
+export type VersionRef = Pick<VersionContent, 'snapshotId' | 'capturedAt' | 'method' | 'wrapperId' | 'hash'>;
+
+function* insertVersionRow(articleId: number, n: number, ref: VersionRef, diff: ObjectDiff | null): Steps<void> {
   yield* run(`INSERT INTO versions (article_id, n, snapshot_id, captured_at, method, wrapper_id, hash, change, summary, diff) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [articleId, n, content.snapshotId, content.capturedAt, content.method, content.wrapperId, content.hash,
+    [articleId, n, ref.snapshotId, ref.capturedAt, ref.method, ref.wrapperId, ref.hash,
       JSON.stringify(diff?.kinds ?? []), diff ? diff.summary : 'first capture', diff ? JSON.stringify(diff) : null]);
+}
+
+/**
+ * Version n + 1 of an object the archive already holds (its content and the comparison key stay
+ * as they are: a picture edit, rules/pictures.ts), with its check.
+ */
+export function* addVersionRow(article: ArticleRow, ref: VersionRef, diff: ObjectDiff, next: NextCheck): Steps<number> {
+  const n = article.versions + 1;
+  yield* insertVersionRow(article.id, n, ref, diff);
+  yield* run('UPDATE articles SET versions = ? WHERE id = ?', [n, article.id]);
+  // The page's validators stay: no page was fetched for this check, only its pictures.
+  const page: CheckedPage = { at: ref.capturedAt, status: null, snapshotId: ref.snapshotId };
+  yield* insertCheck(article.id, page, 'changed', n, diff.summary);
+  yield* updateSchedule(article.id, page, next);
+  return n;
 }
 
 function* insertCheck(articleId: number, page: CheckedPage, result: CheckRow['result'], versionN: number | null, reason: string | null): Steps<void> {

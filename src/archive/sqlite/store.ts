@@ -3,6 +3,7 @@ import { loadCodec } from '../codec.js';
 import { recentChanges } from './access.js';
 import { captureContent, capturesOfUrl, wrappersOfFeed } from '../rules/access.js';
 import { requisiteAt, requisiteDigestProblems, requisitesOf } from '../rules/requisites.js';
+import { picturesOfVersion } from '../rules/pictures.js';
 import { articlesAfter, listArticles, pageOfArticles } from './article-lists.js';
 import { articleById, checksOf, sameArticleElsewhere, versionOf, versionsOf } from '../rules/articles.js';
 import { checkpoint, heldOpenElsewhere, limitSize, openDatabase, type Db } from './database.js';
@@ -158,6 +159,10 @@ export class SqliteStore extends SqliteWork implements Store {
   async requisiteAt(url: string, at: Date) {
     await loadCodec();
     return this.read(requisiteAt(url, at));
+  }
+
+  async versionPictures(articleId: number, n: number) {
+    return this.read(picturesOfVersion(articleId, n));
   }
 
   async mementos(url: string) {

@@ -11,6 +11,7 @@ import { confirmWrapper, itemExtractedBefore, recentSnapshotsOfTemplate, snapsho
 import { keptWithoutBody, recordExtraction, recordRevisitWithoutBody, storeWrapperWith } from '../rules/work.js';
 import { runOn } from './sql.js';
 import { recordRequisites, requisiteValidators } from '../rules/requisites.js';
+import { latestPictures, recordPictureEdit } from '../rules/pictures.js';
 import { ExportingStore } from '../exports/export.js';
 import type { Steps } from '../steps.js';
 import { countEnabledFeeds, feedById } from './feeds.js';
@@ -20,7 +21,7 @@ import { recordPoll } from './polls.js';
 import { forgetPush, pushCandidates, recordPushFailure, recordPushRequest, subscriptionOfFeed } from './websub.js';
 import { backlog, duePolls, dueCaptures, dueRevisits, extractionBacklogOver, nextWorkAt, queuedExtractions } from './queues.js';
 import {
-  StorageFullError, type CheckedPage, type RequisiteRecord, type ClaimRef, type Decide, type FetchedPage, type LeaseRequest, type PollRecord, type PushRequest, type ExtractionRecord, type RevisitRecord, type StoredCapture, type StoredComparisonKey,
+  StorageFullError, type CheckedPage, type RequisiteRecord, type PictureEdit, type ClaimRef, type Decide, type FetchedPage, type LeaseRequest, type PollRecord, type PushRequest, type ExtractionRecord, type RevisitRecord, type StoredCapture, type StoredComparisonKey,
   type StoredExtraction, type WorkStore,
 } from '../store.js';
 
@@ -157,6 +158,14 @@ export abstract class SqliteWork extends ExportingStore implements WorkStore {
 
   async recordRequisites(snapshotId: number, requisites: RequisiteRecord[]) {
     this.writeSteps(recordRequisites(snapshotId, requisites));
+  }
+
+  async latestPictures(articleId: number) {
+    return this.read(latestPictures(articleId));
+  }
+
+  async recordPictureEdit(edit: PictureEdit) {
+    return this.writeSteps(recordPictureEdit(edit));
   }
 
   async storedCapture(snapshotId: number) {
