@@ -613,6 +613,33 @@ export interface PictureEdit {
   next: NextCheck;
 }
 
+/** The feed URL of the pages archived by hand (rules/pages.ts): no URL a fetcher takes, nor one a subscription list may name (http and https only). */
+export const HAND_LIST_URL = 'forest:pages';
+export const HAND_LIST_TITLE = 'Pages archived by hand';
+
+/** A page asked to be archived by hand: its item, and whether it was queued for capture or, archived already, for a revisit now. */
+export interface PageRequest {
+  url: string;
+  itemId: number;
+  state: 'queued' | 'revisit';
+  /** The article to revisit (state revisit). */
+  articleId: number | null;
+}
+
+/** Where a page archived by hand stands. */
+export interface PageProgress {
+  /** The capture's state: pending, captured or failed. */
+  state: string;
+  error: string | null;
+  article: number | null;
+  versions: number | null;
+  lastChecked: string | null;
+  /** Whether its first capture was extracted (1) or still waits (0). */
+  extracted: number;
+  /** Requisites listed with its first capture. */
+  requisites: number;
+}
+
 /** A requisite's bytes as replay serves them. */
 export interface RequisiteContent {
   url: string;

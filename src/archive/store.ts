@@ -3,7 +3,7 @@ import type { Wrapper } from '../extract/wrapper.js';
 import type { NextCheck } from '../schedule/revisit.js';
 import type { EncodedBody, ReferenceBody, StoredBody } from './codec.js';
 import type { CopyPart } from './copy-plan.js';
-import type { ArchiveCheck, ArchiveEvent, ArchiveTotals, Article, ArticleCursor, ArticleFilter, ArticleSummary, ArticleToRevisit, Backlog, Capture, Change, Check, CheckedPage, ClaimRef, Decide, DeliveryOutcome, ExportReport, ExportSink, ExtractedFields, ExtractionRecord, Feed, FeedStatus, FeedToPoll, FetchedPage, HostGate, ItemToCapture, LeaseHolder, LeaseRequest, LeaseResult, ListSync, Memento, NotificationSummary, NotifyEvent, PollDay, PollEntry, PollRecord, Progress, PushCandidate, PushRequest, PushSubscriptionRecord, QueuedNotification, RetentionReport, RevisitRecord, SearchHit, SearchOptions, StoredCapture, StoredComparisonKey, StoredExtraction, Subscription, SyncReport, TemplateChoice, UpsertReport, Version, WarcOptions, WorkRef, WrapperInfo, RequisiteContent, RequisiteRecord, RequisiteValidators, StoredRequisite, LatestPictures, PictureEdit, VersionPicture } from './model.js';
+import type { ArchiveCheck, ArchiveEvent, ArchiveTotals, Article, ArticleCursor, ArticleFilter, ArticleSummary, ArticleToRevisit, Backlog, Capture, Change, Check, CheckedPage, ClaimRef, Decide, DeliveryOutcome, ExportReport, ExportSink, ExtractedFields, ExtractionRecord, Feed, FeedStatus, FeedToPoll, FetchedPage, HostGate, ItemToCapture, LeaseHolder, LeaseRequest, LeaseResult, ListSync, Memento, NotificationSummary, NotifyEvent, PollDay, PollEntry, PollRecord, Progress, PushCandidate, PushRequest, PushSubscriptionRecord, QueuedNotification, RetentionReport, RevisitRecord, SearchHit, SearchOptions, StoredCapture, StoredComparisonKey, StoredExtraction, Subscription, SyncReport, TemplateChoice, UpsertReport, Version, WarcOptions, WorkRef, WrapperInfo, RequisiteContent, RequisiteRecord, RequisiteValidators, StoredRequisite, LatestPictures, PictureEdit, VersionPicture, PageRequest, PageProgress } from './model.js';
 
 /**
  * The archive as the rest of Forest sees it: the daemon, the CLI and the web server reach
@@ -103,6 +103,10 @@ export interface ArchiveSubscriptions {
    * the URLs (as subscribed) of the feeds it made due.
    */
   pollNow(feeds: { urls: string[] } | { lastErrorStartsWith: string }, now: Date): Promise<string[]>;
+  /** Pages to archive by hand (rules/pages.ts): queued for capture, or revisited now when archived already. */
+  addPages(urls: string[], now: Date): Promise<PageRequest[]>;
+  /** Where a page archived by hand stands (null: no such item). */
+  pageProgress(itemId: number): Promise<PageProgress | null>;
 }
 
 /** Looking after the archive as a whole: `forest check`, `backup`, `vacuum`, and the daemon's retention. */

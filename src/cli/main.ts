@@ -25,6 +25,7 @@ const COMMANDS: ReadonlyArray<[names: string[], load: () => Promise<Command[]>]>
   [['run'], async () => [(await import('./run.js')).runCommand()]],
   [['feeds'], async () => [(await import('./feeds.js')).feedsCommand()]],
   [['status'], async () => [(await import('./status.js')).statusCommand()]],
+  [['capture'], async () => [(await import('./capture.js')).captureCommand()]],
   [['articles', 'show', 'history', 'diff'], async () => {
     const module = await import('./articles.js');
     return [module.articlesCommand(), module.showCommand(), module.historyCommand(), module.diffCommand()];

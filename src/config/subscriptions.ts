@@ -8,17 +8,18 @@ import { ConfigError } from './errors.js';
 import { lineOf, parseYaml, readYamlFile, validateYaml } from './yaml-file.js';
 
 /**
- * A feed URL: absolute http(s), with no white space or control character inside (a URL parser
+ * A URL Forest fetches (a feed's, or a page archived by hand): absolute http(s), with no white space or control character inside (a URL parser
  * drops a newline or tab silently, so `…/feed\nX` would be subscribed as another URL than the
  * one written; a space must be percent-encoded).
  */
-export const feedUrl = z.string().trim().refine((value) => !/[\u0000-\u0020\u007f-\u009f]/.test(value), 'holds white space or a control character: percent-encode it (a space is %20)').refine((value) => {
+export const httpUrl = z.string().trim().refine((value) => !/[\u0000-\u0020\u007f-\u009f]/.test(value), 'holds white space or a control character: percent-encode it (a space is %20)').refine((value) => {
   try {
     return ['http:', 'https:'].includes(new URL(value).protocol);
   } catch {
     return false;
   }
 }, 'must be an absolute http:// or https:// URL');
+export const feedUrl = httpUrl;
 
 export const cronExpression = z.string().trim().superRefine((value, ctx) => {
   const problem = cronProblem(value);

@@ -58,7 +58,7 @@ export class RequisiteLane {
 }
 
 /** One capture's requisites, fetched and recorded together. */
-async function captureRequisites(context: PipelineContext, snapshotId: number, page: FetchResult, signal: AbortSignal): Promise<void> {
+export async function captureRequisites(context: PipelineContext, snapshotId: number, page: FetchResult, signal: AbortSignal): Promise<void> {
   const { fetcher, requisiteFetcher, store, settings, log } = context;
   if (!requisiteFetcher || settings.capture.requisites.kinds.length === 0) return;
   const started = performance.now();

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { archiveName, openArchive } from '../archive/open-archive.js';
 import { listAtStart } from '../config/list-sync.js';
-import { isStorageFull, type Store } from '../archive/store.js';
+import { isStorageFull, type LeaseRequest, type Store } from '../archive/store.js';
 import type { Settings } from '../config/settings.js';
 import { readSubscriptions } from '../config/subscriptions.js';
 import { linkBase, notifyPass, queueEvents } from './notifier.js';
@@ -58,6 +58,22 @@ function logReport(log: Logger, report: DaemonReport): void {
   else log.info(fields, 'last minute');
 }
 
+/** Who this process is to the archive's lease. */
+export const daemonIdentity = (): LeaseRequest['me'] => ({ owner: randomUUID(), pid: process.pid, host: hostname() });
+
+/** The lease a daemon asks for (a holder on this host whose process is gone died, whatever its heartbeat says). */
+export const leaseRequest = (settings: Settings, me: LeaseRequest['me']): LeaseRequest => ({
+  me, now: new Date(), staleAfterMs: DAEMON_OPTIONS.lease.staleAfterMs, hostDelayMs: settings.http.perHostDelay, releaseBatchMs: DAEMON_OPTIONS.claims.releaseBatchMs,
+  isAlive: (holder) => holder.host !== me.host || processAlive(holder.pid),
+});
+
+/** The requisites' own Fetcher (their politeness and byte cap apart from pages': requisites/fetch.ts), or null when none are kept. */
+export function requisiteFetcherFor(settings: Settings): Fetcher | null {
+  const requisites = settings.capture.requisites;
+  return requisites.kinds.length === 0 ? null
+    : new Fetcher({ ...settings.http, concurrency: requisites.concurrency, perHostDelay: requisites.perHostDelay, maxBodySize: requisites.maxBytes });
+}
+
 /**
  * `forest run`: opens the database (migrating it), takes the daemon's lease on it, syncs the
  * subscription list, and runs the daemon until a signal or `exitAfter`; then stops gracefully,
@@ -69,11 +85,8 @@ export async function runDaemon(options: RunOptions): Promise<void> {
   // On PostgreSQL, a connection for each request in flight and each worker's extraction, and a
   // few more: a unit of work never queues for one.
   const store = await openArchive(settings.database, { create: true, connections: settings.http.concurrency + threads + DAEMON_OPTIONS.spareConnections });
-  const me = { owner: randomUUID(), pid: process.pid, host: hostname() };
-  const lease = await store.acquireLease({
-    me, now: new Date(), staleAfterMs: DAEMON_OPTIONS.lease.staleAfterMs, hostDelayMs: settings.http.perHostDelay, releaseBatchMs: DAEMON_OPTIONS.claims.releaseBatchMs,
-    isAlive: (holder) => holder.host !== me.host || processAlive(holder.pid),
-  });
+  const me = daemonIdentity();
+  const lease = await store.acquireLease(leaseRequest(settings, me));
   if (!lease.acquired) {
     await store.close();
     const { holder } = lease;
@@ -102,10 +115,7 @@ export async function runDaemon(options: RunOptions): Promise<void> {
   }
   const pool = createPool(threads);
   const fetcher = new Fetcher(settings.http);
-  // A capture's requisites have their own politeness and byte cap (requisites/fetch.ts).
-  const requisites = settings.capture.requisites;
-  const requisiteFetcher = requisites.kinds.length === 0 ? null
-    : new Fetcher({ ...settings.http, concurrency: requisites.concurrency, perHostDelay: requisites.perHostDelay, maxBodySize: requisites.maxBytes });
+  const requisiteFetcher = requisiteFetcherFor(settings);
   // Several daemons on one PostgreSQL archive keep each host's politeness together.
   fetcher.shareHosts(store.hostGate());
   let latest: DaemonReport | null = null;

@@ -6,7 +6,8 @@ import { loginPage } from './pages.js';
 import { Problem } from './problems.js';
 import type { GuessLimit } from './guess-limit.js';
 import { cookieValue, sameSecret, SESSION_COOKIE, type Sessions, type Viewer } from './session.js';
-import { subscriptionEdits } from './writes.js';
+import { pageUrl, subscriptionEdits } from './writes.js';
+import { HAND_LIST_URL } from '../archive/store.js';
 
 /**
  * The pages' actions: log in with serve.token, then subscribe, pause or resume, and unsubscribe
@@ -88,6 +89,12 @@ export function actionRoutes(app: FastifyInstance, store: WebArchive, settings: 
     const tags = (form['tags'] ?? '').split(',').map((tag) => tag.trim()).filter(Boolean);
     const feed = await edits.add({ url: (form['url'] ?? '').trim(), ...(form['title']?.trim() ? { title: form['title'].trim() } : {}), ...(tags.length ? { tags } : {}) }, 'the form');
     return back(reply, feed ? `/feeds/${feed.id}` : '/');
+  });
+
+  // Archive a page that is in no feed (issue #67): queued for the daemon, listed with the pages archived by hand.
+  app.post('/pages', { ...guarded, schema: { hide: true, body: formSchema({ url: 2000 }, ['url']) } }, async (request, reply) => {
+    await store.addPages([pageUrl(formOf(request)['url'] ?? '')], new Date());
+    return back(reply, `/articles?feed=${encodeURIComponent(HAND_LIST_URL)}&queued=1`);
   });
 
   app.post<{ Params: { id: number } }>('/feeds/:id/enabled', { ...guarded, schema: { hide: true, params: idParams, body: { ...formSchema({}, ['enabled']), properties: { ...formSchema({}).properties, enabled: { enum: ['true', 'false'] } } } } }, async (request, reply) => {

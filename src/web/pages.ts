@@ -123,7 +123,9 @@ function dashboard(feeds: FeedStatus[], latest: Array<{ id: number; title: strin
 ${daemonTable(daemons)}
 <h2>Feeds (${feeds.length})</h2>
 ${viewer ? html`<form action="/feeds" method="post">${csrf(viewer)}<label>Subscribe to <input type="url" name="url" required placeholder="https://example.org/feed.xml"></label>
-<label>title <input name="title"></label> <label>tags <input name="tags" placeholder="news, science"></label> <button>Subscribe</button></form>` : null}
+<label>title <input name="title"></label> <label>tags <input name="tags" placeholder="news, science"></label> <button>Subscribe</button></form>
+<form action="/pages" method="post">${csrf(viewer)}<label>Archive a page <input type="url" name="url" required placeholder="https://example.org/2026/12/story.html"></label> <button>Archive</button>
+<span class="muted">a page in no feed: kept whole, then revisited like an item's page</span></form>` : null}
 ${feeds.length === 0 ? html`<p>No feeds yet: add one with <code>forest feeds add URL</code>${viewer ? ' or the form above' : ''}.</p>` : html`<table>
 <thead><tr><th>feed</th><th>state</th><th class="wide">last poll</th><th class="wide">next poll and why</th><th>archive</th></tr></thead>
 <tbody>${feeds.map(feedRow)}</tbody></table>`}
@@ -376,7 +378,7 @@ export function pageRoutes(app: FastifyInstance, store: WebArchive, captureLink:
   }, async (request, reply) => showArticle(reply, request.params.id, request.params.n));
 
   app.get<{ Querystring: ArticleListQuery }>('/articles', {
-    schema: { hide: true, querystring: { type: 'object', properties: { feed: { type: 'string' }, tag: { type: 'string' }, language: LANGUAGE_RANGE, since: day, until: day, changed: { enum: ['', '1'] }, cursor: { type: 'string' }, limit: { type: 'integer', minimum: 1, maximum: 200, default: ARTICLES_PER_PAGE } } } },
+    schema: { hide: true, querystring: { type: 'object', properties: { feed: { type: 'string' }, tag: { type: 'string' }, language: LANGUAGE_RANGE, since: day, until: day, changed: { enum: ['', '1'] }, queued: { enum: ['', '1'] }, cursor: { type: 'string' }, limit: { type: 'integer', minimum: 1, maximum: 200, default: ARTICLES_PER_PAGE } } } },
   }, async (request, reply) => {
     const query = request.query;
     const filter = {
@@ -398,16 +400,19 @@ interface ArticleListQuery {
   since?: string;
   until?: string;
   changed?: '' | '1';
+  /** Set after "Archive a page": the page is queued for the daemon. */
+  queued?: '' | '1';
   cursor?: string;
   limit?: number;
 }
 
 /** Every archived article, newest first, filtered, a page at a time (a cursor: pages stay right while articles arrive). */
 function articleList(query: ArticleListQuery, feeds: FeedStatus[], articles: ArticleSummary[], next: string | null): Safe {
-  const { cursor: _cursor, ...filters } = query;
+  const { cursor: _cursor, queued, ...filters } = query;
   const older = next ? `/articles?${new URLSearchParams({ ...Object.fromEntries(Object.entries(filters).filter(([, value]) => value).map(([key, value]) => [key, String(value)])), cursor: next }).toString()}` : null;
   return page('articles', html`
 <h2>Articles</h2>
+${queued === '1' ? html`<p class="notice">The page is queued: a running daemon archives it within seconds, with its images and styles, and it is listed here (none runs? <code>forest run</code> starts one; <code>forest capture URL</code> archives a page at once).</p>` : null}
 <form action="/articles" method="get">
 ${feedChoice(feeds, query.feed)}
 <label>tag <input name="tag" value="${query.tag ?? ''}" size="10"></label>

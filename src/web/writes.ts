@@ -3,7 +3,7 @@ import type { WebArchive } from '../archive/store.js';
 import { ConfigError } from '../config/errors.js';
 import type { Settings } from '../config/settings.js';
 import { listEdit } from '../config/list-sync.js';
-import { addSubscription, readSubscriptions, removeSubscription, setSubscriptionEnabled } from '../config/subscriptions.js';
+import { addSubscription, httpUrl, readSubscriptions, removeSubscription, setSubscriptionEnabled } from '../config/subscriptions.js';
 import { idParams } from './api.js';
 import { Problem } from './problems.js';
 import { sameSecret } from './session.js';
@@ -43,6 +43,13 @@ function asProblem(error: unknown): never {
     throw new Problem(400, 'Bad feed', error.message);
   }
   throw error;
+}
+
+/** The URL of a page to archive by hand, as the form or the API sent it (400 when it is no http(s) URL). */
+export function pageUrl(given: string): string {
+  const parsed = httpUrl.safeParse(given);
+  if (!parsed.success) throw new Problem(400, 'Bad page URL', `${given.trim() || '(empty)'}: ${parsed.error.issues[0]?.message ?? 'not a URL'}`);
+  return new URL(parsed.data).toString();
 }
 
 /** A subscription as the API and the pages' form send it. */
@@ -110,6 +117,17 @@ export function writeRoutes(app: FastifyInstance, store: WebArchive, settings: P
   }, async (request, reply) => {
     const feed = await edits.add(request.body, 'request body');
     return reply.code(201).header('location', `/api/v1/feeds/${feed?.id}`).send(feed);
+  });
+
+  app.post<{ Body: { url: string } }>('/api/v1/pages', {
+    ...writer,
+    schema: {
+      summary: 'Archive a page that is in no feed: queued for the daemon, then revisited like an item\'s page (needs the token)', tags: ['pages'], security: [{ bearer: [] }],
+      body: { type: 'object', additionalProperties: false, required: ['url'], properties: { url: { type: 'string' } } },
+    },
+  }, async (request, reply) => {
+    const [queued] = await store.addPages([pageUrl(request.body.url)], new Date());
+    return reply.code(202).send(queued);
   });
 
   app.patch<{ Params: { id: number }; Body: { enabled: boolean } }>('/api/v1/feeds/:id', {

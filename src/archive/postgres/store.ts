@@ -37,6 +37,7 @@ import {
 import { captureContent, capturesOfUrl, wrappersOfFeed } from '../rules/access.js';
 import { recordRequisites, requisiteAt, requisiteDigestProblems, requisitesOf, requisiteValidators } from '../rules/requisites.js';
 import { latestPictures, picturesOfVersion, recordPictureEdit } from '../rules/pictures.js';
+import { addPages, pageProgressOf } from '../rules/pages.js';
 import {
   confirmPush, denyPush, forgetPush, pushCandidates, recordPush, recordPushFailure, recordPushRequest, subscriptionByCallback, subscriptionOfFeed,
   subscriptionsByFeed,
@@ -215,6 +216,14 @@ export class PgStore extends ExportingStore implements Store {
 
   pollNow(...[feeds, now]: Parameters<Store['pollNow']>) {
     return pollFeedsNow(this.db, feeds, now);
+  }
+
+  addPages(urls: string[], now: Date) {
+    return this.write((sql) => runStepsAsync(sql, addPages(urls, now)));
+  }
+
+  pageProgress(itemId: number) {
+    return this.query(pageProgressOf(itemId));
   }
 
   // Administering (ArchiveAdmin)

@@ -4,6 +4,7 @@ import { recentChanges } from './access.js';
 import { captureContent, capturesOfUrl, wrappersOfFeed } from '../rules/access.js';
 import { requisiteAt, requisiteDigestProblems, requisitesOf } from '../rules/requisites.js';
 import { picturesOfVersion } from '../rules/pictures.js';
+import { addPages, pageProgressOf } from '../rules/pages.js';
 import { articlesAfter, listArticles, pageOfArticles } from './article-lists.js';
 import { articleById, checksOf, sameArticleElsewhere, versionOf, versionsOf } from '../rules/articles.js';
 import { checkpoint, heldOpenElsewhere, limitSize, openDatabase, type Db } from './database.js';
@@ -102,6 +103,14 @@ export class SqliteStore extends SqliteWork implements Store {
 
   async pollNow(...[feeds, now]: Parameters<Store['pollNow']>) {
     return pollFeedsNow(this.db, feeds, now);
+  }
+
+  async addPages(urls: string[], now: Date) {
+    return this.writeSteps(addPages(urls, now));
+  }
+
+  async pageProgress(itemId: number) {
+    return this.read(pageProgressOf(itemId));
   }
 
   async leaseHolder() {
