@@ -14,6 +14,7 @@ interface FeedRow {
   tags: string;
   cron: string | null;
   enabled: number;
+  requisites: string | null;
   subscribed: number;
 }
 
@@ -21,13 +22,14 @@ interface FeedRow {
 export function feedValues(subscription: Subscription, stamp: string) {
   return {
     url: subscription.url, title: subscription.title ?? null, siteUrl: subscription.siteUrl ?? null, tags: JSON.stringify(subscription.tags),
-    cron: subscription.schedule ?? null, enabled: subscription.enabled ? 1 : 0, stamp,
+    cron: subscription.schedule ?? null, enabled: subscription.enabled ? 1 : 0,
+    requisites: subscription.requisites === null || subscription.requisites === undefined ? null : JSON.stringify(subscription.requisites), stamp,
   };
 }
 
 /** Whether a listed subscription changes its existing feed's row (a list that only adds changes none). */
 export const changesFeed = (row: FeedRow, values: ReturnType<typeof feedValues>, how: ListSync): boolean =>
-  how.mode !== 'add' && (row.title !== values.title || row.tags !== values.tags || row.cron !== values.cron || row.enabled !== values.enabled
+  how.mode !== 'add' && (row.title !== values.title || row.tags !== values.tags || row.cron !== values.cron || row.enabled !== values.enabled || row.requisites !== values.requisites
     || row.subscribed !== 1 || (values.siteUrl !== null && row.site_url !== values.siteUrl));
 
 /** Whether a subscribed feed leaves the list: not in it, and — for an edit — among what the edit removed. */

@@ -106,7 +106,12 @@ export interface Subscription {
   tags: string[];
   schedule?: string | null | undefined;
   enabled: boolean;
+  /** The requisites its pages are captured with, instead of capture.requisites.kinds (null: those). */
+  requisites?: RequisiteSetting[] | null | undefined;
 }
+
+/** The kinds of requisite a setting turns on (capture.requisites.kinds, or a feed's own `requisites`). */
+export type RequisiteSetting = 'images' | 'styles' | 'media';
 
 /**
  * How a list reaches the archive. `replace` (the default; SQLite, where the file is the list):
@@ -306,9 +311,15 @@ export interface UpsertReport {
   changedIds: number[];
 }
 
-export interface RetentionReport {
+/** What each engine's summarising of old polls and checks did. */
+export interface LogRetention {
   polls: number;
   checks: number;
+}
+
+export interface RetentionReport extends LogRetention {
+  /** Requisites dropped: their capture's body was gone (rules/requisites.ts, dropUnusedRequisites). */
+  requisites: number;
 }
 
 /** One thing `forest check` looks at, and what it found wrong (nothing when `problems` is empty). */
@@ -599,6 +610,8 @@ export interface LatestPictures {
   /** Its object's blocks (a picture edit's diff leaves them all unchanged). */
   blocks: number;
   pictures: VersionPicture[];
+  /** The article's feed's own requisite kinds (null: capture.requisites.kinds). */
+  requisites: RequisiteSetting[] | null;
 }
 
 /** Pictures that changed at the same URLs while the object's text did not: a version of its own. */

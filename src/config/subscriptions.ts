@@ -33,6 +33,7 @@ const subscriptionSchema = z.strictObject({
   tags: z.array(z.string()).default([]),
   schedule: cronExpression.nullish(),
   enabled: z.boolean().default(true),
+  requisites: z.array(z.enum(['images', 'styles', 'media'])).nullish(),
 });
 
 const listSchema = z.array(subscriptionSchema).nullish().transform((list) => list ?? []);

@@ -17,10 +17,10 @@ import type { PipelineContext } from './context.js';
  */
 export async function lookAtPictures(context: PipelineContext, article: ArticleToRevisit, signal: AbortSignal): Promise<void> {
   const { store, fetcher, requisiteFetcher, settings, log } = context;
-  if (!requisiteFetcher || !settings.capture.requisites.kinds.includes('images')) return;
+  if (!requisiteFetcher) return;
   try {
     const latest = await store.latestPictures(article.id);
-    if (!latest) return;
+    if (!latest || !(latest.requisites ?? settings.capture.requisites.kinds).includes('images')) return;
     await loadCodec();
     const pageHost = new URL(article.url).host;
     const changes: PictureChange[] = [];

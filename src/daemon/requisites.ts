@@ -60,11 +60,14 @@ export class RequisiteLane {
 /** One capture's requisites, fetched and recorded together. */
 export async function captureRequisites(context: PipelineContext, snapshotId: number, page: FetchResult, signal: AbortSignal): Promise<void> {
   const { fetcher, requisiteFetcher, store, settings, log } = context;
-  if (!requisiteFetcher || settings.capture.requisites.kinds.length === 0) return;
+  if (!requisiteFetcher) return;
   const started = performance.now();
   try {
+    // A feed may choose its own kinds in the subscription list (`requisites`).
+    const kinds = await store.requisiteKinds(snapshotId) ?? settings.capture.requisites.kinds;
+    if (kinds.length === 0) return;
     const html = decodeBody(page.body, page.contentType).text;
-    const records = await fetchRequisites({ page: fetcher, requisites: requisiteFetcher }, store, { url: page.finalUrl, html }, settings.capture.requisites, signal);
+    const records = await fetchRequisites({ page: fetcher, requisites: requisiteFetcher }, store, { url: page.finalUrl, html }, { ...settings.capture.requisites, kinds }, signal);
     if (records.length === 0 || signal.aborted) return;
     await store.recordRequisites(snapshotId, records);
     const kept = records.filter((record) => record.body !== null);

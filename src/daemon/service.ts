@@ -67,11 +67,10 @@ export const leaseRequest = (settings: Settings, me: LeaseRequest['me']): LeaseR
   isAlive: (holder) => holder.host !== me.host || processAlive(holder.pid),
 });
 
-/** The requisites' own Fetcher (their politeness and byte cap apart from pages': requisites/fetch.ts), or null when none are kept. */
-export function requisiteFetcherFor(settings: Settings): Fetcher | null {
+/** The requisites' own Fetcher (their politeness and byte cap apart from pages': requisites/fetch.ts); made even when the settings keep none, since a feed may choose its own. */
+export function requisiteFetcherFor(settings: Settings): Fetcher {
   const requisites = settings.capture.requisites;
-  return requisites.kinds.length === 0 ? null
-    : new Fetcher({ ...settings.http, concurrency: requisites.concurrency, perHostDelay: requisites.perHostDelay, maxBodySize: requisites.maxBytes });
+  return new Fetcher({ ...settings.http, concurrency: requisites.concurrency, perHostDelay: requisites.perHostDelay, maxBodySize: requisites.maxBytes });
 }
 
 /**
@@ -134,7 +133,7 @@ export async function runDaemon(options: RunOptions): Promise<void> {
   // so that a restart loop does not run it over and over).
   const retain = async () => {
     const report = await store.applyRetention(retentionAges(settings), new Date());
-    if (report.polls + report.checks > 0) log.info(report, 'old polls and checks summarised per day');
+    if (report.polls + report.checks + report.requisites > 0) log.info(report, 'old polls and checks summarised per day; requisites of captures found unchanged dropped');
   };
   let retention = setTimeout(function again() {
     unlessFull(retain);

@@ -179,7 +179,7 @@ for (const [name, open] of BACKENDS) {
         assert.equal(await store.leaseHolder(), null);
 
         // Retention sums old polls per day and keeps the day's counts.
-        assert.deepEqual(await store.applyRetention({ polls: 60_000, checks: null }, at(100)), { polls: 1, checks: 0 });
+        assert.deepEqual(await store.applyRetention({ polls: 60_000, checks: null }, at(100)), { polls: 1, checks: 0, requisites: 0 });
         const history = await store.feedHistory((await store.feeds())[0]!.id, { polls: 10, days: 10 });
         assert.deepEqual([history.polls.length, history.days.map((day) => [day.day, day.polls, day.newItems])], [0, [['2026-11-02', 1, 3]]]);
         assert.ok((await store.verify()).every((check) => check.problems.length === 0), 'check finds nothing wrong');

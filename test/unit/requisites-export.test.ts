@@ -5,6 +5,7 @@ import { before, test } from 'node:test';
 import { WARCParser } from 'warcio';
 import { encodeRequisite, loadCodec } from '../../src/archive/codec.js';
 import { exportWarc, writeCdxj } from '../../src/archive/exports/export.js';
+import { dropCaptureBody } from '../../src/archive/rules/captures.js';
 import { recordRequisites } from '../../src/archive/rules/requisites.js';
 import { runOn } from '../../src/archive/sqlite/sql.js';
 import type { RequisiteRecord } from '../../src/archive/store.js';
@@ -55,5 +56,32 @@ test('forest check finds a requisite whose bytes changed since they were stored,
   assert.deepEqual(await bodies(), []);
   store.db.prepare("UPDATE blobs SET data = ? WHERE encoding = 'identity'").run(Buffer.from('the logo, altered'));
   assert.match((await bodies()).join(' '), /hashes to .*: its bytes changed since they were stored/);
+  await store.close();
+});
+
+test('retention: a capture found unchanged drops its requisites with its body, their bytes too unless another capture lists them; vacuum sweeps what is left', async () => {
+  const dir = tempDir();
+  const store = smallArchive(join(dir, 'archive.db'), ['One', 'Two']);
+  const [first, second] = store.db.prepare('SELECT id FROM snapshots WHERE sha256 IS NOT NULL ORDER BY id').pluck().all() as number[];
+  const logo = Buffer.from('the site logo, on every page');
+  const photo = Buffer.from('a photograph of the second page alone');
+  runOn(store.db, recordRequisites(first!, [requisite('https://cdn.example/logo.png', logo, '2026-11-02T00:00:05Z')]));
+  runOn(store.db, recordRequisites(second!, [requisite('https://cdn.example/logo.png', logo, '2026-11-02T00:01:05Z'), requisite('https://cdn.example/photo.png', photo, '2026-11-02T00:01:05Z')]));
+  const blobs = () => store.db.prepare('SELECT COUNT(*) FROM blobs WHERE sha256 IN (SELECT sha256 FROM requisites) OR data IN (?, ?)').pluck().get(logo, photo) as number;
+  assert.equal(blobs(), 2);
+
+  runOn(store.db, dropCaptureBody(second!));
+  assert.equal(store.db.prepare('SELECT COUNT(*) FROM requisites WHERE snapshot_id = ?').pluck().get(second), 0, 'its requisites went with its body');
+  assert.equal(store.db.prepare('SELECT COUNT(*) FROM blobs WHERE data = ?').pluck().get(photo), 0, 'a picture no other capture lists is freed');
+  assert.equal(store.db.prepare('SELECT COUNT(*) FROM blobs WHERE data = ?').pluck().get(logo), 1, 'the logo the first capture lists stays');
+  runOn(store.db, recordRequisites(second!, [requisite('https://cdn.example/photo.png', photo, '2026-11-02T00:01:06Z')]));
+  assert.equal(store.db.prepare('SELECT COUNT(*) FROM requisites WHERE snapshot_id = ?').pluck().get(second), 0, 'requisites that arrive after their capture lost its body are not kept');
+
+  // A capture whose body went without its requisites (an archive older than this rule): retention sweeps them.
+  store.db.prepare('UPDATE snapshots SET sha256 = NULL WHERE id = ?').run(first);
+  const report = await store.applyRetention({ polls: null, checks: null }, new Date());
+  assert.equal(report.requisites, 1);
+  assert.equal(store.db.prepare('SELECT COUNT(*) FROM blobs WHERE data = ?').pluck().get(logo), 0);
+  assert.deepEqual((await store.verify()).find((check) => check.name === 'requisite bodies')!.problems, []);
   await store.close();
 });

@@ -16,10 +16,12 @@ test('the subscription list reads url, title, tags, schedule and enabled', () =>
   schedule: "*/20 * * * *"
 - url: https://example.net/atom
   enabled: false
+  requisites: [styles]
 `);
   const list = readSubscriptions(file);
   assert.deepEqual(list[0], { url: 'https://example.org/feed.xml', title: 'Example', tags: ['news', 'local'], schedule: '*/20 * * * *', enabled: true });
   assert.equal(list[1]!.enabled, false);
+  assert.deepEqual(list[1]!.requisites, ['styles'], 'a feed\'s own requisite kinds');
   assert.deepEqual(list[1]!.tags, []);
 });
 
@@ -33,6 +35,7 @@ for (const [name, yaml, line, field, pattern] of [
   ['unknown field', '- url: https://a.example/\n  titel: x\n', 2, '[0].titel', /unknown/],
   ['duplicate', '- url: https://a.example/\n- url: https://b.example/\n- url: https://a.example/\n', 3, '[2].url', /duplicate/],
   ['tags not a list', '- url: https://a.example/\n  tags: news\n', 2, '[0].tags', /array/],
+  ['unknown requisite kind', '- url: https://a.example/\n  requisites: [images, scripts]\n', 2, '[0].requisites[1]', /images|styles|media/],
 ] as const) {
   test(`a bad list (${name}) names file, line and field`, () => {
     const file = writeFile(dir, `bad-${name.replace(/\s/g, '-')}.yaml`, yaml);

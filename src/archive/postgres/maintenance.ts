@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { checkedRow, checkedRows, count, integer } from '../rows.js';
-import type { ArchiveCheck, RetentionReport } from '../store.js';
+import type { ArchiveCheck, LogRetention } from '../store.js';
 import type { PgDatabase } from './database.js';
 
 /** `forest check` and retention on PostgreSQL (as integrity.ts and retention.ts on SQLite). */
@@ -44,8 +44,8 @@ async function summarise(db: PgDatabase, select: string, before: string, summari
 }
 
 /** Polls and checks that found nothing new older than the ages (ms) become per-day counts, a batch per transaction. */
-export async function applyRetention(db: PgDatabase, ages: { polls: number | null; checks: number | null }, now: Date): Promise<RetentionReport> {
-  const report: RetentionReport = { polls: 0, checks: 0 };
+export async function applyRetention(db: PgDatabase, ages: { polls: number | null; checks: number | null }, now: Date): Promise<LogRetention> {
+  const report: LogRetention = { polls: 0, checks: 0 };
   const pollBatch = (before: string) => summarise(db, 'SELECT id FROM polls WHERE started_at < ? ORDER BY started_at LIMIT ? FOR UPDATE SKIP LOCKED', before,
     `INSERT INTO poll_days (feed_id, day, polls, ok, not_modified, errors, new_items)
       SELECT feed_id, substr(started_at, 1, 10), COUNT(*), COUNT(*) FILTER (WHERE result = 'ok'), COUNT(*) FILTER (WHERE result = 'not-modified'),

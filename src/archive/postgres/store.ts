@@ -35,7 +35,7 @@ import {
   versionsByMethod,
 } from './summary.js';
 import { captureContent, capturesOfUrl, wrappersOfFeed } from '../rules/access.js';
-import { recordRequisites, requisiteAt, requisiteDigestProblems, requisitesOf, requisiteValidators } from '../rules/requisites.js';
+import { dropUnusedRequisites, recordRequisites, requisiteAt, requisiteKindsOf, requisiteDigestProblems, requisitesOf, requisiteValidators } from '../rules/requisites.js';
 import { latestPictures, picturesOfVersion, recordPictureEdit } from '../rules/pictures.js';
 import { addPages, pageProgressOf } from '../rules/pages.js';
 import {
@@ -257,8 +257,9 @@ export class PgStore extends ExportingStore implements Store {
     throw new Error(`forest backup copies a SQLite archive; back up a PostgreSQL archive with its own tools: pg_dump "${this.url.replace(/\?.*$/, '')}" > forest.sql (or pg_basebackup for the whole cluster)`);
   }
 
-  applyRetention(...[ages, now]: Parameters<Store['applyRetention']>) {
-    return applyRetention(this.db, ages, now);
+  async applyRetention(...[ages, now]: Parameters<Store['applyRetention']>) {
+    const report = await applyRetention(this.db, ages, now);
+    return { ...report, requisites: await this.write((sql) => runStepsAsync(sql, dropUnusedRequisites())) };
   }
 
   async compact() {
@@ -435,6 +436,10 @@ export class PgStore extends ExportingStore implements Store {
 
   recordRequisites(snapshotId: number, requisites: RequisiteRecord[]) {
     return this.write((sql) => runStepsAsync(sql, recordRequisites(snapshotId, requisites)));
+  }
+
+  requisiteKinds(snapshotId: number) {
+    return this.query(requisiteKindsOf(snapshotId));
   }
 
   latestPictures(articleId: number) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { decodeStoredBody, type EncodedBody, type ReferenceBody, type StoredBody } from '../codec.js';
 import { nullableText, text } from '../rows.js';
-import { inserted, row, run, value, type Steps } from '../steps.js';
+import { inserted, row, run, value, values, type Steps } from '../steps.js';
 import type { FetchedPage } from '../store.js';
 
 /**
@@ -157,4 +157,8 @@ export function* dropCaptureBody(snapshotId: number): Steps<void> {
   if (!hash) return;
   yield* run('UPDATE snapshots SET sha256 = NULL WHERE id = ?', [snapshotId]);
   yield* deleteUnusedBlob(hash);
+  // Its requisites went with what they were for: no replay of this capture is left to need them.
+  const kept = yield* values(text, 'SELECT DISTINCT sha256 FROM requisites WHERE snapshot_id = ? AND sha256 IS NOT NULL', [snapshotId], 'dropCaptureBody');
+  yield* run('DELETE FROM requisites WHERE snapshot_id = ?', [snapshotId]);
+  for (const requisite of kept) yield* deleteUnusedBlob(requisite);
 }

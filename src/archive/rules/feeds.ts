@@ -40,6 +40,8 @@ export const feedRow = z.object({
   window_size: nullableInteger,
   max_age_seconds: nullableInteger,
   last_gap: nullableText.optional(),
+  /** The feed's own requisite kinds, JSON (migration 0024); null: the settings'. */
+  requisites: nullableText,
   created_at: text,
   updated_at: text,
 });
@@ -61,12 +63,12 @@ export function* syncSubscriptions(subscriptions: Subscription[], now = new Date
     const row = existing.get(subscription.url);
     if (!row) {
       // Another daemon's sync may have added it a moment ago: then it is not this sync's.
-      const added = yield* run(`INSERT INTO feeds (subscribed_url, url, title, site_url, tags, cron, enabled, subscribed, next_poll_at, created_at, updated_at)
-        VALUES (@url, @url, @title, @siteUrl, @tags, @cron, @enabled, 1, NULL, @stamp, @stamp) ON CONFLICT (subscribed_url) DO NOTHING`, values);
+      const added = yield* run(`INSERT INTO feeds (subscribed_url, url, title, site_url, tags, cron, enabled, requisites, subscribed, next_poll_at, created_at, updated_at)
+        VALUES (@url, @url, @title, @siteUrl, @tags, @cron, @enabled, @requisites, 1, NULL, @stamp, @stamp) ON CONFLICT (subscribed_url) DO NOTHING`, values);
       if (added) report.added.push(subscription.url);
     } else if (changesFeed(row, values, how)) {
       yield* run(`UPDATE feeds SET title = @title, site_url = COALESCE(CAST(@siteUrl AS TEXT), site_url), tags = @tags, cron = CAST(@cron AS TEXT),
-          enabled = CAST(@enabled AS INTEGER), subscribed = 1,
+          enabled = CAST(@enabled AS INTEGER), requisites = CAST(@requisites AS TEXT), subscribed = 1,
           next_poll_at = CASE WHEN cron IS DISTINCT FROM CAST(@cron AS TEXT) OR enabled <> CAST(@enabled AS INTEGER) OR subscribed = 0 THEN NULL ELSE next_poll_at END,
           updated_at = @stamp WHERE id = @id`, { ...values, id: row.id });
       report.updated.push(subscription.url);

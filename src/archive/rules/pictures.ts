@@ -1,9 +1,9 @@
 import { normalizeUrl, normalizedObjectSchema } from '../normalize.js';
-import { json } from '../rows.js';
-import { inserted, type Steps } from '../steps.js';
+import { json, nullableText } from '../rows.js';
+import { inserted, value, type Steps } from '../steps.js';
 import type { LatestPictures, PictureEdit, VersionPicture } from '../model.js';
 import { addVersionRow, articleById, versionOf, type VersionRow } from './articles.js';
-import { recordRequisites, requisitesOf } from './requisites.js';
+import { feedRequisites, recordRequisites, requisitesOf } from './requisites.js';
 
 /**
  * An article object's pictures on either engine (issue #67, item 4): the images its object names
@@ -36,7 +36,8 @@ export function* latestPictures(articleId: number): Steps<LatestPictures | null>
   if (!article || !version) return null;
   const pictures = yield* picturesOf(version);
   const blocks = json(normalizedObjectSchema, version.blocks, `version ${version.n} of article ${articleId} (object)`).blocks.length;
-  return pictures.length === 0 ? null : { articleId, versionN: version.n, blocks, pictures };
+  const kinds = feedRequisites((yield* value(nullableText, 'SELECT requisites FROM feeds WHERE id = ?', [article.feed_id], 'latestPictures')) ?? null, `feed ${article.feed_id}'s requisites`);
+  return pictures.length === 0 ? null : { articleId, versionN: version.n, blocks, pictures, requisites: kinds };
 }
 
 /**

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { RequisiteContent, RequisiteKind, RequisiteRecord, RequisiteValidators, StoredRequisite } from '../model.js';
-import { integer, nullableInteger, nullableText, text } from '../rows.js';
-import { row, rows, run, values, type Steps } from '../steps.js';
+import type { RequisiteContent, RequisiteKind, RequisiteRecord, RequisiteSetting, RequisiteValidators, StoredRequisite } from '../model.js';
+import { integer, json, nullableInteger, nullableText, text } from '../rows.js';
+import { row, rows, run, value, values, type Steps } from '../steps.js';
 import { sha256 } from '../codec.js';
-import { getBlob, putEncodedBlob } from './captures.js';
+import { deleteUnusedBlob, getBlob, putEncodedBlob } from './captures.js';
 
 /**
  * A capture's requisites on either engine (issue #67; migrations 0023, postgres/0004): each
@@ -19,6 +19,9 @@ const requisiteRow = z.object({
 
 /** A capture's requisites, recorded together (in the caller's transaction): their bytes first, once per sha256. */
 export function* recordRequisites(snapshotId: number, requisites: RequisiteRecord[]): Steps<void> {
+  // A capture found unchanged while its requisites were fetched has lost its body (dropCaptureBody): nothing left to replay them with.
+  const body = yield* value(nullableText, 'SELECT sha256 FROM snapshots WHERE id = ?', [snapshotId], 'recordRequisites');
+  if (body === undefined || body === null) return;
   for (const requisite of requisites) {
     const body = requisite.body;
     const sha256 = body === null ? null : 'data' in body ? yield* putEncodedBlob(body) : body.sha256;
@@ -75,4 +78,30 @@ export function* requisiteDigestProblems(): Steps<string[]> {
     else if (sha256(body) !== hash) problems.push(`requisite body ${hash} hashes to ${sha256(body)}: its bytes changed since they were stored`);
   }
   return problems;
+}
+
+/**
+ * Retention of requisites (`forest vacuum`, the daemon's daily pass): a requisite is kept while a
+ * capture with a body lists it. Those of captures whose body is gone (found unchanged before
+ * dropCaptureBody dropped their requisites too) are dropped, and their bytes with them when no
+ * other capture uses them. Returns how many were dropped.
+ */
+export function* dropUnusedRequisites(): Steps<number> {
+  const bodiless = 'snapshot_id IN (SELECT id FROM snapshots WHERE sha256 IS NULL)';
+  const hashes = yield* values(text, `SELECT DISTINCT sha256 FROM requisites WHERE ${bodiless} AND sha256 IS NOT NULL`, [], 'dropUnusedRequisites');
+  const dropped = yield* run(`DELETE FROM requisites WHERE ${bodiless}`, []);
+  for (const hash of hashes) yield* deleteUnusedBlob(hash);
+  return dropped;
+}
+
+const requisiteSettings = z.array(z.enum(['images', 'styles', 'media'])) satisfies z.ZodType<RequisiteSetting[]>;
+
+/** The feed's own choice of requisite kinds (the list's `requisites`, migration 0024) as stored; null when it follows the settings. */
+export const feedRequisites = (stored: string | null, where: string): RequisiteSetting[] | null => (stored === null ? null : json(requisiteSettings, stored, where));
+
+/** The requisite kinds a capture's feed chose for its pages, or null when it follows capture.requisites.kinds. */
+export function* requisiteKindsOf(snapshotId: number): Steps<RequisiteSetting[] | null> {
+  const stored = yield* value(nullableText, `SELECT feeds.requisites FROM snapshots JOIN items ON items.id = snapshots.item_id JOIN feeds ON feeds.id = items.feed_id
+    WHERE snapshots.id = ?`, [snapshotId], 'requisiteKindsOf');
+  return feedRequisites(stored ?? null, `the requisites of the feed of capture ${snapshotId}`);
 }

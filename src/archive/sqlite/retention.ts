@@ -1,6 +1,6 @@
 import { checkpoint, type Db } from './database.js';
 import { checkedRows, integer } from '../rows.js';
-import type { RetentionReport } from '../store.js';
+import type { LogRetention } from '../store.js';
 
 /**
  * Retention of operational logs (migration 0006). Polls older than `pollsOlderThan`, and checks
@@ -42,8 +42,8 @@ function summariseChecks(db: Db, before: string): number {
 }
 
 /** Applies the retention ages (ms); `null` keeps that log for ever. Returns the rows summarised. */
-export function applyRetention(db: Db, ages: { polls: number | null; checks: number | null }, now: Date): RetentionReport {
-  const report: RetentionReport = { polls: 0, checks: 0 };
+export function applyRetention(db: Db, ages: { polls: number | null; checks: number | null }, now: Date): LogRetention {
+  const report: LogRetention = { polls: 0, checks: 0 };
   if (ages.polls !== null) {
     const before = new Date(now.getTime() - ages.polls).toISOString();
     for (let done = summarisePolls(db, before); done > 0; done = summarisePolls(db, before)) report.polls += done;

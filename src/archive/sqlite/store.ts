@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { loadCodec } from '../codec.js';
 import { recentChanges } from './access.js';
 import { captureContent, capturesOfUrl, wrappersOfFeed } from '../rules/access.js';
-import { requisiteAt, requisiteDigestProblems, requisitesOf } from '../rules/requisites.js';
+import { dropUnusedRequisites, requisiteAt, requisiteDigestProblems, requisitesOf } from '../rules/requisites.js';
 import { picturesOfVersion } from '../rules/pictures.js';
 import { addPages, pageProgressOf } from '../rules/pages.js';
 import { articlesAfter, listArticles, pageOfArticles } from './article-lists.js';
@@ -242,7 +242,7 @@ export class SqliteStore extends SqliteWork implements Store {
   }
 
   async applyRetention(...args: Parameters<Store['applyRetention']>) {
-    return this.unlessFull(() => applyRetention(this.db, ...args));
+    return this.unlessFull(() => ({ ...applyRetention(this.db, ...args), requisites: this.writeSteps(dropUnusedRequisites()) }));
   }
 
   async compact() {

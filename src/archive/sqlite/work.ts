@@ -10,7 +10,7 @@ import { articleById, articleOfItem, comparisonKeyOf, otherArticleAt, recordChec
 import { confirmWrapper, itemExtractedBefore, recentSnapshotsOfTemplate, snapshotById, templateChoicesOf } from '../rules/extractions.js';
 import { keptWithoutBody, recordExtraction, recordRevisitWithoutBody, storeWrapperWith } from '../rules/work.js';
 import { runOn } from './sql.js';
-import { recordRequisites, requisiteValidators } from '../rules/requisites.js';
+import { recordRequisites, requisiteKindsOf, requisiteValidators } from '../rules/requisites.js';
 import { latestPictures, recordPictureEdit } from '../rules/pictures.js';
 import { ExportingStore } from '../exports/export.js';
 import type { Steps } from '../steps.js';
@@ -158,6 +158,10 @@ export abstract class SqliteWork extends ExportingStore implements WorkStore {
 
   async recordRequisites(snapshotId: number, requisites: RequisiteRecord[]) {
     this.writeSteps(recordRequisites(snapshotId, requisites));
+  }
+
+  async requisiteKinds(snapshotId: number) {
+    return this.read(requisiteKindsOf(snapshotId));
   }
 
   async latestPictures(articleId: number) {
