@@ -588,6 +588,9 @@ export interface StoredRequisite {
 
 /** The last kept fetch of a requisite URL: the validators of the next conditional GET, and what a 304 keeps. */
 export interface RequisiteValidators {
+  /** When that fetch was made, and what it answered (a reuse lists it again as it was). */
+  fetchedAt: string;
+  status: number | null;
   sha256: string;
   contentType: string | null;
   etag: string | null;

@@ -74,6 +74,7 @@ const settingsSchema = z.strictObject({
       concurrency: z.number().int().min(1).max(64),
       perHostDelay: duration,
       timeout: duration,
+      recheckAfter: duration,
     }),
   }),
   extract: z.strictObject({

@@ -22,6 +22,8 @@ export interface RequisiteSettings {
   maxBytesPerCapture: number;
   cssDepth: number;
   timeout: number;
+  /** A requisite kept less than this long ago (ms) is listed again without a request. */
+  recheckAfter: number;
 }
 
 export interface RequisiteSource {
@@ -72,7 +74,7 @@ export async function fetchRequisites(
         records.push(failed(found, null, stop.aborted ? 'the capture\'s requisites ran out of time (capture.requisites.timeout)' : 'the capture\'s byte budget was spent (capture.requisites.maxBytesPerCapture)'));
         return;
       }
-      const record = await fetchRequisite(fetcherOf(found.url), source, found, stop, settings.maxBytes);
+      const record = await fetchRequisite(fetcherOf(found.url), source, found, stop, settings);
       records.push(record);
       if (record.body && 'data' in record.body) bytes += record.body.size;
       if (found.kind === 'style' && record.body && found.depth < settings.cssDepth) {
@@ -92,9 +94,22 @@ const failed = (found: Requisite, status: number | null, error: string): Fetched
   url: found.url, kind: found.kind, via: found.via, fetchedAt: new Date(), status, contentType: null, body: null, etag: null, lastModified: null, error, text: null, finalUrl: found.url, bytes: null,
 });
 
-/** One requisite, fetched with a conditional GET against the last kept fetch of its URL. */
-export async function fetchRequisite(fetcher: Fetcher, source: RequisiteSource, found: Requisite, signal: AbortSignal, maxBytes: number): Promise<Fetched> {
+/**
+ * One requisite: the last kept fetch of its URL when it is younger than `recheckAfter` (listed
+ * again with its own time, no request made), else fetched with a conditional GET against it.
+ */
+export async function fetchRequisite(
+  fetcher: Fetcher, source: RequisiteSource, found: Requisite, signal: AbortSignal, limits: { maxBytes: number; recheckAfter: number },
+): Promise<Fetched> {
+  const { maxBytes } = limits;
   const last = await source.requisiteValidators(found.url);
+  if (last && Date.now() - Date.parse(last.fetchedAt) < limits.recheckAfter) {
+    const stored = found.kind === 'style' ? await source.storedBody(last.sha256) : null;
+    return {
+      url: found.url, kind: found.kind, via: found.via, fetchedAt: new Date(last.fetchedAt), status: last.status, contentType: last.contentType, body: { sha256: last.sha256 },
+      etag: last.etag, lastModified: last.lastModified, error: null, text: stored ? decodeStoredBody(stored).toString('utf8') : null, finalUrl: found.url, bytes: null,
+    };
+  }
   let result: FetchResult;
   try {
     result = await fetcher.fetch(found.url, last ? { etag: last.etag, lastModified: last.lastModified } : {}, signal, { accept: ACCEPT[found.kind], maxBytes });

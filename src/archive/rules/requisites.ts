@@ -39,11 +39,11 @@ export function requisitesOf(snapshotId: number): Steps<StoredRequisite[]> {
   return rows(requisiteRow, `SELECT ${COLUMNS} FROM requisites WHERE snapshot_id = ? ORDER BY id`, [snapshotId], 'requisitesOf');
 }
 
-const validatorsRow = z.object({ sha256: text, contentType: nullableText, etag: nullableText, lastModified: nullableText }) satisfies z.ZodType<RequisiteValidators>;
+const validatorsRow = z.object({ fetchedAt: text, status: nullableInteger, sha256: text, contentType: nullableText, etag: nullableText, lastModified: nullableText }) satisfies z.ZodType<RequisiteValidators>;
 
 /** The last kept fetch of `url` (the requisites_url index, newest first). */
 export function* requisiteValidators(url: string): Steps<RequisiteValidators | null> {
-  return (yield* row(validatorsRow, `SELECT sha256, content_type AS "contentType", etag, last_modified AS "lastModified" FROM requisites
+  return (yield* row(validatorsRow, `SELECT fetched_at AS "fetchedAt", status, sha256, content_type AS "contentType", etag, last_modified AS "lastModified" FROM requisites
     WHERE url = ? AND sha256 IS NOT NULL ORDER BY fetched_at DESC, id DESC LIMIT 1`, [url], 'requisiteValidators')) ?? null;
 }
 
