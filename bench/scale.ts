@@ -16,7 +16,13 @@
  *
  *   npm run bench:scale -- [--feeds=10000] [--hosts=500] [--minutes=8] [--hot=100] [--workers=auto] [--json] [--keep] [--profile=DIR]
  *                          [--against=DIR [--rounds=1]] [--node-flags="--flag …"] [--schedule=name=value,…]
- *                          [--db=sqlite,postgres | --db=sqlite,postgres://…]
+ *                          [--db=sqlite,postgres | --db=sqlite,postgres://…] [--requisites=on,off]
+ *
+ * `--requisites` lists the runs with requisites on (capture.requisites.kinds [images, styles],
+ * the default) and off (`[]`: the HTML alone), side by side (default both): each page of the web
+ * names its site's stylesheet and logo, a photograph of its own, and a CDN's fonts (bench/scale/
+ * web.ts); the table adds stored bytes per article, what deduplication saved, and the web's
+ * requests per page.
  *
  * `--db` lists the archives to run on, side by side in one run (default `sqlite`): `sqlite` (a
  * file), `postgres` (a throwaway cluster from Debian's binaries, as the tests start), or
@@ -63,6 +69,10 @@ const FEEDS = Number(args.get('feeds') ?? 10000);
 const HOSTS = Number(args.get('hosts') ?? 500);
 const MINUTES = Number(args.get('minutes') ?? 8);
 const HOT = Number(args.get('hot') ?? 100);
+const REQUISITES = (args.get('requisites') ?? 'on,off').split(',').map((mode) => {
+  if (mode !== 'on' && mode !== 'off') throw new Error(`--requisites=${mode}: on, off, or on,off`);
+  return mode;
+});
 /**
  * `--schedule=name=value,…`: schedule settings on top of the issue's (`--schedule=delayCost=32`),
  * to see what the schedule's trade of polls against delay does to the hot items. The daemon
@@ -201,7 +211,7 @@ async function postgresBytes(url: string): Promise<number> {
  * PostgreSQL the archive is copied into a SQLite file after the run, with this checkout's
  * `forest copy`, and measured there.
  */
-async function runOnce(root: string, backend: Backend) {
+async function runOnce(root: string, backend: Backend, requisites: 'on' | 'off') {
   const work = mkdtempSync(join(tmpdir(), 'forest-scale-'));
   const web = await startWeb({ feeds: FEEDS, hosts: HOSTS, hot: HOT });
   const database = join(work, 'forest.db');
@@ -211,6 +221,7 @@ async function runOnce(root: string, backend: Backend) {
     subscriptions: join(work, 'feeds.yaml'), database: url === null ? { path: database } : { url },
     http: { perHostDelay: '1s', allowPrivateNetworks: ['127.0.0.0/8'] }, schedule: { defaultInterval: '10m', minInterval: '1m', ...SCHEDULE }, revisit: { after: ['3m', '6m'] },
     log: { level: 'info', pretty: false },
+    capture: { requisites: { kinds: requisites === 'on' ? ['images', 'styles'] : [] } },
     // The pool's size (`workers`, default auto: one thread per core), to see what each thread buys.
     ...(args.has('workers') ? { workers: args.get('workers') === 'auto' ? 'auto' : Number(args.get('workers')) } : {}),
   }));
@@ -244,6 +255,7 @@ async function runOnce(root: string, backend: Backend) {
   const machineBusy = busyCores(ticksBefore, machineTicks());
   forest.kill('SIGTERM');
   const code = await exited;
+  const webRequests = z.record(z.string(), z.number()).parse(await (await fetch(`${web.info.cdn}/_stats`)).json());
   web.child.kill('SIGTERM');
   if (code !== 0) throw new Error(`forest exited with ${code}: ${stderr}`);
   const archiveBytes = url === null ? null : await postgresBytes(url);
@@ -285,6 +297,12 @@ async function runOnce(root: string, backend: Backend) {
   const blobs = z.object({ n: z.number(), stored: z.number(), raw: z.number() })
     .parse(db.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(length(data)), 0) AS stored, COALESCE(SUM(size), 0) AS raw FROM blobs').get());
   const againstReference = count("SELECT COUNT(*) FROM blobs WHERE encoding = 'zstd-dict'");
+  // Requisites: what the captures list (each listing's bytes, as if stored each time) against what is stored (once per sha256).
+  const listed = z.object({ listings: z.number(), kept: z.number(), listedBytes: z.number() }).parse(db.prepare(`SELECT COUNT(*) AS listings, COUNT(requisites.sha256) AS kept,
+    COALESCE(SUM(blobs.size), 0) AS listedBytes FROM requisites LEFT JOIN blobs ON blobs.sha256 = requisites.sha256`).get());
+  const requisiteBlobs = z.object({ n: z.number(), raw: z.number(), stored: z.number() }).parse(db.prepare(`SELECT COUNT(*) AS n, COALESCE(SUM(size), 0) AS raw, COALESCE(SUM(length(data)), 0) AS stored
+    FROM blobs WHERE sha256 IN (SELECT sha256 FROM requisites)`).get());
+  const siteSheets = z.object({ listings: z.number(), blobs: z.number() }).parse(db.prepare(`SELECT COUNT(*) AS listings, COUNT(DISTINCT sha256) AS blobs FROM requisites WHERE url LIKE '%/assets/site.css'`).get());
   const gzipped = gzipComparison(db);
   db.close();
   const dbBytes = archiveBytes ?? ['', '-wal'].reduce((sum, suffix) => sum + (statSync(`${database}${suffix}`, { throwIfNoEntry: false })?.size ?? 0), 0);
@@ -311,6 +329,10 @@ async function runOnce(root: string, backend: Backend) {
     dbKbPerArticle: dbBytes / 1024 / Math.max(1, articles), bytesPerStoredCapture: blobs.n ? blobs.stored / blobs.n : NaN, rawBytesPerCapture: blobs.n ? blobs.raw / blobs.n : NaN,
     gzipBytesPerCapture: gzipped.gzipBytes, storedBytesPerSampledCapture: gzipped.storedBytes,
     storedCaptures: blobs.n, storedAgainstReference: againstReference, gzipSample: gzipped.captures,
+    requisites, storedBytesPerArticle: blobs.stored / Math.max(1, articles), requisiteListings: listed.listings, requisitesKept: listed.kept,
+    requisiteListedBytes: listed.listedBytes, requisiteBlobs: requisiteBlobs.n, requisiteRawBytes: requisiteBlobs.raw, requisiteStoredBytes: requisiteBlobs.stored,
+    siteSheetListings: siteSheets.listings, siteSheetBlobs: siteSheets.blobs,
+    webRequests, webRequestsPerPage: Object.entries(webRequests).filter(([kind]) => kind !== 'feed' && kind !== 'notModified').reduce((sum, [, n]) => sum + n, 0) / Math.max(1, pages),
   };
   if (args.has('keep')) process.stderr.write(`\nkept ${work}\n`);
   else rmSync(work, { recursive: true, force: true });
@@ -341,6 +363,12 @@ function rows(results: Result[], pass: { snapshots: number; passMs: number; quie
     ['CPU ms per extraction (first captures and revisits)', each((r) => f(r.cpuMsPerExtraction)), ''],
     ['of the CPU per page, the main thread\'s (the rest: the pool, V8\'s helpers)', each((r) => f(r.mainThreadCpuMsPerPage)), ''],
     ['database per article', each((r) => `${f(r.dbKbPerArticle)} KB`), '≤ 30 KB'],
+    ['requisites', each((r) => r.requisites), ''],
+    ['stored bytes per article, after deduplication (pages and requisites)', each((r) => `${f(r.storedBytesPerArticle / 1024)} KB`), ''],
+    ['requisites listed with captures (kept) / distinct bodies stored', each((r) => `${r.requisiteListings} (${r.requisitesKept}) / ${r.requisiteBlobs}`), ''],
+    ['requisite bytes as listed / stored (deduplication ratio)', each((r) => `${f(r.requisiteListedBytes / 2 ** 20)} MB / ${f(r.requisiteStoredBytes / 2 ** 20)} MB (${f(r.requisiteListedBytes / Math.max(1, r.requisiteRawBytes), 2)}×)`), ''],
+    ['site stylesheets: listed / stored (one per site whatever the pages)', each((r) => `${r.siteSheetListings} / ${r.siteSheetBlobs}`), 'stored once per site'],
+    ['the web\'s requests per archived page (pages, site files, photographs, CDN; 304s)', each((r) => `${f(r.webRequestsPerPage, 2)} (${['page', 'site', 'photo', 'cdn'].map((kind) => r.webRequests[kind] ?? 0).join(', ')}; ${r.webRequests['notModified'] ?? 0})`), ''],
     ['bytes per stored capture (raw)', each((r) => `${f(r.bytesPerStoredCapture, 0)} (${f(r.rawBytesPerCapture, 0)}); ${r.storedAgainstReference} of ${r.storedCaptures} stored against their site's reference`), ''],
     ['the same captures as plain gzip (a sample)', each((r) => `${f(r.gzipBytesPerCapture, 0)} against ${f(r.storedBytesPerSampledCapture, 0)} stored (${r.gzipSample})`), ''],
     [`pass cost at ${pass.snapshots.toLocaleString('en')} snapshots, busy / quiet`, [`${f(pass.passMs, 2)} / ${f(pass.quietPassMs, 2)} ms`, ...results.slice(1).map(() => '')], ''],
@@ -352,7 +380,7 @@ async function main(): Promise<void> {
   if (against !== undefined) buildCheckout(against);
   const rounds = against === undefined ? 1 : Math.max(1, Number(args.get('rounds') ?? 1));
   const archives = backends();
-  const labelled = against !== undefined || archives.list.length > 1;
+  const labelled = against !== undefined || archives.list.length > 1 || REQUISITES.length > 1;
   const runs: Array<{ label: string; result: Result }> = [];
   try {
     for (let round = 1; round <= rounds; round++) {
@@ -360,9 +388,12 @@ async function main(): Promise<void> {
       if (round % 2 === 0) order.reverse();
       for (const { label, root } of order) {
         for (const backend of archives.list) {
-          const named = archives.list.length > 1 ? (against === undefined ? backend.name : `${label} on ${backend.name}`) : label;
-          if (labelled) process.stderr.write(`\nround ${round}: ${named}\n`);
-          runs.push({ label: rounds > 1 ? `${named}, run ${round}` : named, result: await runOnce(root, backend) });
+          for (const requisites of REQUISITES) {
+            const where = archives.list.length > 1 ? (against === undefined ? backend.name : `${label} on ${backend.name}`) : label;
+            const named = REQUISITES.length > 1 ? `${where}, requisites ${requisites}` : where;
+            if (labelled) process.stderr.write(`\nround ${round}: ${named}\n`);
+            runs.push({ label: rounds > 1 ? `${named}, run ${round}` : named, result: await runOnce(root, backend, requisites) });
+          }
         }
       }
     }

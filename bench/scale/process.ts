@@ -39,7 +39,7 @@ export function sample(pid: number, t: number): Sample | null {
 }
 
 /** The web's first line: its feeds' URLs (feed n at index n, the hot ones first) and when it started. */
-const webInfo = z.object({ feeds: z.array(z.string()), started: z.number() });
+const webInfo = z.object({ feeds: z.array(z.string()), started: z.number(), cdn: z.string() });
 export type WebInfo = z.infer<typeof webInfo>;
 
 /** Starts bench/scale/web.ts (its own process, so that its CPU is not the daemon's) and waits for its first line. */

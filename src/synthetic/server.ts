@@ -69,6 +69,55 @@ export interface SyntheticWebOptions {
 }
 
 const HUGE_PAGE_BYTES = 50 * 1024 * 1024;
+
+/** A file every page of a site (or of every site) refers to, with validators: a second fetch is a 304. */
+interface Asset {
+  type: string;
+  body: Buffer;
+  etag: string;
+}
+
+const asset = (type: string, body: string | Buffer): Asset => {
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  return { type, body: bytes, etag: `"${createHash('sha1').update(bytes).digest('hex').slice(0, 16)}"` };
+};
+
+/**
+ * A site's stylesheet and logo, the same for all its pages (a capture's requisites are stored
+ * once per site, whatever number of pages): a few kilobytes of CSS, as a theme's is, naming a
+ * background image.
+ */
+const siteAssets = (() => {
+  const cache = new Map<string, Record<string, Asset>>();
+  return (definition: SiteDefinition): Record<string, Asset> => {
+    let assets = cache.get(definition.slug);
+    if (!assets) {
+      const random = seededRandom(definition.slug.length * 7919 + definition.slug.charCodeAt(0));
+      const rules = Array.from({ length: 120 }, (_, i) => `.${definition.slug}-${i} { margin: ${Math.floor(random() * 24)}px; color: #${Math.floor(random() * 0xffffff).toString(16).padStart(6, '0')}; }`);
+      assets = {
+        '/assets/site.css': asset('text/css', `body { font-family: Archive, Georgia, serif; background: url(/assets/paper.png); }\n${rules.join('\n')}\n`),
+        '/assets/paper.png': asset('image/png', TINY_PNG),
+        '/assets/logo.png': asset('image/png', TINY_PNG),
+      };
+      cache.set(definition.slug, assets);
+    }
+    return assets;
+  };
+})();
+
+/** A valid 1×1 PNG (RFC 2083), so that a browser decodes it. */
+const TINY_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+
+/** What the CDN every site shares serves: a font stylesheet and its font. */
+const CDN_ASSETS: Record<string, Asset> = {
+  '/fonts.css': asset('text/css', '@font-face { font-family: Archive; src: url(/archive.woff2) format("woff2"); }\n'),
+  '/archive.woff2': asset('font/woff2', Buffer.concat([Buffer.from('wOF2', 'latin1'), Buffer.alloc(2044, 7)])),
+};
+
+function sendAsset(request: IncomingMessage, send: (status: number, body: Buffer | string, headers: Record<string, string>) => void, file: Asset): void {
+  if (request.headers['if-none-match'] === file.etag) return send(304, '', { etag: file.etag });
+  send(200, file.body, { 'content-type': file.type, etag: file.etag, 'cache-control': 'max-age=3600' });
+}
 let gzipBomb: Buffer | null = null;
 
 /**
@@ -80,6 +129,8 @@ export class SyntheticWeb {
   readonly clock: SyntheticClock;
   readonly sites = new Map<string, RunningSite>();
   readonly requests: RequestRecord[] = [];
+  /** The CDN the sites share (their fonts), once started; its requests are recorded as site `cdn`. */
+  cdn: { server: Server; url: string } | null = null;
   private readonly definitions: SiteDefinition[];
   private readonly startVisible: number;
   private readonly host: string;
@@ -118,6 +169,15 @@ export class SyntheticWeb {
   }
 
   async start(): Promise<this> {
+    // One CDN for every site (its fonts): a host the sites share, as real sites share one.
+    const cdn = createServer((request, response) => {
+      const asset = CDN_ASSETS[new URL(request.url ?? '/', 'http://cdn').pathname];
+      this.record('cdn', request, asset ? 200 : 404);
+      if (!asset) return void response.writeHead(404).end();
+      sendAsset(request, (status, body, headers) => void response.writeHead(status, headers).end(body), asset);
+    });
+    await new Promise<void>((resolve) => cdn.listen(0, this.host, resolve));
+    this.cdn = { server: cdn, url: `http://${this.host}:${(cdn.address() as AddressInfo).port}` };
     for (const definition of this.definitions) {
       const server = createServer((request, response) => {
         this.handle(definition.slug, request, response).catch((error: unknown) => {
@@ -140,9 +200,9 @@ export class SyntheticWeb {
   }
 
   async stop(): Promise<void> {
-    await Promise.all([...this.sites.values()].map((site) => new Promise<void>((resolve) => {
-      site.server.closeAllConnections();
-      site.server.close(() => resolve());
+    await Promise.all([...[...this.sites.values()].map((site) => site.server), ...(this.cdn ? [this.cdn.server] : [])].map((server) => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
     })));
   }
 
@@ -227,6 +287,8 @@ export class SyntheticWeb {
     if (path.startsWith('/articles/')) return this.serveArticle(site, path.slice('/articles/'.length), send);
     if (path.startsWith('/r/')) return send(302, '', { location: `${site.url}articles/${path.slice(3)}` });
     if (path.startsWith('/images/')) return send(200, Buffer.from('GIF89a'), { 'content-type': 'image/gif' });
+    const asset = siteAssets(definition)[path];
+    if (asset) return sendAsset(request, send, asset);
     if (path === '/') {
       const links = this.published(slug).map((article) => `<li><a href="/articles/${esc(article.slug)}">${esc(article.title)}</a></li>`);
       return send(200, `<!DOCTYPE html><html><head><title>${esc(definition.name)}</title><link rel="alternate" type="${FEED_PATHS[definition.format].type.split(';')[0]}" href="${feedPath}"></head><body><h1>${esc(definition.name)}</h1><ul>${links.join('')}</ul></body></html>`, { 'content-type': 'text/html; charset=utf-8' });
@@ -313,6 +375,7 @@ export class SyntheticWeb {
       now: this.clock.now(),
       requestRandom,
       charset: definition.charset,
+      cdn: this.cdn?.url ?? null,
     });
     const body = definition.charset === 'utf-8' ? Buffer.from(html) : iconv.encode(html, definition.charset);
     // The legacy site declares its charset only in <meta>, as old servers did.

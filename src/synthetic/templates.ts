@@ -21,6 +21,8 @@ export interface PageContext {
   requestRandom: () => number;
   /** Declared in <meta charset>; the server encodes the page in it. */
   charset: string;
+  /** The origin of the CDN every site takes its fonts from (server.ts), or null. */
+  cdn: string | null;
 }
 
 export type Template = (page: PageContext) => string;
@@ -43,7 +45,8 @@ const head = (page: PageContext) =>
 <link rel="canonical" href="${esc(page.siteUrl)}articles/${esc(page.article.slug)}">
 <link rel="alternate" type="${page.feedType}" href="${esc(page.feedUrl)}">
 <meta property="og:title" content="${esc(page.article.title)}">
-<meta name="description" content="${esc(page.article.summary)}">`;
+<meta name="description" content="${esc(page.article.summary)}">
+<link rel="stylesheet" href="/assets/site.css"><link rel="icon" href="/assets/logo.png">${page.cdn ? `<link rel="stylesheet" href="${esc(page.cdn)}/fonts.css">` : ''}`;
 
 /** A modern newspaper: HTML5 article, sidebar, comments. */
 export const newspaper: Template = (page) => `<!DOCTYPE html>

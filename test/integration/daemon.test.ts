@@ -56,8 +56,20 @@ test('subscribe with the CLI, run: every item and the page behind it are archive
   // Bodies are stored once per sha256 and decompress to the page.
   assert.equal(count(ws.db, 'SELECT COUNT(*) FROM blobs'), count(ws.db, 'SELECT COUNT(DISTINCT sha256) FROM (SELECT sha256 FROM snapshots UNION SELECT sha256 FROM requisites WHERE sha256 IS NOT NULL)'));
   // Every page's image is kept with it, once for all (the synthetic sites serve one GIF for every image).
-  assert.equal(count(ws.db, "SELECT COUNT(DISTINCT sha256) FROM requisites WHERE kind = 'image'"), 1);
-  assert.ok(count(ws.db, "SELECT COUNT(*) FROM requisites WHERE kind = 'image' AND sha256 IS NOT NULL") >= 1);
+  assert.equal(count(ws.db, "SELECT COUNT(DISTINCT sha256) FROM requisites WHERE url LIKE '%/images/%'"), 1);
+  assert.ok(count(ws.db, "SELECT COUNT(*) FROM requisites WHERE url LIKE '%/images/%' AND sha256 IS NOT NULL") >= 1);
+  // Each site's stylesheet is stored once however many of its pages list it, and the CDN's font
+  // stylesheet once for every site (issue #67).
+  for (const slug of ['ledger', 'orbit']) {
+    const sheet = `${web.site(slug).url}assets/site.css`;
+    assert.ok(count(ws.db, 'SELECT COUNT(*) FROM requisites WHERE url = ?', sheet) >= 2, `${slug}'s pages list its stylesheet`);
+    assert.equal(count(ws.db, 'SELECT COUNT(DISTINCT sha256) FROM requisites WHERE url = ?', sheet), 1, `${slug}'s stylesheet is one body`);
+  }
+  const fonts = `${web.cdn!.url}/fonts.css`;
+  assert.equal(count(ws.db, 'SELECT COUNT(DISTINCT sha256) FROM requisites WHERE url = ?', fonts), 1);
+  assert.equal(count(ws.db, `SELECT COUNT(DISTINCT feeds.id) FROM requisites JOIN snapshots ON snapshots.id = requisites.snapshot_id JOIN items ON items.id = snapshots.item_id
+    JOIN feeds ON feeds.id = items.feed_id WHERE requisites.url = ?`, fonts), 2, 'the CDN\'s stylesheet is listed by both sites\' pages');
+  assert.equal(count(ws.db, 'SELECT COUNT(*) FROM blobs WHERE sha256 IN (SELECT sha256 FROM requisites WHERE url LIKE ?)', '%/assets/site.css'), 2, 'two sites, two stylesheets stored');
 
   const polls = query<{ result: string; status: number }>(ws.db, 'SELECT polls.result, polls.status FROM polls JOIN feeds ON feeds.id = polls.feed_id WHERE feeds.url = ? ORDER BY polls.id', ledger.feedUrl);
   assert.ok(polls.length >= 2, `ledger polled ${polls.length} times`);

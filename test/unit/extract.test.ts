@@ -24,7 +24,7 @@ const SITE = 'https://ledger.example/';
 function page(template: Template, index: number, charset = 'utf-8') {
   const article = makeArticle('unit', index, Date.UTC(2026, 10, 2, 9, index));
   const related = [1, 2, 3].map((i) => makeArticle('unit', index + 100 + i, 0));
-  const html = template({ siteName: 'The Ledger', siteUrl: SITE, feedUrl: `${SITE}feed.xml`, feedType: 'application/rss+xml', article, related, now: article.publishedAt + 3_600_000, requestRandom: seededRandom(index), charset });
+  const html = template({ siteName: 'The Ledger', siteUrl: SITE, feedUrl: `${SITE}feed.xml`, feedType: 'application/rss+xml', article, related, now: article.publishedAt + 3_600_000, requestRandom: seededRandom(index), charset, cdn: 'https://cdn.example' });
   return { article, html, url: `${SITE}articles/${article.slug}` };
 }
 
