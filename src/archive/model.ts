@@ -586,6 +586,16 @@ export interface StoredRequisite {
   error: string | null;
 }
 
+/**
+ * What the archive knows of a requisite URL before fetching it again: its last fetch (kept or
+ * not: a 404 a moment ago need not be asked again) and its last kept one (the validators of a
+ * conditional GET, and what a 304 keeps).
+ */
+export interface RequisiteHistory {
+  last: { fetchedAt: string; status: number | null; contentType: string | null; error: string | null; kept: boolean };
+  kept: RequisiteValidators | null;
+}
+
 /** The last kept fetch of a requisite URL: the validators of the next conditional GET, and what a 304 keeps. */
 export interface RequisiteValidators {
   /** When that fetch was made, and what it answered (a reuse lists it again as it was). */

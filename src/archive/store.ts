@@ -3,7 +3,7 @@ import type { Wrapper } from '../extract/wrapper.js';
 import type { NextCheck } from '../schedule/revisit.js';
 import type { EncodedBody, ReferenceBody, StoredBody } from './codec.js';
 import type { CopyPart } from './copy-plan.js';
-import type { ArchiveCheck, ArchiveEvent, ArchiveTotals, Article, ArticleCursor, ArticleFilter, ArticleSummary, ArticleToRevisit, Backlog, Capture, Change, Check, CheckedPage, ClaimRef, Decide, DeliveryOutcome, ExportReport, ExportSink, ExtractedFields, ExtractionRecord, Feed, FeedStatus, FeedToPoll, FetchedPage, HostGate, ItemToCapture, LeaseHolder, LeaseRequest, LeaseResult, ListSync, Memento, NotificationSummary, NotifyEvent, PollDay, PollEntry, PollRecord, Progress, PushCandidate, PushRequest, PushSubscriptionRecord, QueuedNotification, RetentionReport, RevisitRecord, SearchHit, SearchOptions, StoredCapture, StoredComparisonKey, StoredExtraction, Subscription, SyncReport, TemplateChoice, UpsertReport, Version, WarcOptions, WorkRef, WrapperInfo, RequisiteContent, RequisiteRecord, RequisiteValidators, StoredRequisite, LatestPictures, PictureEdit, VersionPicture, PageRequest, PageProgress, RequisiteSetting } from './model.js';
+import type { ArchiveCheck, ArchiveEvent, ArchiveTotals, Article, ArticleCursor, ArticleFilter, ArticleSummary, ArticleToRevisit, Backlog, Capture, Change, Check, CheckedPage, ClaimRef, Decide, DeliveryOutcome, ExportReport, ExportSink, ExtractedFields, ExtractionRecord, Feed, FeedStatus, FeedToPoll, FetchedPage, HostGate, ItemToCapture, LeaseHolder, LeaseRequest, LeaseResult, ListSync, Memento, NotificationSummary, NotifyEvent, PollDay, PollEntry, PollRecord, Progress, PushCandidate, PushRequest, PushSubscriptionRecord, QueuedNotification, RetentionReport, RevisitRecord, SearchHit, SearchOptions, StoredCapture, StoredComparisonKey, StoredExtraction, Subscription, SyncReport, TemplateChoice, UpsertReport, Version, WarcOptions, WorkRef, WrapperInfo, RequisiteContent, RequisiteRecord, RequisiteHistory, StoredRequisite, LatestPictures, PictureEdit, VersionPicture, PageRequest, PageProgress, RequisiteSetting } from './model.js';
 
 /**
  * The archive as the rest of Forest sees it: the daemon, the CLI and the web server reach
@@ -151,8 +151,8 @@ export interface Store extends ArchiveReader, ArchiveSubscriptions, ArchiveAdmin
 
 /** The daemon's work: due work, captures, extractions, versions, wrappers, and its lease. */
 export interface WorkStore {
-  /** The last kept fetch of a requisite URL, for a conditional GET. */
-  requisiteValidators(url: string): Promise<RequisiteValidators | null>;
+  /** A requisite URL's last fetch and last kept fetch: whether to ask again, and the validators of a conditional GET. */
+  requisiteHistory(url: string): Promise<RequisiteHistory | null>;
   /** A capture's requisites, recorded together in one transaction (their bytes once per sha256). */
   recordRequisites(snapshotId: number, requisites: RequisiteRecord[]): Promise<void>;
   /** The requisite kinds a capture's feed chose for its pages (the list's `requisites`), or null when it follows the settings. */

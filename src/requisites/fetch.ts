@@ -1,4 +1,4 @@
-import type { RequisiteKind, RequisiteRecord, RequisiteValidators } from '../archive/store.js';
+import type { RequisiteHistory, RequisiteKind, RequisiteRecord } from '../archive/store.js';
 import { decodeStoredBody, encodeRequisite, loadCodec, type StoredBody } from '../archive/codec.js';
 import { FetchError, type Fetcher, type FetchResult } from '../net/fetcher.js';
 import { requisitesOfCss, requisitesOfHtml, type Requisite } from './discover.js';
@@ -27,7 +27,7 @@ export interface RequisiteSettings {
 }
 
 export interface RequisiteSource {
-  requisiteValidators(url: string): Promise<RequisiteValidators | null>;
+  requisiteHistory(url: string): Promise<RequisiteHistory | null>;
   /** Kept bytes, as stored (a stylesheet found unchanged is read again for what it refers to). */
   storedBody(sha256: string): Promise<StoredBody | null>;
 }
@@ -95,15 +95,23 @@ const failed = (found: Requisite, status: number | null, error: string): Fetched
 });
 
 /**
- * One requisite: the last kept fetch of its URL when it is younger than `recheckAfter` (listed
- * again with its own time, no request made), else fetched with a conditional GET against it.
+ * One requisite. Its URL's last fetch, when younger than `recheckAfter`, is listed again with its
+ * own time and no request made — kept bytes, or a refusal that asking again would not change (a
+ * 4xx, bytes that were not what the page wanted), as a browser's cache keeps both. Otherwise it
+ * is fetched, with a conditional GET against its last kept fetch.
  */
 export async function fetchRequisite(
   fetcher: Fetcher, source: RequisiteSource, found: Requisite, signal: AbortSignal, limits: { maxBytes: number; recheckAfter: number },
 ): Promise<Fetched> {
   const { maxBytes } = limits;
-  const last = await source.requisiteValidators(found.url);
-  if (last && Date.now() - Date.parse(last.fetchedAt) < limits.recheckAfter) {
+  const history = await source.requisiteHistory(found.url);
+  const last = history?.kept ?? null;
+  const recent = history !== null && Date.now() - Date.parse(history.last.fetchedAt) < limits.recheckAfter;
+  if (recent && !history.last.kept && lasting(history.last)) {
+    const { fetchedAt, status, contentType, error } = history.last;
+    return { url: found.url, kind: found.kind, via: found.via, fetchedAt: new Date(fetchedAt), status, contentType, body: null, etag: null, lastModified: null, error, text: null, finalUrl: found.url, bytes: null };
+  }
+  if (recent && history.last.kept && last) {
     const stored = found.kind === 'style' ? await source.storedBody(last.sha256) : null;
     return {
       url: found.url, kind: found.kind, via: found.via, fetchedAt: new Date(last.fetchedAt), status: last.status, contentType: last.contentType, body: { sha256: last.sha256 },
@@ -136,3 +144,12 @@ export async function fetchRequisite(
     text: found.kind === 'style' ? result.body.toString('utf8') : null, bytes: result.body,
   };
 }
+
+/**
+ * A failure asking again soon would not change: the server's 4xx, bytes that were not what the
+ * page wanted, a body past the cap — not a timeout, a refused or unknown host, or a 5xx.
+ */
+const lasting = (fetch: RequisiteHistory['last']): boolean =>
+  (fetch.status !== null && fetch.status >= 400 && fetch.status < 500)
+  || (fetch.status !== null && fetch.status < 300 && (fetch.error?.startsWith('not ') ?? false))
+  || (fetch.error?.includes('larger than') ?? false);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { after, test } from 'node:test';
 import { loadCodec, type StoredBody } from '../../src/archive/codec.js';
-import type { RequisiteRecord, RequisiteValidators } from '../../src/archive/store.js';
+import type { RequisiteHistory, RequisiteRecord } from '../../src/archive/store.js';
 import { Fetcher } from '../../src/net/fetcher.js';
 import { fetchRequisites, type RequisiteSettings } from '../../src/requisites/fetch.js';
 import { listenOn } from '../helpers/listen.js';
@@ -20,21 +20,26 @@ const server = createServer((request, response) => {
   if (request.headers['if-none-match'] === '"v1"') return void response.writeHead(304, { etag: '"v1"' }).end();
   if (path === '/site.css') return void response.writeHead(200, { 'content-type': 'text/css', etag: '"v1"' }).end('body { background: url(/paper.gif) }');
   if (path === '/paper.gif') return void response.writeHead(200, { 'content-type': 'image/gif', etag: '"v1"' }).end(Buffer.from('GIF89a\x01\x00\x01\x00', 'latin1'));
+  if (path === '/down.gif') return void response.writeHead(500).end();
   response.writeHead(404).end();
 });
 after(() => new Promise((resolve) => server.close(resolve)));
 
-/** What the archive would hold: each URL's last kept fetch, and the bytes by digest. */
+/** What the archive would hold: each URL's last fetch and last kept fetch, and the bytes by digest. */
 function memory() {
-  const last = new Map<string, RequisiteValidators>();
+  const history = new Map<string, RequisiteHistory>();
   const bodies = new Map<string, StoredBody>();
   return {
-    source: { requisiteValidators: async (url: string) => last.get(url) ?? null, storedBody: async (sha256: string) => bodies.get(sha256) ?? null },
+    source: { requisiteHistory: async (url: string) => history.get(url) ?? null, storedBody: async (sha256: string) => bodies.get(sha256) ?? null },
     keep(records: RequisiteRecord[]) {
       for (const record of records) {
-        if (record.body === null) continue;
+        const last = { fetchedAt: record.fetchedAt.toISOString(), status: record.status, contentType: record.contentType, error: record.error, kept: record.body !== null };
+        if (record.body === null) {
+          history.set(record.url, { last, kept: history.get(record.url)?.kept ?? null });
+          continue;
+        }
         if ('data' in record.body) bodies.set(record.body.sha256, { encoding: record.body.encoding, data: record.body.data });
-        last.set(record.url, { fetchedAt: record.fetchedAt.toISOString(), status: record.status, sha256: record.body.sha256, contentType: record.contentType, etag: record.etag, lastModified: record.lastModified });
+        history.set(record.url, { last, kept: { ...last, sha256: record.body.sha256, etag: record.etag, lastModified: record.lastModified } });
       }
     },
   };
@@ -46,21 +51,27 @@ test('a requisite kept less than recheckAfter ago is listed without a request; p
   const fetcher = new Fetcher({ userAgent: 'test', connectTimeout: 2000, timeout: 5000, maxBodySize: 1e6, maxRedirects: 3, concurrency: 4, perHostDelay: 0, allowPrivateNetworks: ['127.0.0.0/8'] });
   const archive = memory();
   const settings: RequisiteSettings = { kinds: ['images', 'styles'], maxBytes: 1e6, maxBytesPerCapture: 1e7, cssDepth: 2, timeout: 10_000, recheckAfter: 60_000 };
-  const page = { url: `${origin}/story.html`, html: '<link rel="stylesheet" href="/site.css">' };
+  const page = { url: `${origin}/story.html`, html: '<link rel="stylesheet" href="/site.css"><img src="/gone.png"><img src="/down.gif">' };
   try {
     const first = await fetchRequisites({ page: fetcher, requisites: fetcher }, archive.source, page, settings);
     archive.keep(first);
-    assert.deepEqual(requests, [{ path: '/site.css', conditional: false }, { path: '/paper.gif', conditional: false }]);
+    assert.deepEqual(requests.map((request) => request.path).sort(), ['/down.gif', '/gone.png', '/paper.gif', '/site.css']);
+    assert.ok(requests.every((request) => !request.conditional));
+    requests.length = 0;
 
     const again = await fetchRequisites({ page: fetcher, requisites: fetcher }, archive.source, page, settings);
-    assert.equal(requests.length, 2, 'no request: both were kept a moment ago');
-    assert.deepEqual(again.map((record) => [record.url.replace(origin, ''), record.body && record.body.sha256]), first.map((record) => [record.url.replace(origin, ''), record.body && record.body.sha256]),
-      'listed with the same bytes — the background the stylesheet names found again in its kept text');
-    assert.deepEqual(again.map((record) => record.fetchedAt.getTime()), first.map((record) => record.fetchedAt.getTime()), 'each with the time it was fetched');
+    assert.deepEqual(requests, [{ path: '/down.gif', conditional: false }],
+      'no request for what was kept a moment ago, nor for the 404 (a browser\'s cache keeps both); the 500 is asked again');
+    assert.equal(again.find((record) => record.url.endsWith('/gone.png'))?.error, 'HTTP 404', 'the 404 is listed again as it was');
+    requests.length = 0;
+    archive.keep(again);
+    const kept = (records: RequisiteRecord[]) => records.filter((record) => record.body !== null).map((record) => [record.url.replace(origin, ''), record.body && record.body.sha256, record.fetchedAt.getTime()]).sort();
+    assert.deepEqual(kept(again), kept(first), 'listed with the same bytes and the time they were fetched — the background the stylesheet names found again in its kept text');
 
     const later = await fetchRequisites({ page: fetcher, requisites: fetcher }, archive.source, page, { ...settings, recheckAfter: 0 });
-    assert.deepEqual(requests.slice(2), [{ path: '/site.css', conditional: true }, { path: '/paper.gif', conditional: true }]);
-    assert.deepEqual(later.map((record) => record.status), [304, 304]);
+    assert.deepEqual(requests.filter((request) => request.conditional).map((request) => request.path).sort(), ['/paper.gif', '/site.css'], 'kept ones: a conditional GET');
+    assert.ok(requests.some((request) => request.path === '/gone.png'), 'the 404 is asked again');
+    assert.deepEqual(later.filter((record) => record.status === 304).map((record) => record.url.replace(origin, '')).sort(), ['/paper.gif', '/site.css']);
   } finally {
     fetcher.close();
   }

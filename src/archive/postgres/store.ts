@@ -35,7 +35,7 @@ import {
   versionsByMethod,
 } from './summary.js';
 import { captureContent, capturesOfUrl, wrappersOfFeed } from '../rules/access.js';
-import { dropUnusedRequisites, recordRequisites, requisiteAt, requisiteKindsOf, requisiteDigestProblems, requisitesOf, requisiteValidators } from '../rules/requisites.js';
+import { dropUnusedRequisites, recordRequisites, requisiteAt, requisiteKindsOf, requisiteDigestProblems, requisitesOf, requisiteHistory } from '../rules/requisites.js';
 import { latestPictures, picturesOfVersion, recordPictureEdit } from '../rules/pictures.js';
 import { addPages, pageProgressOf } from '../rules/pages.js';
 import {
@@ -430,8 +430,8 @@ export class PgStore extends ExportingStore implements Store {
     }));
   }
 
-  requisiteValidators(url: string) {
-    return this.query(requisiteValidators(url));
+  requisiteHistory(url: string) {
+    return this.query(requisiteHistory(url));
   }
 
   recordRequisites(snapshotId: number, requisites: RequisiteRecord[]) {

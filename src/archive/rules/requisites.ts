@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RequisiteContent, RequisiteKind, RequisiteRecord, RequisiteSetting, RequisiteValidators, StoredRequisite } from '../model.js';
+import type { RequisiteContent, RequisiteHistory, RequisiteKind, RequisiteRecord, RequisiteSetting, RequisiteValidators, StoredRequisite } from '../model.js';
 import { integer, json, nullableInteger, nullableText, text } from '../rows.js';
 import { row, rows, run, value, values, type Steps } from '../steps.js';
 import { sha256 } from '../codec.js';
@@ -41,8 +41,19 @@ export function requisitesOf(snapshotId: number): Steps<StoredRequisite[]> {
 
 const validatorsRow = z.object({ fetchedAt: text, status: nullableInteger, sha256: text, contentType: nullableText, etag: nullableText, lastModified: nullableText }) satisfies z.ZodType<RequisiteValidators>;
 
+const lastRow = z.object({ fetchedAt: text, status: nullableInteger, contentType: nullableText, error: nullableText, sha256: nullableText });
+
+/** The last fetch of `url` and its last kept one (each one step of the requisites_url index); null when it was never fetched. */
+export function* requisiteHistory(url: string): Steps<RequisiteHistory | null> {
+  const last = yield* row(lastRow, `SELECT fetched_at AS "fetchedAt", status, content_type AS "contentType", error, sha256 FROM requisites
+    WHERE url = ? ORDER BY fetched_at DESC, id DESC LIMIT 1`, [url], 'requisiteHistory');
+  if (!last) return null;
+  const { sha256, ...rest } = last;
+  return { last: { ...rest, kept: sha256 !== null }, kept: yield* requisiteValidators(url) };
+}
+
 /** The last kept fetch of `url` (the requisites_url index, newest first). */
-export function* requisiteValidators(url: string): Steps<RequisiteValidators | null> {
+function* requisiteValidators(url: string): Steps<RequisiteValidators | null> {
   return (yield* row(validatorsRow, `SELECT fetched_at AS "fetchedAt", status, sha256, content_type AS "contentType", etag, last_modified AS "lastModified" FROM requisites
     WHERE url = ? AND sha256 IS NOT NULL ORDER BY fetched_at DESC, id DESC LIMIT 1`, [url], 'requisiteValidators')) ?? null;
 }

@@ -10,7 +10,7 @@ import { articleById, articleOfItem, comparisonKeyOf, otherArticleAt, recordChec
 import { confirmWrapper, itemExtractedBefore, recentSnapshotsOfTemplate, snapshotById, templateChoicesOf } from '../rules/extractions.js';
 import { keptWithoutBody, recordExtraction, recordRevisitWithoutBody, storeWrapperWith } from '../rules/work.js';
 import { runOn } from './sql.js';
-import { recordRequisites, requisiteKindsOf, requisiteValidators } from '../rules/requisites.js';
+import { recordRequisites, requisiteHistory, requisiteKindsOf } from '../rules/requisites.js';
 import { latestPictures, recordPictureEdit } from '../rules/pictures.js';
 import { ExportingStore } from '../exports/export.js';
 import type { Steps } from '../steps.js';
@@ -152,8 +152,8 @@ export abstract class SqliteWork extends ExportingStore implements WorkStore {
     return keptWithoutBody(() => this.writeSteps(recordRevisitWithoutBody(itemId, page, digest, extraction, decide)));
   }
 
-  async requisiteValidators(url: string) {
-    return this.read(requisiteValidators(url));
+  async requisiteHistory(url: string) {
+    return this.read(requisiteHistory(url));
   }
 
   async recordRequisites(snapshotId: number, requisites: RequisiteRecord[]) {
