@@ -12,7 +12,7 @@ export const DAEMON_OPTIONS = {
    */
   requisites: {
     /** Captures whose requisites are fetched at once (each fetches several: capture.requisites.concurrency in all). */
-    captures: 4,
+    captures: 16,
     /** Captures waiting for their requisites beyond which the newest are given up (logged): each holds its page's HTML. */
     waiting: 500,
   },

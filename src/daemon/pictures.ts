@@ -29,7 +29,7 @@ export async function lookAtPictures(context: PipelineContext, article: ArticleT
       if (signal.aborted) return;
       const found = { url: picture.url, kind: 'image' as const, via: 'the article\'s picture' };
       // Always asked again (recheckAfter 0): this look is for a picture that changed since it was kept.
-      const fetched = await fetchRequisite(new URL(picture.url).host === pageHost ? fetcher : requisiteFetcher, store, found, signal, { maxBytes: settings.capture.requisites.maxBytes, recheckAfter: 0 });
+      const fetched = await fetchRequisite(new URL(picture.url).host === pageHost ? fetcher : requisiteFetcher, store, found, signal, { ...settings.capture.requisites, recheckAfter: 0 });
       const change = fetched.body === null ? null : await compared(context, picture, fetched);
       const { text: _text, finalUrl: _finalUrl, bytes: _bytes, ...record } = fetched;
       if (change) {

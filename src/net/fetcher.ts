@@ -50,6 +50,11 @@ export interface FetchLimits {
   maxBytes?: number;
   /** The Accept header sent. */
   accept?: string;
+  /**
+   * How long the host rests after this request, when less than perHostDelay: a page's requisite,
+   * loaded after the page as a browser loads it (HostQueue: the page pace still holds between pages).
+   */
+  restMs?: number;
 }
 
 export interface Redirect {
@@ -116,7 +121,8 @@ function classify(error: unknown, url: string, durationMs: number, maxBodySize: 
     if (code?.startsWith('Z_') || code?.startsWith('ERR_BROTLI') || code?.startsWith('ERR__')) {
       return new FetchError('bad-body', `the body is not valid compressed data (${error.message})`, url, durationMs);
     }
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new FetchError('dns', `host not found: ${new URL(url).host}`, url, durationMs);
+    if (code === 'ENOTFOUND') return new FetchError('dns', `host not found: ${new URL(url).host}`, url, durationMs);
+    if (code === 'EAI_AGAIN') return new FetchError('dns', `host lookup failed for now (EAI_AGAIN): ${new URL(url).host}`, url, durationMs);
     if (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'EPIPE') {
       return new FetchError('connection', `connection failed (${code})`, url, durationMs);
     }
@@ -156,6 +162,9 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
+/** How long a host the DNS said does not exist is believed not to (NXDOMAIN's negative caching; typical SOA minimums are minutes). */
+const UNKNOWN_HOST_MS = 60_000;
+
 export class Fetcher {
   private readonly queue: HostQueue;
   private readonly policy: AddressPolicy;
@@ -166,6 +175,12 @@ export class Fetcher {
   private readonly giving = new Map<string, Promise<void>>();
   /** 429/503 answers in a row, per host (an entry lives only while a host keeps refusing). */
   private readonly refusalsInRow = new Map<string, number>();
+  /**
+   * Hosts the DNS said do not exist, until when that answer is believed (a resolver's negative
+   * cache, RFC 2308): a page naming fifty images on a dead host costs one lookup, not fifty
+   * requests queued behind that host's politeness.
+   */
+  private readonly unknownHosts = new Map<string, number>();
 
   constructor(private readonly options: FetcherOptions) {
     this.queue = new HostQueue(options.concurrency, options.perHostDelay);
@@ -223,8 +238,10 @@ export class Fetcher {
 
   /** `limits`: a smaller body cap and another Accept than a page's (a page's requisites: requisites/fetch.ts). */
   async fetch(url: string, conditional: ConditionalHeaders = {}, signal?: AbortSignal, limits: FetchLimits = {}): Promise<FetchResult> {
-    const host = this.allowedTarget(url).host;
+    const target = this.allowedTarget(url);
+    const { host } = target;
     const max = Math.min(limits.maxBytes ?? this.options.maxBodySize, this.options.maxBodySize);
+    if ((this.unknownHosts.get(target.hostname) ?? 0) > Date.now()) throw new FetchError('dns', `host not found: ${host}`, url, 0);
     try {
       return await this.queue.run(
         host,
@@ -234,10 +251,19 @@ export class Fetcher {
           return result;
         }),
         signal,
+        limits.restMs,
       );
     } catch (error) {
-      throw classify(error, url, 0, max);
+      const failure = classify(error, url, 0, max);
+      if (failure.kind === 'dns' && failure.message.startsWith('host not found')) this.rememberUnknown(target.hostname);
+      throw failure;
     }
+  }
+
+  private rememberUnknown(hostname: string): void {
+    const now = Date.now();
+    if (this.unknownHosts.size >= 4096) for (const [name, until] of this.unknownHosts) if (until <= now) this.unknownHosts.delete(name);
+    this.unknownHosts.set(hostname, now + UNKNOWN_HOST_MS);
   }
 
   /**

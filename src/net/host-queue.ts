@@ -1,16 +1,35 @@
 /**
  * Politeness: at most `concurrency` requests in flight overall, at most one per host, and at
  * least `perHostDelay` ms between the end of one request to a host and the start of the next.
+ * A lighter request (`rest` below perHostDelay: a page's requisites, loaded after it as a
+ * browser loads them) is one at a time with the others too, and starts `rest` after the last
+ * request; a full request starts perHostDelay after the last full one (and the last light one's
+ * rest after it) — the page pace holds whatever requisites come between.
  *
  * The daemon's dispatcher asks `readyAt` before it hands a host work, so that requests rarely
  * wait here; the queue is the guarantee, the dispatcher the plan. Nothing a task registers
  * outlives it: the abort listener of a waiting request is removed as soon as the request starts
  * or is dropped (a listener left on the daemon-wide signal would keep every result alive).
  */
+interface HostState {
+  busy: boolean;
+  /** When the last request ended, and the rest it asked for after it. */
+  lastEnd: number;
+  lastRest: number;
+  /** When the last full request ended: the next full one waits perHostDelay from then. */
+  lastFullEnd: number;
+  /** A pause the server asked for (429/503): no request before it. */
+  deferredUntil: number;
+  /** A deferral asked for while a request was in flight: it holds after the release. */
+  deferredTo: number;
+}
+
+const idle = (): HostState => ({ busy: false, lastEnd: -Infinity, lastRest: 0, lastFullEnd: -Infinity, deferredUntil: 0, deferredTo: 0 });
+
 export class HostQueue {
   private running = 0;
-  private readonly hosts = new Map<string, { busy: boolean; freeAt: number; deferredTo: number }>();
-  private readonly waiting: Array<{ host: string; start: () => void; cancel: () => void }> = [];
+  private readonly hosts = new Map<string, HostState>();
+  private readonly waiting: Array<{ host: string; light: boolean; rest: number; start: () => void; cancel: () => void }> = [];
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
 
@@ -20,8 +39,12 @@ export class HostQueue {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Runs `task` when its host's turn comes. Rejects if `signal` aborts while waiting. */
-  run<T>(host: string, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  /**
+   * Runs `task` when its host's turn comes. Rejects if `signal` aborts while waiting. `rest`: how
+   * long the host rests after it, when less than perHostDelay (a lighter request).
+   */
+  run<T>(host: string, task: () => Promise<T>, signal?: AbortSignal, rest = this.perHostDelay): Promise<T> {
+    const light = rest < this.perHostDelay;
     return new Promise<T>((resolve, reject) => {
       if (signal?.aborted) return reject(abortReason(signal));
       if (this.closed) return reject(shutdownError());
@@ -32,6 +55,8 @@ export class HostQueue {
       };
       const entry = {
         host,
+        light,
+        rest,
         cancel: () => {
           signal?.removeEventListener('abort', onAbort);
           reject(shutdownError());
@@ -41,11 +66,11 @@ export class HostQueue {
           // The host is released before the caller resumes, so that it sees the host's delay.
           task().then(
             (value) => {
-              this.release(host);
+              this.release(host, rest, light);
               resolve(value);
             },
             (error: unknown) => {
-              this.release(host);
+              this.release(host, rest, light);
               reject(error);
             },
           );
@@ -72,7 +97,7 @@ export class HostQueue {
   get unreadyHosts(): number {
     const now = this.now();
     let count = 0;
-    for (const state of this.hosts.values()) if (state.busy || state.freeAt > now) count++;
+    for (const state of this.hosts.values()) if (state.busy || this.startAt(state, false, this.perHostDelay) > now) count++;
     return count;
   }
 
@@ -89,7 +114,8 @@ export class HostQueue {
     const state = this.hosts.get(host);
     if (!state) return 0;
     if (state.busy) return Infinity;
-    return state.freeAt <= this.now() ? 0 : state.freeAt;
+    const at = this.startAt(state, false, this.perHostDelay);
+    return at <= this.now() ? 0 : at;
   }
 
   /**
@@ -98,15 +124,26 @@ export class HostQueue {
    */
   deferHost(host: string, until: number): void {
     const state = this.hosts.get(host);
-    if (!state) this.hosts.set(host, { busy: false, freeAt: until, deferredTo: 0 });
+    if (!state) this.hosts.set(host, { ...idle(), deferredUntil: until });
     else if (state.busy) state.deferredTo = Math.max(state.deferredTo, until);
-    else state.freeAt = Math.max(state.freeAt, until);
+    else state.deferredUntil = Math.max(state.deferredUntil, until);
   }
 
-  private release(host: string): void {
+  /** When a request may start on a host in `state`: a light one `rest` after the last request, a full one perHostDelay after the last full one. */
+  private startAt(state: HostState, light: boolean, rest: number): number {
+    const after = light ? state.lastEnd + rest : Math.max(state.lastFullEnd + this.perHostDelay, state.lastEnd + state.lastRest);
+    return Math.max(after, state.deferredUntil);
+  }
+
+  private release(host: string, rest: number, light: boolean): void {
     this.running--;
-    const deferredTo = this.hosts.get(host)?.deferredTo ?? 0;
-    this.hosts.set(host, { busy: false, freeAt: Math.max(this.now() + this.perHostDelay, deferredTo), deferredTo: 0 });
+    const state = this.hosts.get(host) ?? idle();
+    const now = this.now();
+    this.hosts.set(host, {
+      busy: false, lastEnd: now, lastRest: rest, deferredUntil: Math.max(state.deferredUntil, state.deferredTo), deferredTo: 0,
+      // A lighter request leaves the page pace where the last full request set it.
+      lastFullEnd: light ? state.lastFullEnd : now,
+    });
     this.pump();
     this.forgetIdleHosts();
   }
@@ -115,7 +152,7 @@ export class HostQueue {
   private forgetIdleHosts(): void {
     if (this.hosts.size < 4096) return;
     const now = this.now();
-    for (const [host, state] of this.hosts) if (!state.busy && state.freeAt <= now) this.hosts.delete(host);
+    for (const [host, state] of this.hosts) if (!state.busy && this.startAt(state, false, this.perHostDelay) <= now) this.hosts.delete(host);
   }
 
   private pump(): void {
@@ -132,14 +169,15 @@ export class HostQueue {
         i++;
         continue;
       }
-      if (state && state.freeAt > now) {
-        soonest = Math.min(soonest, state.freeAt);
+      const startAt = state ? this.startAt(state, entry.light, entry.rest) : 0;
+      if (startAt > now) {
+        soonest = Math.min(soonest, startAt);
         i++;
         continue;
       }
       this.waiting.splice(i, 1);
       this.running++;
-      this.hosts.set(entry.host, { busy: true, freeAt: Infinity, deferredTo: 0 });
+      this.hosts.set(entry.host, { ...(state ?? idle()), busy: true });
       entry.start();
     }
     if (soonest !== Infinity && this.running < this.concurrency) {

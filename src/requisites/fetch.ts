@@ -24,6 +24,8 @@ export interface RequisiteSettings {
   timeout: number;
   /** A requisite kept less than this long ago (ms) is listed again without a request. */
   recheckAfter: number;
+  /** The pause between two requisite requests to one host (ms), the page's own host too. */
+  perHostDelay: number;
 }
 
 export interface RequisiteSource {
@@ -101,7 +103,7 @@ const failed = (found: Requisite, status: number | null, error: string): Fetched
  * is fetched, with a conditional GET against its last kept fetch.
  */
 export async function fetchRequisite(
-  fetcher: Fetcher, source: RequisiteSource, found: Requisite, signal: AbortSignal, limits: { maxBytes: number; recheckAfter: number },
+  fetcher: Fetcher, source: RequisiteSource, found: Requisite, signal: AbortSignal, limits: { maxBytes: number; recheckAfter: number; perHostDelay: number },
 ): Promise<Fetched> {
   const { maxBytes } = limits;
   const history = await source.requisiteHistory(found.url);
@@ -120,7 +122,7 @@ export async function fetchRequisite(
   }
   let result: FetchResult;
   try {
-    result = await fetcher.fetch(found.url, last ? { etag: last.etag, lastModified: last.lastModified } : {}, signal, { accept: ACCEPT[found.kind], maxBytes });
+    result = await fetcher.fetch(found.url, last ? { etag: last.etag, lastModified: last.lastModified } : {}, signal, { accept: ACCEPT[found.kind], maxBytes, restMs: limits.perHostDelay });
   } catch (error) {
     const message = error instanceof FetchError ? error.message : String(error);
     return failed(found, null, message);
@@ -147,9 +149,11 @@ export async function fetchRequisite(
 
 /**
  * A failure asking again soon would not change: the server's 4xx, bytes that were not what the
- * page wanted, a body past the cap — not a timeout, a refused or unknown host, or a 5xx.
+ * page wanted, a body past the cap, a host the DNS says does not exist (resolvers cache that
+ * answer too: RFC 2308) — not a timeout, a failed lookup, a refused address, or a 5xx.
  */
 const lasting = (fetch: RequisiteHistory['last']): boolean =>
   (fetch.status !== null && fetch.status >= 400 && fetch.status < 500)
   || (fetch.status !== null && fetch.status < 300 && (fetch.error?.startsWith('not ') ?? false))
-  || (fetch.error?.includes('larger than') ?? false);
+  || (fetch.error?.includes('larger than') ?? false)
+  || (fetch.error?.startsWith('host not found: ') ?? false);

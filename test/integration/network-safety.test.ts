@@ -100,6 +100,17 @@ test('the check is on the address a name resolves to, each time (DNS rebinding d
   assert.equal(insideHits(), 0);
 });
 
+test('a host the DNS says does not exist is believed for a while: its next URLs fail at once, with no lookup and no turn in its queue', async () => {
+  let lookups = 0;
+  const resolve: LookupFunction = (hostname, _options, callback) => {
+    lookups++;
+    callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
+  };
+  const fetcher = new Fetcher({ ...base, perHostDelay: 1000, allowPrivateNetworks: ['127.0.0.0/8'], resolve });
+  for (const path of ['/a.png', '/b.png', '/c.png']) await assert.rejects(fetcher.fetch(`http://gone.example${path}`), (error: unknown) => error instanceof FetchError && error.message === 'host not found: gone.example');
+  assert.equal(lookups, 1, 'one lookup for the three: the others were not sent (nor queued behind the host\'s second of politeness)');
+});
+
 test('429/503 pause the whole host, for its Retry-After; other hosts go on', async () => {
   const fetcher = new Fetcher({ ...base, allowPrivateNetworks: ['127.0.0.0/8'] });
   const busy = await fetcher.fetch(outside('/busy'));

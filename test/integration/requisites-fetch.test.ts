@@ -50,7 +50,7 @@ test('a requisite kept less than recheckAfter ago is listed without a request; p
   const origin = await listenOn(server, '127.0.0.1');
   const fetcher = new Fetcher({ userAgent: 'test', connectTimeout: 2000, timeout: 5000, maxBodySize: 1e6, maxRedirects: 3, concurrency: 4, perHostDelay: 0, allowPrivateNetworks: ['127.0.0.0/8'] });
   const archive = memory();
-  const settings: RequisiteSettings = { kinds: ['images', 'styles'], maxBytes: 1e6, maxBytesPerCapture: 1e7, cssDepth: 2, timeout: 10_000, recheckAfter: 60_000 };
+  const settings: RequisiteSettings = { kinds: ['images', 'styles'], maxBytes: 1e6, maxBytesPerCapture: 1e7, cssDepth: 2, timeout: 10_000, recheckAfter: 60_000, perHostDelay: 0 };
   const page = { url: `${origin}/story.html`, html: '<link rel="stylesheet" href="/site.css"><img src="/gone.png"><img src="/down.gif">' };
   try {
     const first = await fetchRequisites({ page: fetcher, requisites: fetcher }, archive.source, page, settings);

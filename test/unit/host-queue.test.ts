@@ -68,3 +68,34 @@ test('readyAt: 0 for a free host, Infinity while busy, the end of the delay afte
   queue.deferHost('b', 9000);
   assert.equal(queue.readyAt('b'), 9000);
 });
+
+test('a lighter request (a page\'s requisite) follows the last request after its own rest; the page pace holds between full requests whatever comes between', async () => {
+  let clock = 0;
+  const queue = new HostQueue(4, 1000, () => clock);
+  const starts: Array<[string, number]> = [];
+  const pump = () => (queue as unknown as { pump(): void }).pump();
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
+  const request = (name: string, rest?: number) => queue.run('a', async () => void starts.push([name, clock]), undefined, rest);
+  await request('page 1');
+  assert.equal(queue.readyAt('a'), 1000, 'the next page: a full delay after this one');
+  const first = request('requisite 1', 100);
+  await settle();
+  assert.equal(starts.length, 1, 'a requisite waits its own rest after the page');
+  clock = 100;
+  pump();
+  await first;
+  assert.deepEqual(starts.at(-1), ['requisite 1', 100], 'the page\'s requisite 100 ms after it, not 1,000');
+  clock = 200;
+  await request('requisite 2', 100);
+  assert.deepEqual(starts.at(-1), ['requisite 2', 200], 'requisites follow each other at their own rest');
+  assert.equal(queue.readyAt('a'), 1000, 'the next page still waits for the page pace from page 1');
+  const page = request('page 2');
+  await settle();
+  assert.equal(starts.length, 3);
+  clock = 1000;
+  pump();
+  await page;
+  assert.deepEqual(starts.at(-1), ['page 2', 1000]);
+  queue.deferHost('a', 5000);
+  assert.equal(queue.readyAt('a'), 5000, 'a pause the server asked for holds for both');
+});
