@@ -241,15 +241,17 @@ export class Fetcher {
     const target = this.allowedTarget(url);
     const { host } = target;
     const max = Math.min(limits.maxBytes ?? this.options.maxBodySize, this.options.maxBodySize);
-    if ((this.unknownHosts.get(target.hostname) ?? 0) > Date.now()) throw new FetchError('dns', `host not found: ${host}`, url, 0);
+    const unknown = () => (this.unknownHosts.get(target.hostname) ?? 0) > Date.now();
+    if (unknown()) throw new FetchError('dns', `host not found: ${host}`, url, 0);
     try {
       return await this.queue.run(
         host,
-        () => this.gated(host, signal, async () => {
+        // Queued behind a request that found the host unknown: not sent, and no rest for the host.
+        (unsent) => (unknown() ? (unsent(), Promise.reject(new FetchError('dns', `host not found: ${host}`, url, 0))) : this.gated(host, signal, async () => {
           const result = await this.request(url, conditional, signal, { ...limits, maxBytes: max });
           this.pauseHostIfAsked(host, result);
           return result;
-        }),
+        })),
         signal,
         limits.restMs,
       );

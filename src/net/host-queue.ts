@@ -41,9 +41,10 @@ export class HostQueue {
 
   /**
    * Runs `task` when its host's turn comes. Rejects if `signal` aborts while waiting. `rest`: how
-   * long the host rests after it, when less than perHostDelay (a lighter request).
+   * long the host rests after it, when less than perHostDelay (a lighter request). A task that
+   * finds it need not send its request after all calls `unsent()`: the host does not rest for it.
    */
-  run<T>(host: string, task: () => Promise<T>, signal?: AbortSignal, rest = this.perHostDelay): Promise<T> {
+  run<T>(host: string, task: (unsent: () => void) => Promise<T>, signal?: AbortSignal, rest = this.perHostDelay): Promise<T> {
     const light = rest < this.perHostDelay;
     return new Promise<T>((resolve, reject) => {
       if (signal?.aborted) return reject(abortReason(signal));
@@ -63,14 +64,15 @@ export class HostQueue {
         },
         start: () => {
           signal?.removeEventListener('abort', onAbort);
+          let sent = true;
           // The host is released before the caller resumes, so that it sees the host's delay.
-          task().then(
+          task(() => (sent = false)).then(
             (value) => {
-              this.release(host, rest, light);
+              this.release(host, rest, light, sent);
               resolve(value);
             },
             (error: unknown) => {
-              this.release(host, rest, light);
+              this.release(host, rest, light, sent);
               reject(error);
             },
           );
@@ -135,9 +137,14 @@ export class HostQueue {
     return Math.max(after, state.deferredUntil);
   }
 
-  private release(host: string, rest: number, light: boolean): void {
+  private release(host: string, rest: number, light: boolean, sent: boolean): void {
     this.running--;
     const state = this.hosts.get(host) ?? idle();
+    if (!sent) {
+      this.hosts.set(host, { ...state, busy: false });
+      this.pump();
+      return;
+    }
     const now = this.now();
     this.hosts.set(host, {
       busy: false, lastEnd: now, lastRest: rest, deferredUntil: Math.max(state.deferredUntil, state.deferredTo), deferredTo: 0,

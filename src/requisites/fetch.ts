@@ -76,7 +76,7 @@ export async function fetchRequisites(
         records.push(failed(found, null, stop.aborted ? 'the capture\'s requisites ran out of time (capture.requisites.timeout)' : 'the capture\'s byte budget was spent (capture.requisites.maxBytesPerCapture)'));
         return;
       }
-      const record = await fetchRequisite(fetcherOf(found.url), source, found, stop, settings);
+      const record = await shared(fetchers.requisites, found, () => fetchRequisite(fetcherOf(found.url), source, found, stop, settings));
       records.push(record);
       if (record.body && 'data' in record.body) bytes += record.body.size;
       if (found.kind === 'style' && record.body && found.depth < settings.cssDepth) {
@@ -87,6 +87,28 @@ export async function fetchRequisites(
     level = next;
   }
   return records.map(({ text: _text, finalUrl: _finalUrl, bytes: _bytes, ...record }) => record);
+}
+
+/**
+ * Requisites being fetched now, per URL, for every capture whose requisites go through the same
+ * Fetcher: captures fetched at once often name the same files (a site's stylesheet, a CDN's
+ * fonts), and one request answers them all — as a browser's cache coalesces them. Keyed by the
+ * Fetcher, so that its owner's lifetime bounds the map's.
+ */
+const inFlight = new WeakMap<Fetcher, Map<string, Promise<Fetched>>>();
+
+/** `fetch` for `found`, or the same URL's fetch already under way (its record, with this page's kind and reason). */
+async function shared(fetcher: Fetcher, found: Requisite, fetch: () => Promise<Fetched>): Promise<Fetched> {
+  let urls = inFlight.get(fetcher);
+  if (!urls) inFlight.set(fetcher, (urls = new Map()));
+  const pending = urls.get(found.url);
+  if (pending) {
+    // The same bytes go with this capture too (stored once by their digest, whichever records first).
+    return { ...(await pending), kind: found.kind, via: found.via };
+  }
+  const started = fetch().finally(() => urls.delete(found.url));
+  urls.set(found.url, started);
+  return started;
 }
 
 /** A requisite fetched, with its stylesheet's text and the raw bytes of what is kept anew (not kept with the record). */

@@ -109,6 +109,10 @@ test('a host the DNS says does not exist is believed for a while: its next URLs 
   const fetcher = new Fetcher({ ...base, perHostDelay: 1000, allowPrivateNetworks: ['127.0.0.0/8'], resolve });
   for (const path of ['/a.png', '/b.png', '/c.png']) await assert.rejects(fetcher.fetch(`http://gone.example${path}`), (error: unknown) => error instanceof FetchError && error.message === 'host not found: gone.example');
   assert.equal(lookups, 1, 'one lookup for the three: the others were not sent (nor queued behind the host\'s second of politeness)');
+  // Asked for at once, before any answer: those queued behind the first are not sent either.
+  const all = ['/d.png', '/e.png', '/f.png'].map((path) => fetcher.fetch(`http://also-gone.example${path}`));
+  for (const each of all) await assert.rejects(each, /host not found: also-gone\.example/);
+  assert.equal(lookups, 2);
 });
 
 test('429/503 pause the whole host, for its Retry-After; other hosts go on', async () => {

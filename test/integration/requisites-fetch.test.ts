@@ -76,3 +76,27 @@ test('a requisite kept less than recheckAfter ago is listed without a request; p
     fetcher.close();
   }
 });
+
+test('captures fetched at once share one request per URL', async () => {
+  await loadCodec();
+  const slow = createServer((request, response) => {
+    requests.push({ path: `shared:${request.url}`, conditional: false });
+    setTimeout(() => response.writeHead(200, { 'content-type': 'text/css' }).end('body { color: red }'), 50);
+  });
+  const origin = await listenOn(slow, '127.0.0.2');
+  const fetcher = new Fetcher({ userAgent: 'test', connectTimeout: 2000, timeout: 5000, maxBodySize: 1e6, maxRedirects: 3, concurrency: 4, perHostDelay: 0, allowPrivateNetworks: ['127.0.0.0/8'] });
+  const settings: RequisiteSettings = { kinds: ['styles'], maxBytes: 1e6, maxBytesPerCapture: 1e7, cssDepth: 0, timeout: 10_000, recheckAfter: 60_000, perHostDelay: 0 };
+  const archive = memory();
+  requests.length = 0;
+  try {
+    const pages = ['one', 'two', 'three'].map((name) => fetchRequisites({ page: fetcher, requisites: fetcher }, archive.source, { url: `${origin}/${name}.html`, html: '<link rel="stylesheet" href="/theme.css">' }, settings));
+    const records = await Promise.all(pages);
+    assert.deepEqual(requests, [{ path: 'shared:/theme.css', conditional: false }], 'one request for the three captures');
+    assert.equal(new Set(records.map(([record]) => record!.body && record!.body.sha256)).size, 1);
+    assert.ok(records.every(([record]) => record!.body !== null && 'data' in record!.body), 'each capture has the bytes to store (stored once, by digest)');
+  } finally {
+    fetcher.close();
+    slow.closeAllConnections();
+    await new Promise((resolve) => slow.close(resolve));
+  }
+});
