@@ -4,7 +4,9 @@
  * A lighter request (`rest` below perHostDelay: a page's requisites, loaded after it as a
  * browser loads them) is one at a time with the others too, and starts `rest` after the last
  * request; a full request starts perHostDelay after the last full one (and the last light one's
- * rest after it) — the page pace holds whatever requisites come between.
+ * rest after it) — the page pace holds whatever requisites come between. A host's full requests go
+ * before its lighter ones, and lighter requests take at most half the overall concurrency: the
+ * rest stays for the work they follow.
  *
  * The daemon's dispatcher asks `readyAt` before it hands a host work, so that requests rarely
  * wait here; the queue is the guarantee, the dispatcher the plan. Nothing a task registers
@@ -28,6 +30,7 @@ const idle = (): HostState => ({ busy: false, lastEnd: -Infinity, lastRest: 0, l
 
 export class HostQueue {
   private running = 0;
+  private lightRunning = 0;
   private readonly hosts = new Map<string, HostState>();
   private readonly waiting: Array<{ host: string; light: boolean; rest: number; start: () => void; cancel: () => void }> = [];
   private timer: NodeJS.Timeout | null = null;
@@ -139,6 +142,7 @@ export class HostQueue {
 
   private release(host: string, rest: number, light: boolean, sent: boolean): void {
     this.running--;
+    if (light) this.lightRunning--;
     const state = this.hosts.get(host) ?? idle();
     if (!sent) {
       this.hosts.set(host, { ...state, busy: false });
@@ -169,10 +173,12 @@ export class HostQueue {
     }
     const now = this.now();
     let soonest = Infinity;
+    // A host's full requests go before its lighter ones: a page is never queued behind another page's requisites.
+    const fullWaiting = new Set(this.waiting.filter((entry) => !entry.light).map((entry) => entry.host));
     for (let i = 0; !this.closed && i < this.waiting.length && this.running < this.concurrency;) {
       const entry = this.waiting[i]!;
       const state = this.hosts.get(entry.host);
-      if (state?.busy) {
+      if (state?.busy || (entry.light && (fullWaiting.has(entry.host) || this.lightRunning >= Math.max(1, Math.floor(this.concurrency / 2))))) {
         i++;
         continue;
       }
@@ -184,6 +190,7 @@ export class HostQueue {
       }
       this.waiting.splice(i, 1);
       this.running++;
+      if (entry.light) this.lightRunning++;
       this.hosts.set(entry.host, { ...(state ?? idle()), busy: true });
       entry.start();
     }

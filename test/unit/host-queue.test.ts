@@ -99,3 +99,19 @@ test('a lighter request (a page\'s requisite) follows the last request after its
   queue.deferHost('a', 5000);
   assert.equal(queue.readyAt('a'), 5000, 'a pause the server asked for holds for both');
 });
+
+test('a host\'s full request goes before the lighter ones queued ahead of it', async () => {
+  let clock = 0;
+  const queue = new HostQueue(4, 1000, () => clock);
+  const order: string[] = [];
+  const pump = () => (queue as unknown as { pump(): void }).pump();
+  await queue.run('a', async () => void order.push('page 1'));
+  const lights = [1, 2, 3].map((n) => queue.run('a', async () => void order.push(`requisite ${n}`), undefined, 100));
+  const page = queue.run('a', async () => void order.push('page 2'));
+  for (clock = 100; clock <= 1500; clock += 100) {
+    pump();
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  await Promise.all([...lights, page]);
+  assert.deepEqual(order, ['page 1', 'page 2', 'requisite 1', 'requisite 2', 'requisite 3']);
+});
