@@ -31,6 +31,8 @@ const idle = (): HostState => ({ busy: false, lastEnd: -Infinity, lastRest: 0, l
 export class HostQueue {
   private running = 0;
   private lightRunning = 0;
+  /** Full requests waiting, per host (kept as they come and go: pump reads it for every waiting entry). */
+  private readonly fullWaiting = new Map<string, number>();
   private readonly hosts = new Map<string, HostState>();
   private readonly waiting: Array<{ host: string; light: boolean; rest: number; start: () => void; cancel: () => void }> = [];
   private timer: NodeJS.Timeout | null = null;
@@ -54,7 +56,7 @@ export class HostQueue {
       if (this.closed) return reject(shutdownError());
       const onAbort = () => {
         const index = this.waiting.indexOf(entry);
-        if (index >= 0) this.waiting.splice(index, 1);
+        if (index >= 0) this.unqueue(index);
         reject(abortReason(signal!));
       };
       const entry = {
@@ -83,6 +85,7 @@ export class HostQueue {
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       this.waiting.push(entry);
+      if (!light) this.fullWaiting.set(host, (this.fullWaiting.get(host) ?? 0) + 1);
       this.pump();
     });
   }
@@ -95,6 +98,7 @@ export class HostQueue {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    this.fullWaiting.clear();
     for (const entry of this.waiting.splice(0)) entry.cancel();
   }
 
@@ -140,6 +144,15 @@ export class HostQueue {
     return Math.max(after, state.deferredUntil);
   }
 
+  /** Takes waiting entry `index` out of the queue. */
+  private unqueue(index: number): void {
+    const [entry] = this.waiting.splice(index, 1);
+    if (!entry || entry.light) return;
+    const left = (this.fullWaiting.get(entry.host) ?? 1) - 1;
+    if (left > 0) this.fullWaiting.set(entry.host, left);
+    else this.fullWaiting.delete(entry.host);
+  }
+
   private release(host: string, rest: number, light: boolean, sent: boolean): void {
     this.running--;
     if (light) this.lightRunning--;
@@ -173,12 +186,11 @@ export class HostQueue {
     }
     const now = this.now();
     let soonest = Infinity;
-    // A host's full requests go before its lighter ones: a page is never queued behind another page's requisites.
-    const fullWaiting = new Set(this.waiting.filter((entry) => !entry.light).map((entry) => entry.host));
     for (let i = 0; !this.closed && i < this.waiting.length && this.running < this.concurrency;) {
       const entry = this.waiting[i]!;
       const state = this.hosts.get(entry.host);
-      if (state?.busy || (entry.light && (fullWaiting.has(entry.host) || this.lightRunning >= Math.max(1, Math.floor(this.concurrency / 2))))) {
+      // A host's full requests go before its lighter ones: a page is never queued behind another page's requisites.
+      if (state?.busy || (entry.light && (this.fullWaiting.has(entry.host) || this.lightRunning >= Math.max(1, Math.floor(this.concurrency / 2))))) {
         i++;
         continue;
       }
@@ -188,7 +200,7 @@ export class HostQueue {
         i++;
         continue;
       }
-      this.waiting.splice(i, 1);
+      this.unqueue(i);
       this.running++;
       if (entry.light) this.lightRunning++;
       this.hosts.set(entry.host, { ...(state ?? idle()), busy: true });

@@ -81,12 +81,33 @@ export async function fetchRequisites(
       if (record.body && 'data' in record.body) bytes += record.body.size;
       if (found.kind === 'style' && record.body && found.depth < settings.cssDepth) {
         const css = record.text;
-        if (css !== null) next.push(...requisitesOfCss(css, record.finalUrl).map((inner) => ({ ...inner, via: `${inner.via} in ${found.url}`, depth: found.depth + 1 })));
+        if (css !== null) next.push(...sheetRequisites(css, record.finalUrl, record.body.sha256).map((inner) => ({ ...inner, via: `${inner.via} in ${found.url}`, depth: found.depth + 1 })));
       }
     }));
     level = next;
   }
   return records.map(({ text: _text, finalUrl: _finalUrl, bytes: _bytes, ...record }) => record);
+}
+
+/**
+ * What a stylesheet refers to, by its URL and bytes: a site's stylesheet is named by every page of
+ * the site, and was parsed for every capture (css-tree: a tenth of the daemon's main thread on
+ * bench:scale). The latest SHEETS_REMEMBERED sheets are remembered.
+ */
+const SHEETS_REMEMBERED = 256;
+const sheets = new Map<string, Requisite[]>();
+function sheetRequisites(css: string, url: string, sha256: string): Requisite[] {
+  const key = `${sha256} ${url}`;
+  const known = sheets.get(key);
+  if (known) {
+    sheets.delete(key);
+    sheets.set(key, known);
+    return known;
+  }
+  const found = requisitesOfCss(css, url);
+  sheets.set(key, found);
+  if (sheets.size > SHEETS_REMEMBERED) sheets.delete(sheets.keys().next().value!);
+  return found;
 }
 
 /**
