@@ -24,6 +24,7 @@ export async function archiveByHand(store: Store, settings: Settings, log: Logge
   const fetcher = new Fetcher(settings.http);
   fetcher.shareHosts(store.hostGate());
   const requisiteFetcher = requisiteFetcherFor(settings);
+  requisiteFetcher.shareHosts(store.hostGate());
   const stored: number[] = [];
   const fetching: Array<Promise<void>> = [];
   const context: PipelineContext = {

@@ -115,8 +115,10 @@ export async function runDaemon(options: RunOptions): Promise<void> {
   const pool = createPool(threads);
   const fetcher = new Fetcher(settings.http);
   const requisiteFetcher = requisiteFetcherFor(settings);
-  // Several daemons on one PostgreSQL archive keep each host's politeness together.
+  // Several daemons on one PostgreSQL archive keep each host's politeness together — a CDN's too:
+  // one request in flight per host across them all, and the shared gate's pace between them.
   fetcher.shareHosts(store.hostGate());
+  requisiteFetcher.shareHosts(store.hostGate());
   let latest: DaemonReport | null = null;
   const daemon = new Daemon({ store, fetcher, requisiteFetcher, settings, log, pool }, (report) => {
     latest = report;
