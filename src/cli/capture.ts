@@ -6,7 +6,7 @@ import { httpUrl } from '../config/subscriptions.js';
 import { daemonIdentity, leaseRequest } from '../daemon/service.js';
 import { allowHintFor } from '../net/address-check.js';
 import { createLogger } from '../util/logger.js';
-import { formatDuration } from '../util/units.js';
+import { formatDuration, plural } from '../util/units.js';
 import { durationOption } from './run.js';
 import { printJson, settingsFor, UsageError, withStore } from './context.js';
 
@@ -93,10 +93,10 @@ function outcomeOf(request: PageRequest, progress: PageProgress | null, since: s
 }
 
 function describe(outcome: Outcome): string {
-  const where = outcome.article === null ? '' : ` → article ${outcome.article} (${outcome.versions} version${outcome.versions === 1 ? '' : 's'}; \`forest show ${outcome.article}\`)`;
+  const where = outcome.article === null ? '' : ` → article ${outcome.article} (${plural(outcome.versions ?? 0, 'version')}; \`forest show ${outcome.article}\`)`;
   switch (outcome.result) {
     case 'archived':
-      return `archived ${outcome.url}${where}, with ${outcome.requisites} requisite${outcome.requisites === 1 ? '' : 's'}`;
+      return `archived ${outcome.url}${where}, with ${plural(outcome.requisites, 'requisite')}`;
     case 'revisited':
       return `revisited ${outcome.url}${where}`;
     case 'failed':

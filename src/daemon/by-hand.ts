@@ -1,13 +1,12 @@
-import type { PageRequest, Store } from '../archive/store.js';
+import type { ClaimRef, PageRequest, Store } from '../archive/store.js';
 import type { Settings } from '../config/settings.js';
 import { Fetcher, type FetchResult } from '../net/fetcher.js';
-import { isHtmlType } from '../requisites/discover.js';
 import type { Logger } from '../util/logger.js';
 import type { PipelineContext } from './context.js';
 import { Extractor } from './extraction.js';
 import { capturePage, revisitPage } from './pipeline.js';
 import { createPool } from './pool.js';
-import { captureRequisites } from './requisites.js';
+import { captureRequisites, namesRequisites } from './requisites.js';
 import { requisiteFetcherFor } from './service.js';
 
 /**
@@ -32,41 +31,45 @@ export async function archiveByHand(store: Store, settings: Settings, log: Logge
     requisites: {
       add: (snapshotId: number, page: FetchResult) => {
         stored.push(snapshotId);
-        if (requisiteFetcher && isHtmlType(page.contentType) && page.body.length > 0) fetching.push(captureRequisites(context, snapshotId, page, signal));
+        if (namesRequisites(page)) fetching.push(captureRequisites(context, snapshotId, page, signal));
       },
     },
   };
+  // A unit another daemon holds is left to it; one this process claims is given back when done.
+  const claimed = async (claim: ClaimRef, work: () => Promise<void>) => {
+    if (signal.aborted || !(await store.claim(claim, new Date()))) return;
+    try {
+      await work();
+    } finally {
+      await store.release(claim, new Date());
+    }
+  };
   try {
     for (const request of requests) {
-      const claim = request.state === 'queued' ? { kind: 'capture' as const, id: request.itemId } : { kind: 'revisit' as const, id: request.articleId! };
-      if (signal.aborted || !(await store.claim(claim, new Date()))) continue;
-      try {
-        if (claim.kind === 'capture') {
-          const item = await store.itemToCapture(claim.id);
+      if (request.state === 'queued') {
+        await claimed({ kind: 'capture', id: request.itemId }, async () => {
+          const item = await store.itemToCapture(request.itemId);
           if (item) await capturePage(context, item, signal);
-        } else {
-          const article = await store.articleToRevisit(claim.id);
+        });
+      } else {
+        const articleId = request.articleId!;
+        await claimed({ kind: 'revisit', id: articleId }, async () => {
+          const article = await store.articleToRevisit(articleId);
           if (article) await revisitPage(context, article, signal);
-        }
-      } finally {
-        await store.release(claim, new Date());
+        });
       }
     }
     await Promise.all(fetching);
     const extractor = new Extractor(context, 1);
     for (const snapshotId of stored) {
-      const claim = { kind: 'extract' as const, id: snapshotId };
-      if (signal.aborted || !(await store.claim(claim, new Date()))) continue;
-      try {
+      await claimed({ kind: 'extract', id: snapshotId }, async () => {
         const capture = await store.storedCapture(snapshotId);
         if (capture) await (await extractor.extract(capture)).learning;
-      } finally {
-        await store.release(claim, new Date());
-      }
+      });
     }
   } finally {
     fetcher.close();
-    requisiteFetcher?.close();
+    requisiteFetcher.close();
     await pool.close();
   }
 }

@@ -21,7 +21,7 @@ export class RequisiteLane {
 
   /** A stored capture whose requisites are to be fetched. */
   add(snapshotId: number, page: FetchResult): void {
-    if (this.controller.signal.aborted || !isHtmlType(page.contentType) || page.body.length === 0) return;
+    if (this.controller.signal.aborted || !namesRequisites(page)) return;
     if (this.waiting.length >= this.options.waiting) {
       this.context.log.warn({ url: page.finalUrl, snapshot: snapshotId, waiting: this.waiting.length }, 'requisites given up: too many captures wait for theirs');
       return;
@@ -56,6 +56,9 @@ export class RequisiteLane {
     this.controller.abort(new Error('shutdown'));
   }
 }
+
+/** Whether a fetched page can name requisites: an HTML page with a body (an image or a PDF captured as a page names none). */
+export const namesRequisites = (page: FetchResult): boolean => isHtmlType(page.contentType) && page.body.length > 0;
 
 /** One capture's requisites, fetched and recorded together. */
 export async function captureRequisites(context: PipelineContext, snapshotId: number, page: FetchResult, signal: AbortSignal): Promise<void> {

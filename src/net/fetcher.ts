@@ -242,16 +242,23 @@ export class Fetcher {
     const { host } = target;
     const max = Math.min(limits.maxBytes ?? this.options.maxBodySize, this.options.maxBodySize);
     const unknown = () => (this.unknownHosts.get(target.hostname) ?? 0) > Date.now();
-    if (unknown()) throw new FetchError('dns', `host not found: ${host}`, url, 0);
+    const notFound = () => new FetchError('dns', `host not found: ${host}`, url, 0);
+    if (unknown()) throw notFound();
     try {
       return await this.queue.run(
         host,
-        // Queued behind a request that found the host unknown: not sent, and no rest for the host.
-        (unsent) => (unknown() ? (unsent(), Promise.reject(new FetchError('dns', `host not found: ${host}`, url, 0))) : this.gated(host, signal, async () => {
-          const result = await this.request(url, conditional, signal, { ...limits, maxBytes: max });
-          this.pauseHostIfAsked(host, result);
-          return result;
-        })),
+        async (unsent) => {
+          // Queued behind a request that found the host unknown: not sent, and no rest for the host.
+          if (unknown()) {
+            unsent();
+            throw notFound();
+          }
+          return this.gated(host, signal, async () => {
+            const result = await this.request(url, conditional, signal, { ...limits, maxBytes: max });
+            this.pauseHostIfAsked(host, result);
+            return result;
+          });
+        },
         signal,
         limits.restMs,
       );

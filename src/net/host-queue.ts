@@ -106,7 +106,7 @@ export class HostQueue {
   get unreadyHosts(): number {
     const now = this.now();
     let count = 0;
-    for (const state of this.hosts.values()) if (state.busy || this.startAt(state, false, this.perHostDelay) > now) count++;
+    for (const state of this.hosts.values()) if (state.busy || this.startAt(state) > now) count++;
     return count;
   }
 
@@ -123,7 +123,7 @@ export class HostQueue {
     const state = this.hosts.get(host);
     if (!state) return 0;
     if (state.busy) return Infinity;
-    const at = this.startAt(state, false, this.perHostDelay);
+    const at = this.startAt(state);
     return at <= this.now() ? 0 : at;
   }
 
@@ -138,9 +138,12 @@ export class HostQueue {
     else state.deferredUntil = Math.max(state.deferredUntil, until);
   }
 
-  /** When a request may start on a host in `state`: a light one `rest` after the last request, a full one perHostDelay after the last full one. */
-  private startAt(state: HostState, light: boolean, rest: number): number {
-    const after = light ? state.lastEnd + rest : Math.max(state.lastFullEnd + this.perHostDelay, state.lastEnd + state.lastRest);
+  /**
+   * When a request may start on a host in `state`: a full one perHostDelay after the last full
+   * one; a light one (`lightRest` given) that long after the last request.
+   */
+  private startAt(state: HostState, lightRest?: number): number {
+    const after = lightRest !== undefined ? state.lastEnd + lightRest : Math.max(state.lastFullEnd + this.perHostDelay, state.lastEnd + state.lastRest);
     return Math.max(after, state.deferredUntil);
   }
 
@@ -176,7 +179,7 @@ export class HostQueue {
   private forgetIdleHosts(): void {
     if (this.hosts.size < 4096) return;
     const now = this.now();
-    for (const [host, state] of this.hosts) if (!state.busy && this.startAt(state, false, this.perHostDelay) <= now) this.hosts.delete(host);
+    for (const [host, state] of this.hosts) if (!state.busy && this.startAt(state) <= now) this.hosts.delete(host);
   }
 
   private pump(): void {
@@ -194,7 +197,7 @@ export class HostQueue {
         i++;
         continue;
       }
-      const startAt = state ? this.startAt(state, entry.light, entry.rest) : 0;
+      const startAt = state ? this.startAt(state, entry.light ? entry.rest : undefined) : 0;
       if (startAt > now) {
         soonest = Math.min(soonest, startAt);
         i++;

@@ -80,8 +80,9 @@ export async function fetchRequisites(
       records.push(record);
       if (record.body && 'data' in record.body) bytes += record.body.size;
       if (found.kind === 'style' && record.body && found.depth < settings.cssDepth) {
-        const css = record.text;
-        if (css !== null) next.push(...sheetRequisites(css, record.finalUrl, record.body.sha256).map((inner) => ({ ...inner, via: `${inner.via} in ${found.url}`, depth: found.depth + 1 })));
+        const { sha256 } = record.body;
+        const inside = await sheetRequisites(record.finalUrl, sha256, async () => record.text ?? storedText(source, sha256));
+        next.push(...inside.map((inner) => ({ ...inner, via: `${inner.via} in ${found.url}`, depth: found.depth + 1 })));
       }
     }));
     level = next;
@@ -91,12 +92,13 @@ export async function fetchRequisites(
 
 /**
  * What a stylesheet refers to, by its URL and bytes: a site's stylesheet is named by every page of
- * the site, and was parsed for every capture (css-tree: a tenth of the daemon's main thread on
- * bench:scale). The latest SHEETS_REMEMBERED sheets are remembered.
+ * the site, and was read and parsed for every capture (css-tree: a tenth of the daemon's main
+ * thread on bench:scale). The latest SHEETS_REMEMBERED sheets are remembered; `text` is read only
+ * for one that is not (a kept sheet's bytes are decoded from the archive).
  */
 const SHEETS_REMEMBERED = 256;
 const sheets = new Map<string, Requisite[]>();
-function sheetRequisites(css: string, url: string, sha256: string): Requisite[] {
+async function sheetRequisites(url: string, sha256: string, text: () => Promise<string | null>): Promise<Requisite[]> {
   const key = `${sha256} ${url}`;
   const known = sheets.get(key);
   if (known) {
@@ -104,10 +106,18 @@ function sheetRequisites(css: string, url: string, sha256: string): Requisite[] 
     sheets.set(key, known);
     return known;
   }
+  const css = await text();
+  if (css === null) return [];
   const found = requisitesOfCss(css, url);
   sheets.set(key, found);
   if (sheets.size > SHEETS_REMEMBERED) sheets.delete(sheets.keys().next().value!);
   return found;
+}
+
+/** Kept bytes as text (a stylesheet found unchanged, read again for what it refers to); null when they are gone. */
+async function storedText(source: RequisiteSource, sha256: string): Promise<string | null> {
+  const stored = await source.storedBody(sha256);
+  return stored ? decodeStoredBody(stored).toString('utf8') : null;
 }
 
 /**
@@ -132,10 +142,10 @@ async function shared(fetcher: Fetcher, found: Requisite, fetch: () => Promise<F
   return started;
 }
 
-/** A requisite fetched, with its stylesheet's text and the raw bytes of what is kept anew (not kept with the record). */
+/** A requisite fetched, with the text of a stylesheet fetched anew and the raw bytes of what is kept anew (neither kept with the record). */
 export type Fetched = RequisiteRecord & { text: string | null; finalUrl: string; bytes: Uint8Array | null };
 
-const failed = (found: Requisite, status: number | null, error: string): Fetched => ({
+const failed = (found: Requisite, status: number | null, error: string | null): Fetched => ({
   url: found.url, kind: found.kind, via: found.via, fetchedAt: new Date(), status, contentType: null, body: null, etag: null, lastModified: null, error, text: null, finalUrl: found.url, bytes: null,
 });
 
@@ -154,13 +164,12 @@ export async function fetchRequisite(
   const recent = history !== null && Date.now() - Date.parse(history.last.fetchedAt) < limits.recheckAfter;
   if (recent && !history.last.kept && lasting(history.last)) {
     const { fetchedAt, status, contentType, error } = history.last;
-    return { url: found.url, kind: found.kind, via: found.via, fetchedAt: new Date(fetchedAt), status, contentType, body: null, etag: null, lastModified: null, error, text: null, finalUrl: found.url, bytes: null };
+    return { ...failed(found, status, error), fetchedAt: new Date(fetchedAt), contentType };
   }
   if (recent && history.last.kept && last) {
-    const stored = found.kind === 'style' ? await source.storedBody(last.sha256) : null;
     return {
       url: found.url, kind: found.kind, via: found.via, fetchedAt: new Date(last.fetchedAt), status: last.status, contentType: last.contentType, body: { sha256: last.sha256 },
-      etag: last.etag, lastModified: last.lastModified, error: null, text: stored ? decodeStoredBody(stored).toString('utf8') : null, finalUrl: found.url, bytes: null,
+      etag: last.etag, lastModified: last.lastModified, error: null, text: null, finalUrl: found.url, bytes: null,
     };
   }
   let result: FetchResult;
@@ -173,10 +182,9 @@ export async function fetchRequisite(
   const base = { url: found.url, kind: found.kind, via: found.via, fetchedAt: result.fetchedAt, status: result.status, etag: result.headers['etag'] ?? null, lastModified: result.headers['last-modified'] ?? null, finalUrl: result.finalUrl };
   if (result.status === 304 && last) {
     // Unchanged since the last fetch: the same bytes, listed again for this capture.
-    const stored = found.kind === 'style' ? await source.storedBody(last.sha256) : null;
     return {
       ...base, contentType: last.contentType, body: { sha256: last.sha256 }, etag: base.etag ?? last.etag, lastModified: base.lastModified ?? last.lastModified, error: null,
-      text: stored ? decodeStoredBody(stored).toString('utf8') : null, bytes: null,
+      text: null, bytes: null,
     };
   }
   if (result.status < 200 || result.status >= 300) return { ...base, contentType: null, body: null, error: `HTTP ${result.status}`, text: null, bytes: null };

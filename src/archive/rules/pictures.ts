@@ -1,4 +1,4 @@
-import { normalizeUrl, normalizedObjectSchema } from '../normalize.js';
+import { normalizeUrl, normalizedObjectSchema, type NormalizedObject } from '../normalize.js';
 import { json, nullableText } from '../rows.js';
 import { inserted, value, type Steps } from '../steps.js';
 import type { LatestPictures, PictureEdit, VersionPicture } from '../model.js';
@@ -11,9 +11,10 @@ import { feedRequisites, recordRequisites, requisitesOf } from './requisites.js'
  * kept as requisites. A picture is a version's by its capture; no table of its own.
  */
 
-/** The pictures of version `version` (the capture's kept images that the object names, in the object's order). */
-export function* picturesOf(version: VersionRow): Steps<VersionPicture[]> {
-  const object = json(normalizedObjectSchema, version.blocks, `version ${version.n} of article ${version.article_id} (object)`);
+const objectOf = (version: VersionRow) => json(normalizedObjectSchema, version.blocks, `version ${version.n} of article ${version.article_id} (object)`);
+
+/** The pictures of version `version` (the capture's kept images that `object`, its object, names, in the object's order). */
+function* picturesOf(version: VersionRow, object: NormalizedObject): Steps<VersionPicture[]> {
   const kept = new Map<string, VersionPicture>();
   for (const requisite of yield* requisitesOf(version.snapshot_id)) {
     if (requisite.kind !== 'image' || requisite.sha256 === null) continue;
@@ -26,7 +27,7 @@ export function* picturesOf(version: VersionRow): Steps<VersionPicture[]> {
 /** The pictures of version n of an article (none when there is no such version). */
 export function* picturesOfVersion(articleId: number, n: number): Steps<VersionPicture[]> {
   const version = yield* versionOf(articleId, n);
-  return version ? yield* picturesOf(version) : [];
+  return version ? yield* picturesOf(version, objectOf(version)) : [];
 }
 
 /** The pictures of an article's latest version; null when the article has none kept. */
@@ -34,10 +35,11 @@ export function* latestPictures(articleId: number): Steps<LatestPictures | null>
   const article = yield* articleById(articleId);
   const version = article ? yield* versionOf(article.id, article.versions) : undefined;
   if (!article || !version) return null;
-  const pictures = yield* picturesOf(version);
-  const blocks = json(normalizedObjectSchema, version.blocks, `version ${version.n} of article ${articleId} (object)`).blocks.length;
+  const object = objectOf(version);
+  const pictures = yield* picturesOf(version, object);
+  if (pictures.length === 0) return null;
   const kinds = feedRequisites((yield* value(nullableText, 'SELECT requisites FROM feeds WHERE id = ?', [article.feed_id], 'latestPictures')) ?? null, `feed ${article.feed_id}'s requisites`);
-  return pictures.length === 0 ? null : { articleId, versionN: version.n, blocks, pictures, requisites: kinds };
+  return { articleId, versionN: version.n, blocks: object.blocks.length, pictures, requisites: kinds };
 }
 
 /**
@@ -57,6 +59,5 @@ export function* recordPictureEdit(edit: PictureEdit): Steps<number | null> {
     SELECT item_id, url, final_url, canonical_url, ?, 0, status, headers, content_type, sha256, payload_digest FROM snapshots WHERE id = ? RETURNING id`,
   [at, base.snapshot_id], 'recordPictureEdit');
   yield* recordRequisites(snapshotId, edit.requisites);
-  const n = yield* addVersionRow(article, { snapshotId, capturedAt: at, method: base.method, wrapperId: base.wrapper_id, hash: base.hash }, edit.diff, edit.next);
-  return n;
+  return yield* addVersionRow(article, { snapshotId, capturedAt: at, method: base.method, wrapperId: base.wrapper_id, hash: base.hash }, edit.diff, edit.next);
 }
