@@ -195,4 +195,17 @@ test('articles shows the guid and pages its output; search pages too', async () 
   assert.deepEqual(next.slice(0, 2).map((hit) => hit.article), hits.slice(1).map((hit) => hit.article));
   const text = await forest(['search', 'harbour OR museum OR school OR park', '--db', demoDb, '--limit', '3']);
   assert.match(text.stdout, /results 1–3; more may follow: --offset 3/);
+
+  // A query that starts with a minus is the query (issue #68, 8), quoted or not; a mistyped option is still an error.
+  const quoted = await forest(['search', '-harbour museum', '--db', demoDb, '--json']);
+  assert.equal(quoted.code, 0, quoted.stderr);
+  const unquoted = await forest(['search', '-harbour', 'museum', '--db', demoDb, '--json']);
+  assert.equal(unquoted.code, 0, unquoted.stderr);
+  assert.equal(unquoted.stdout, quoted.stdout, 'words given apart are one query');
+  const positive = await forest(['search', 'museum', '--db', demoDb, '--json', '--limit', '1000']);
+  const count = (out: string) => out.trim().split('\n').filter(Boolean).length;
+  assert.ok(count(quoted.stdout) > 0 && count(quoted.stdout) <= count(positive.stdout), 'the minus excludes, it does not fail');
+  const typo = await forest(['search', 'museum', '--limt', '3', '--db', demoDb]);
+  assert.equal(typo.code, 2);
+  assert.match(typo.stderr, /unknown option --limt/);
 });
