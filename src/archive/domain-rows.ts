@@ -46,7 +46,7 @@ export const feedOf = (row: FeedRow): Feed => ({
 
 export const articleOf = (row: ArticleRow): Article => ({
   id: row.id, feedId: row.feed_id, url: row.url, finalUrl: row.final_url, canonicalUrl: row.canonical_url, title: row.title, versions: row.versions,
-  firstCaptured: row.first_captured, lastChecked: row.last_checked, nextCheck: row.next_check_at, goneSince: row.gone_since,
+  firstCaptured: row.first_captured, lastChecked: row.last_checked, nextCheck: row.next_check_at, goneSince: row.gone_since, failedChecks: row.failed_checks,
 });
 
 export function versionOfRow(row: VersionRow): Version {
@@ -73,7 +73,7 @@ export function feedStatusOf(row: FeedRow, count: FeedCounts | undefined, push: 
     errors: row.error_count, consecutiveErrors: row.consecutive_errors, lastError: row.last_error, lastPageError: count?.lastPageError ?? null,
     lastGap: row.last_gap ? json(feedGapSchema, row.last_gap, `feed ${row.id}'s last gap`) : null,
     push: push ? { hub: push.hub, topic: push.topic, state: push.state, leaseUntil: push.leaseUntil, lastPushAt: push.lastPushAt, pushes: push.pushes, lastError: push.lastError } : null,
-    articles: count?.articles ?? 0, versions: count?.versions ?? 0, checks: count?.checks ?? 0, nextRevisit: count?.nextRevisit ?? null,
+    articles: count?.articles ?? 0, versions: count?.versions ?? 0, checks: count?.checks ?? 0, nextRevisit: count?.nextRevisit ?? null, retrying: count?.retrying ?? 0, nextRetry: count?.nextRetry ?? null,
   };
 }
 
@@ -118,7 +118,7 @@ export function feedToPollOf(row: FeedRow, subscription: PushSubscriptionRecord 
 }
 
 export const articleToRevisitOf = (row: ArticleRow, item: ItemRow): ArticleToRevisit => ({
-  id: row.id, itemId: row.item_id, feedId: row.feed_id, url: row.url, etag: row.etag, lastModified: row.last_modified, revisitStep: row.revisit_step,
+  id: row.id, itemId: row.item_id, feedId: row.feed_id, url: row.url, etag: row.etag, lastModified: row.last_modified, revisitStep: row.revisit_step, failedChecks: row.failed_checks,
   item: { title: item.title, summary: item.summary, published: item.published, updated: item.updated, author: item.author },
 });
 

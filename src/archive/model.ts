@@ -379,6 +379,9 @@ export interface FeedStatus {
   versions: number;
   checks: number;
   nextRevisit: string | null;
+  /** Articles whose last check got no answer (retried, schedule/revisit.ts), and the first retry. */
+  retrying: number;
+  nextRetry: string | null;
 }
 
 /** One poll of a feed, as its page lists it. */
@@ -422,6 +425,8 @@ export interface Article {
   nextCheck: string | null;
   /** Since when the page answers 404/410, or null. */
   goneSince: string | null;
+  /** Checks in a row that got no answer: the next check (`nextCheck`) is their retry. */
+  failedChecks: number;
 }
 
 /** One version of an article's object, as stored. */
@@ -769,6 +774,8 @@ export interface ArticleToRevisit {
   lastModified: string | null;
   /** How far along its revisit schedule it is (schedule/revisit.ts). */
   revisitStep: number;
+  /** Checks in a row that got no answer: this one is a retry when above 0. */
+  failedChecks: number;
   item: FeedFields;
 }
 

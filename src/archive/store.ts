@@ -194,6 +194,8 @@ export interface WorkStore {
   latestPayloadDigest(itemId: number): Promise<string | null>;
   /** A look at an article's page that kept no capture: not modified, failed. */
   recordCheck(articleId: number, page: CheckedPage, result: 'unchanged' | 'failed' | 'unavailable', next: NextCheck, reason: string | null): Promise<void>;
+  /** A check not made (its host is not answering, daemon/host-trouble.ts): the article is looked at `at` instead, nothing recorded. */
+  postponeCheck(articleId: number, at: string): Promise<void>;
   /** A revisit's capture, kept (RevisitRecord); returns its snapshot. */
   recordRevisit(articleId: number, page: FetchedPage, record: RevisitRecord): Promise<number>;
   /**

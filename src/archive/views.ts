@@ -11,7 +11,7 @@ import type { Article, Check, Version, VersionPicture } from './store.js';
 /** An article with its versions (what changed in each) and every check: `forest history --json`. */
 export function historyView(article: Article, versions: Version[], checks: Check[]) {
   return {
-    id: article.id, url: article.url, title: article.title, goneSince: article.goneSince, nextCheck: article.nextCheck,
+    id: article.id, url: article.url, title: article.title, goneSince: article.goneSince, nextCheck: article.nextCheck, failedChecks: article.failedChecks,
     versions: versions.map((version) => ({
       n: version.n, capturedAt: version.capturedAt, method: version.method, wrapper: version.wrapperId, reason: version.reason, title: version.title, hash: version.hash,
       change: version.change, summary: version.summary,

@@ -5,7 +5,7 @@ import type { ObjectDiff, WordPart } from '../archive/diff.js';
 import type { NormalizedObject } from '../archive/normalize.js';
 import type { Article, Store, Version } from '../archive/store.js';
 import { compareVersions, diffView, historyView, versionView } from '../archive/views.js';
-import { parseDuration } from '../util/units.js';
+import { parseDuration, plural } from '../util/units.js';
 import { printJson, settingsFor, withStore } from './context.js';
 
 /** `--since 2026-11-01`, `--since 2026-11-01T12:00Z` or `--since 7d` (that long ago) → ISO. */
@@ -138,7 +138,11 @@ export function historyCommand(): Command {
             console.log(`     then checks: ${parts.join(', ')}; last ${between.at(-1)!.at}`);
           }
         }
-        console.log(`\n${checks.length} checks; next check ${article.nextCheck ?? 'none scheduled'}`);
+        const lastFailed = article.failedChecks > 0 ? checks.filter((check) => check.result === 'failed').at(-1) : undefined;
+        const retry = lastFailed
+          ? ` (a retry: the last ${plural(article.failedChecks, 'check')} got no answer, the last at ${lastFailed.at}: ${lastFailed.reason ?? lastFailed.status})`
+          : '';
+        console.log(`\n${checks.length} checks; next check ${article.nextCheck ?? 'none scheduled'}${retry}`);
       });
     });
 }

@@ -58,6 +58,7 @@ export function printStatus(statuses: FeedStatus[], now = Date.now()): void {
     }
     console.log(`  ${feed.items} items · ${feed.pages} pages captured · ${feed.pendingPages} pending · ${feed.failedPages} failed · ${feed.errors} failed polls`);
     if (feed.articles > 0) console.log(`  ${feed.articles} articles · ${feed.versions} versions · ${feed.checks} checks · next revisit ${relative(feed.nextRevisit, now)}`);
+    if (feed.retrying > 0) console.log(`  ${plural(feed.retrying, 'article')} whose last check got no answer: retried ${relative(feed.nextRetry, now)}`);
     if (feed.lastError) {
       const hint = allowHintFor(feed.lastError);
       console.log(`  last error: ${feed.lastError}${hint ? ` (${hint})` : ''}`);
@@ -86,6 +87,11 @@ export function printSummary(statuses: FeedStatus[], now = Date.now()): void {
   console.log(`${plural(statuses.length, 'feed')}: ${enabled.length - failing.length - unpolled} fine · ${failing.length} failing · ${unpolled} not polled yet · ${statuses.length - enabled.length} disabled · next poll ${relative(nextPoll, now)}`);
   console.log(`${plural(sum('items'), 'item')} · ${plural(sum('pages'), 'page')} captured · ${sum('pendingPages')} pending · ${sum('failedPages')} failed`);
   console.log(`${plural(sum('articles'), 'article')} · ${plural(sum('versions'), 'version')} · ${plural(sum('checks'), 'check')}`);
+  const retrying = statuses.filter((feed) => feed.retrying > 0);
+  if (retrying.length > 0) {
+    const first = retrying.map((feed) => feed.nextRetry).filter((at): at is string => at !== null).sort()[0] ?? null;
+    console.log(`${plural(retrying.reduce((total, feed) => total + feed.retrying, 0), 'article')} whose last check got no answer: retried ${relative(first, now)}`);
+  }
   if (failing.length > 0) {
     console.log(`\nfailing${failing.length > ATTENTION_LISTED ? ` (the ${ATTENTION_LISTED} with the longest streaks)` : ''}:`);
     for (const feed of failing.slice(0, ATTENTION_LISTED)) {

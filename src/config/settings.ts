@@ -85,6 +85,8 @@ const settingsSchema = z.strictObject({
   revisit: z.strictObject({
     enabled: z.boolean(),
     after: z.array(duration).min(1),
+    /** A check that got no answer is retried after this, doubling with each failure in a row (schedule/revisit.ts). */
+    retryDelay: duration,
   }),
   shutdown: z.strictObject({ deadline: duration }),
   workers: z.union([z.literal('auto'), z.number().int().min(0).max(64)]),

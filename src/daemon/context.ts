@@ -3,6 +3,7 @@ import type { Settings } from '../config/settings.js';
 import type { Fetcher, FetchResult } from '../net/fetcher.js';
 import type { Logger } from '../util/logger.js';
 import type { ExtractedAhead } from './extracted-ahead.js';
+import type { HostTrouble } from './host-trouble.js';
 import type { CpuPool } from './pool.js';
 
 /** What the daemon's work (pipeline.ts, extraction.ts) runs with: the archive, the network, the pool, the settings. */
@@ -19,6 +20,8 @@ export interface PipelineContext {
   now?: () => Date;
   /** How late polls are starting (ms): the daemon is behind schedule when this is large. */
   pollLag?: () => number;
+  /** Hosts whose pages are not answering: their revisits wait (host-trouble.ts). None: every due revisit is tried. */
+  hostTrouble?: HostTrouble;
   /** Revisits' extractions, for their queued extraction to take (none: every stored page is extracted when its turn comes). */
   ahead?: ExtractedAhead;
 }

@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { isStorageFull, type Backlog, type ClaimRef, type WorkKind, type WorkRef } from '../archive/store.js';
 import { planDispatch, workKey, type DispatchPlan } from './dispatch.js';
 import { ExtractedAhead } from './extracted-ahead.js';
+import { HostTrouble } from './host-trouble.js';
 import { RequisiteLane } from './requisites.js';
 import { Extractor } from './extraction.js';
 import type { PipelineContext } from './context.js';
@@ -62,7 +63,7 @@ export class Daemon {
     // (and lets go when it ends): many at once is the normal case, not a leak.
     setMaxListeners(context.settings.http.concurrency * 4 + 64, this.controller.signal);
     this.lane = context.requisiteFetcher ? new RequisiteLane(context) : null;
-    this.context = { ahead: new ExtractedAhead(), requisites: this.lane, ...context };
+    this.context = { ahead: new ExtractedAhead(), requisites: this.lane, hostTrouble: new HostTrouble(context.settings.revisit.retryDelay), ...context };
     this.extractor = new Extractor(this.context, Math.max(1, context.pool.threads) * 2);
   }
 

@@ -1,5 +1,5 @@
 import { isStorageFull, type ArticleToRevisit, type CheckedPage, type FeedGap, type FeedToPoll, type ItemToCapture } from '../archive/store.js';
-import { nextCheck } from '../schedule/revisit.js';
+import { nextCheck, retryCheck } from '../schedule/revisit.js';
 import type { FeedItem, ParsedFeed } from '../feeds/model.js';
 import { FetchError, type FetchResult } from '../net/fetcher.js';
 import { allowHintFor } from '../net/address-check.js';
@@ -172,10 +172,29 @@ export async function pollFeed(context: PipelineContext, feed: FeedToPoll, signa
 export async function revisitPage(context: PipelineContext, article: ArticleToRevisit, signal: AbortSignal): Promise<void> {
   const { store, fetcher, settings, log } = context;
   const started = performance.now();
-  const page = (status: number | null): CheckedPage => ({ at: (context.now?.() ?? new Date()).toISOString(), status, snapshotId: null });
+  const now = () => context.now?.() ?? new Date();
+  const page = (status: number | null): CheckedPage => ({ at: now().toISOString(), status, snapshotId: null });
   const schedule = (at: string) => nextCheck(settings.revisit, article.revisitStep, false, at);
+  // No answer spends no step: the check is retried, and the host's other pages wait with it.
+  const noAnswer = async (status: number | null, reason: string, retryAfterMs: number | null) => {
+    const checked = page(status);
+    const next = retryCheck(settings.revisit, article.revisitStep, article.failedChecks, checked.at, retryAfterMs);
+    context.hostTrouble?.failed(article.url, Date.parse(checked.at), retryAfterMs);
+    await store.recordCheck(article.id, checked, 'failed', next, reason);
+    log.warn({ url: article.url, article: article.id, status, error: reason, ...fixFor(reason), inRow: next.failures, next: next.at, ms: Math.round(performance.now() - started) },
+      next.failures ? 'revisit failed: retried' : 'revisit failed: the step is spent');
+  };
+  const hostWait = context.hostTrouble?.waitUntil(article.url, now().getTime()) ?? null;
+  if (hostWait !== null) {
+    const at = new Date(hostWait).toISOString();
+    await store.postponeCheck(article.id, at);
+    log.debug({ url: article.url, article: article.id, next: at }, 'revisit put off: its host is not answering');
+    return;
+  }
   try {
     const result = await fetcher.fetch(article.url, { etag: article.etag, lastModified: article.lastModified }, signal);
+    const answered = result.status < 500 && result.status !== 429;
+    if (answered) context.hostTrouble?.answered(article.url);
     if (result.notModified) {
       const checked = page(304);
       await store.recordCheck(article.id, checked, 'unchanged', schedule(checked.at), 'not modified (304)');
@@ -190,6 +209,7 @@ export async function revisitPage(context: PipelineContext, article: ArticleToRe
       return;
     }
     if (result.status < 200 || result.status >= 300) {
+      if (!answered) return await noAnswer(result.status, `HTTP ${result.status}`, result.retryAfterMs);
       const checked = page(result.status);
       await store.recordCheck(article.id, checked, 'failed', schedule(checked.at), `HTTP ${result.status}`);
       log.warn({ url: article.url, article: article.id, status: result.status, ms: result.durationMs }, 'revisit failed');
@@ -224,10 +244,7 @@ export async function revisitPage(context: PipelineContext, article: ArticleToRe
     log.info({ url: article.url, article: article.id, status: result.status, bytes: result.body.length, snapshot: snapshotId, ms: Math.round(performance.now() - started) }, 'revisited');
   } catch (caught) {
     if (notTheirFailure(caught, signal)) return;
-    const message = caught instanceof Error ? caught.message : String(caught);
-    const checked = page(null);
-    await store.recordCheck(article.id, checked, 'failed', schedule(checked.at), message);
-    log.warn({ url: article.url, article: article.id, error: message, ms: Math.round(performance.now() - started) }, 'revisit failed');
+    await noAnswer(null, caught instanceof Error ? caught.message : String(caught), null);
   }
 }
 

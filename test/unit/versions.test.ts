@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { scheduleRevisit } from '../../src/schedule/revisit.js';
+import { nextCheck, retryCheck, scheduleRevisit } from '../../src/schedule/revisit.js';
 import { alignBlocks, diffObjects } from '../../src/archive/diff.js';
 import { normalizeArticle, normalizeText, normalizeUrl, objectHash, type NormalizedObject } from '../../src/archive/normalize.js';
 
@@ -114,4 +114,25 @@ test('revisit schedule: the delays in turn, one more step for every edit found, 
   state = scheduleRevisit(state.step, false, after, 130);
   assert.deepEqual(state, { step: 3, at: 730 });
   assert.equal(scheduleRevisit(state.step, false, after, 730).at, null, 'the schedule has run out');
+});
+
+test('a check without an answer is retried within its step, backing off, honouring Retry-After; the step is spent once the back-off reaches its gap', () => {
+  const minute = 60_000;
+  const revisit = { enabled: true, after: [60 * minute, 7 * 24 * 60 * minute, 30 * 24 * 60 * minute], retryDelay: 5 * minute };
+  const at = '2026-11-02T00:00:00.000Z';
+  const plus = (ms: number) => new Date(Date.parse(at) + ms).toISOString();
+  // The 7-day check (step 2) fails: retried in 5 minutes, then 10, 20, …, still at step 2.
+  assert.deepEqual(retryCheck(revisit, 2, 0, at, null), { step: 2, at: plus(5 * minute), failures: 1 });
+  assert.deepEqual(retryCheck(revisit, 2, 1, at, null), { step: 2, at: plus(10 * minute), failures: 2 });
+  assert.deepEqual(retryCheck(revisit, 2, 3, at, null), { step: 2, at: plus(40 * minute), failures: 4 });
+  // Retry-After is honoured when longer than the back-off, ignored when shorter.
+  assert.deepEqual(retryCheck(revisit, 2, 0, at, 2 * 60 * minute), { step: 2, at: plus(2 * 60 * minute), failures: 1 });
+  assert.deepEqual(retryCheck(revisit, 2, 2, at, minute), { step: 2, at: plus(20 * minute), failures: 3 });
+  // The last step (30 days) is not ended by a failure: it is retried too.
+  assert.deepEqual(retryCheck(revisit, 3, 0, at, null), { step: 3, at: plus(5 * minute), failures: 1 });
+  // Once the back-off has grown to the step's gap (5 min × 2^4 = 80 min ≥ 1 h), the step is spent.
+  assert.deepEqual(retryCheck(revisit, 1, 4, at, null), { step: 2, at: plus(7 * 24 * 60 * minute), failures: 0 });
+  assert.deepEqual(retryCheck(revisit, 3, 14, at, null), { step: 3, at: null, failures: 0 }, 'the last step spent: revisits end');
+  // An answered check resets the count.
+  assert.equal(nextCheck(revisit, 2, false, at).failures, 0);
 });

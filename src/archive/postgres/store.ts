@@ -14,7 +14,7 @@ import {
   type PushRequest, type RevisitRecord, type StoredCapture, type StoredComparisonKey, type StoredExtraction, type Store,
 } from '../store.js';
 import { listArticles, pageOfArticles, articlesAfter } from './article-lists.js';
-import { articleById, articleOfItem, checksOf, comparisonKeyOf, otherArticleAt, recordCheck, recordRevisit, sameArticleElsewhere, versionOf, versionsOf } from '../rules/articles.js';
+import { articleById, articleOfItem, checksOf, comparisonKeyOf, otherArticleAt, postponeCheck, recordCheck, recordRevisit, sameArticleElsewhere, versionOf, versionsOf } from '../rules/articles.js';
 import { captureReferenceOf, latestPayloadDigest, recordCapture, recordCaptureFailure, storedBlob } from '../rules/captures.js';
 import { confirmWrapper, itemExtractedBefore, recentSnapshotsOfTemplate, snapshotById, templateChoicesOf } from '../rules/extractions.js';
 import { keptWithoutBody, recordExtraction, recordRevisitWithoutBody, storeWrapperWith } from '../rules/work.js';
@@ -412,6 +412,13 @@ export class PgStore extends ExportingStore implements Store {
     return this.write(async (sql) => {
       await this.fence(sql, 'revisit', articleId);
       await runStepsAsync(sql, recordCheck(articleId, page, result, next, reason));
+    });
+  }
+
+  postponeCheck(articleId: number, at: string) {
+    return this.write(async (sql) => {
+      await this.fence(sql, 'revisit', articleId);
+      await runStepsAsync(sql, postponeCheck(articleId, at));
     });
   }
 

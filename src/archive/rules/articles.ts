@@ -42,6 +42,8 @@ export const articleRow = z.object({
   compare_source: nullableText,
   /** Since when the page answers 404/410 (null while it is there). */
   gone_since: nullableText,
+  /** Checks in a row that got no answer (migration 0025): the next is a retry. */
+  failed_checks: integer,
 });
 export type ArticleRow = z.infer<typeof articleRow>;
 
@@ -188,12 +190,12 @@ function* insertCheck(articleId: number, page: CheckedPage, result: CheckRow['re
 
 /** The check's time and the next one; validators (ETag, Last-Modified) only from a 200, the only answer whose body they describe. */
 function* updateSchedule(articleId: number, page: CheckedPage, next: NextCheck, title?: string | null): Steps<void> {
-  yield* run(`UPDATE articles SET last_checked = @at, revisit_step = @step, next_check_at = @next,
+  yield* run(`UPDATE articles SET last_checked = @at, revisit_step = @step, next_check_at = @next, failed_checks = @failures,
       etag = CASE WHEN CAST(@status AS INTEGER) = 200 THEN CAST(@etag AS TEXT) ELSE etag END,
       last_modified = CASE WHEN CAST(@status AS INTEGER) = 200 THEN CAST(@lastModified AS TEXT) ELSE last_modified END,
       title = COALESCE(CAST(@title AS TEXT), title)
     WHERE id = @id`, {
-    id: articleId, at: page.at, step: next.step, next: next.at, status: page.status, title: title ?? null,
+    id: articleId, at: page.at, step: next.step, next: next.at, failures: next.failures ?? 0, status: page.status, title: title ?? null,
     etag: page.headers?.['etag'] ?? null, lastModified: page.headers?.['last-modified'] ?? null,
   });
 }
@@ -269,6 +271,11 @@ function* noteComeBack(article: ArticleRow, reason: string | null): Steps<string
  */
 export function* recordCheck(articleId: number, page: CheckedPage, result: 'unchanged' | 'failed' | 'unavailable', next: NextCheck, reason: string | null): Steps<void> {
   yield* insertCheckOf(yield* storedArticle(articleId), page, result, next, reason);
+}
+
+/** A check put off to `at` without being made (only while one is scheduled: a check that came in between stands). */
+export function* postponeCheck(articleId: number, at: string): Steps<void> {
+  yield* run('UPDATE articles SET next_check_at = ? WHERE id = ? AND next_check_at IS NOT NULL', [at, articleId]);
 }
 
 /** The check (in the caller's transaction), and the next one. */

@@ -6,7 +6,7 @@ import { captureReferenceOf, latestPayloadDigest, recordCapture, recordCaptureFa
 import type { EncodedBody } from '../codec.js';
 import { hasRoomToWrite, type Db } from './database.js';
 import { articleToRevisitOf, captureOf, feedToPollOf, learningPagesOf } from '../domain-rows.js';
-import { articleById, articleOfItem, comparisonKeyOf, otherArticleAt, recordCheck, recordRevisit } from '../rules/articles.js';
+import { articleById, articleOfItem, comparisonKeyOf, otherArticleAt, postponeCheck, recordCheck, recordRevisit } from '../rules/articles.js';
 import { confirmWrapper, itemExtractedBefore, recentSnapshotsOfTemplate, snapshotById, templateChoicesOf } from '../rules/extractions.js';
 import { keptWithoutBody, recordExtraction, recordRevisitWithoutBody, storeWrapperWith } from '../rules/work.js';
 import { runOn } from './sql.js';
@@ -142,6 +142,10 @@ export abstract class SqliteWork extends ExportingStore implements WorkStore {
 
   async recordCheck(articleId: number, page: CheckedPage, result: 'unchanged' | 'failed' | 'unavailable', next: NextCheck, reason: string | null) {
     this.writeSteps(recordCheck(articleId, page, result, next, reason));
+  }
+
+  async postponeCheck(articleId: number, at: string) {
+    this.writeSteps(postponeCheck(articleId, at));
   }
 
   async recordRevisit(articleId: number, page: FetchedPage, record: RevisitRecord) {

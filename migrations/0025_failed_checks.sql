@@ -1,0 +1,3 @@
+-- Checks in a row that got no answer (issue #68): such a check does not spend its revisit step
+-- but is retried, backing off (schedule/revisit.ts retryCheck); 0 after any answer.
+ALTER TABLE articles ADD COLUMN failed_checks INTEGER NOT NULL DEFAULT 0;
