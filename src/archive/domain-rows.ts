@@ -42,6 +42,10 @@ export const feedGapSchema = z.object({ since: z.string(), until: z.string(), re
 export const feedOf = (row: FeedRow): Feed => ({
   id: row.id, subscribedUrl: row.subscribed_url, url: row.url, title: row.title ?? row.feed_title, feedTitle: row.feed_title, siteUrl: row.site_url,
   tags: json(z.array(z.string()), row.tags, `feed ${row.id}'s tags`), schedule: row.cron, enabled: row.enabled === 1, format: row.format,
+  subscription: {
+    url: row.subscribed_url, title: row.title, siteUrl: row.site_url, tags: json(z.array(z.string()), row.tags, `feed ${row.id}'s tags`), schedule: row.cron,
+    enabled: row.enabled === 1, requisites: row.requisites === null ? null : json(z.array(z.enum(['images', 'styles', 'media'])), row.requisites, `feed ${row.id}'s requisites`),
+  },
 });
 
 export const articleOf = (row: ArticleRow): Article => ({

@@ -345,6 +345,8 @@ export interface Feed {
   schedule: string | null;
   enabled: boolean;
   format: string | null;
+  /** As the subscription list gives it: its own title (null: the feed's) and requisites (null: the settings'). */
+  subscription: Subscription;
 }
 
 /** A feed's health and counts, for `forest status` and the dashboard. */

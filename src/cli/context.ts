@@ -3,7 +3,8 @@ import type { SyncReport } from '../archive/store.js';
 import { openArchive } from '../archive/open-archive.js';
 import type { Store } from '../archive/store.js';
 import { loadSettings, type Settings } from '../config/settings.js';
-import { listAtStart, listEdit } from '../config/list-sync.js';
+import { listAtStart } from '../config/list-sync.js';
+import { editSubscriptionList, listHome } from '../config/list-edits.js';
 import { readSubscriptions } from '../config/subscriptions.js';
 
 export interface GlobalOptions {
@@ -39,14 +40,12 @@ export function syncFromList(store: Store, settings: Settings): Promise<SyncRepo
 }
 
 /**
- * Runs an edit of the subscription file; `apply` then brings the archive along with what the
- * edit changed (config/list-sync.ts: the whole file on SQLite, the edit alone on PostgreSQL).
+ * Runs an edit of the subscription list (`edit` is handed the YAML file to edit), then brings the
+ * archive along (config/list-edits.ts): on SQLite the file is edited and the archive follows it;
+ * on PostgreSQL only the edit reaches the shared list, and this machine's file is left alone.
  */
-export function editList<T>(settings: Settings, edit: () => T): { result: T; apply: (store: Store) => Promise<SyncReport> } {
-  const before = readSubscriptions(settings.subscriptions);
-  const result = edit();
-  const { subscriptions, how } = listEdit(before, readSubscriptions(settings.subscriptions), listInDatabase(settings));
-  return { result, apply: (store) => store.syncSubscriptions(subscriptions, how) };
+export function editList<T>(settings: Settings, edit: (file: string) => T): Promise<T> {
+  return withStore(settings, async (store) => (await editSubscriptionList(store, listHome(settings), edit)).result, { create: true });
 }
 
 export const printJson = (value: unknown): void => {

@@ -2,8 +2,9 @@ import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import type { Feed } from '../archive/store.js';
 import { readOpml, toOpml } from '../config/opml.js';
+import { entryOf } from '../config/list-edits.js';
 import { addSubscription, editSubscriptions, readSubscriptions, removeSubscription, setSubscriptionEnabled, urlsOf } from '../config/subscriptions.js';
-import { editList, printJson, settingsFor, syncFromList, UsageError, withStore } from './context.js';
+import { editList, listInDatabase, printJson, settingsFor, syncFromList, UsageError, withStore } from './context.js';
 import { progressLine } from './progress.js';
 import { addressRefusal, ALLOW_PRIVATE_HINT } from '../net/address-check.js';
 import { AddressPolicy } from '../net/address-policy.js';
@@ -27,8 +28,7 @@ export function feedsCommand(): Command {
     .description('subscribe to a feed')
     .action(async (url: string, options: { title?: string; tag: string[]; schedule?: string; disabled?: boolean }, command: Command) => {
       const settings = settingsFor(command);
-      const { result: feed, apply } = editList(settings, () => addSubscription(settings.subscriptions, { url, title: options.title, tags: options.tag, schedule: options.schedule, enabled: !options.disabled }, 'command line'));
-      await withStore(settings, apply, { create: true });
+      const feed = await editList(settings, (file) => addSubscription(file, { url, title: options.title, tags: options.tag, schedule: options.schedule, enabled: !options.disabled }, 'command line'));
       console.log(`subscribed to ${feed}`);
       const refusal = await addressRefusal(feed, AddressPolicy.from(settings.http.allowPrivateNetworks));
       if (refusal !== null) process.stderr.write(`forest: warning: ${refusal}, which Forest refuses to fetch: ${ALLOW_PRIVATE_HINT}\n`);
@@ -52,8 +52,7 @@ export function feedsCommand(): Command {
     .description('unsubscribe (the archive of the feed is kept)')
     .action(async (url: string, _options: unknown, command: Command) => {
       const settings = settingsFor(command);
-      const { apply } = editList(settings, () => removeSubscription(settings.subscriptions, url));
-      await withStore(settings, apply, { create: true });
+      await editList(settings, (file) => removeSubscription(file, url));
       console.log(`unsubscribed from ${url}`);
     });
 
@@ -63,8 +62,7 @@ export function feedsCommand(): Command {
       .description(enabled ? 'resume polling a feed' : 'stop polling a feed (it stays subscribed)')
       .action(async (url: string, _options: unknown, command: Command) => {
         const settings = settingsFor(command);
-        const { apply } = editList(settings, () => setSubscriptionEnabled(settings.subscriptions, url, enabled));
-        await withStore(settings, apply, { create: true });
+        await editList(settings, (file) => setSubscriptionEnabled(file, url, enabled));
         console.log(`${enabled ? 'enabled' : 'disabled'} ${url}`);
       });
   }
@@ -75,7 +73,8 @@ export function feedsCommand(): Command {
     .action(async (options: { json?: boolean }, command: Command) => {
       const settings = settingsFor(command);
       await withStore(settings, async (store) => {
-        await syncFromList(store, settings);
+        // On PostgreSQL the shared list is the database's: this machine's file joins it only when its daemon starts.
+        if (!listInDatabase(settings)) await syncFromList(store, settings);
         const items = new Map((await store.feedStatuses()).map((status) => [status.id, status.items]));
         const rows = (await store.feeds()).map((feed) => feedJson(feed, items.get(feed.id) ?? 0));
         if (options.json) return rows.forEach(printJson);
@@ -95,24 +94,17 @@ export function feedsCommand(): Command {
       const line = progressLine();
       line.update(`reading ${file}…`);
       const incoming = readOpml(file); // a bad file stops here: nothing written
-      line.update(`${incoming.length} feeds in ${file}; adding the new ones to ${settings.subscriptions}…`);
+      line.update(`${incoming.length} feeds in ${file}; adding the new ones…`);
       let added = 0;
-      const { apply } = editList(settings, () => editSubscriptions(settings.subscriptions, (list, document) => {
+      const edited = editList(settings, (listFile) => editSubscriptions(listFile, (list, document) => {
         const subscribed = urlsOf(list);
         for (const subscription of incoming) {
           if (subscribed.has(subscription.url)) continue;
-          const entry: Record<string, unknown> = { url: subscription.url };
-          if (subscription.title) entry['title'] = subscription.title;
-          if (subscription.siteUrl) entry['siteUrl'] = subscription.siteUrl;
-          if (subscription.tags.length) entry['tags'] = subscription.tags;
-          if (subscription.schedule) entry['schedule'] = subscription.schedule;
-          if (!subscription.enabled) entry['enabled'] = false;
-          list.add(document.createNode(entry));
+          list.add(document.createNode(entryOf(subscription)));
           added++;
         }
       }));
-      line.update(`${added} new feeds; updating the database…`);
-      await withStore(settings, apply, { create: true }).finally(() => line.done());
+      await edited.finally(() => line.done());
       console.log(`imported ${added} new feed${added === 1 ? '' : 's'} (${incoming.length - added} already subscribed) from ${file}`);
     });
 

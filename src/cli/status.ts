@@ -7,6 +7,7 @@ import { printJson, settingsFor, withStore } from './context.js';
 import { describeGap } from '../daemon/gap-recovery.js';
 import { allowHintFor } from '../net/address-check.js';
 import { SCHEDULE_OPTIONS } from '../schedule/options.js';
+import { DAEMON_OPTIONS } from '../daemon/options.js';
 import { shownNotification } from '../config/secrets.js';
 
 const relative = (iso: string | null, now: number) => {
@@ -25,12 +26,18 @@ function printDaemons(daemons: DaemonStatus[], now: number): void {
 }
 
 function printDaemon(daemon: DaemonStatus, label: string, now: number): void {
-  const who = `pid ${daemon.pid} on ${daemon.host}, since ${relative(daemon.startedAt, now)}`;
-  if (daemon.stale) {
-    console.log(`${label}: NOT RESPONDING (${who}; last heartbeat ${relative(daemon.heartbeatAt, now)})\n`);
+  const who = `pid ${daemon.pid} on ${daemon.host}, started ${relative(daemon.startedAt, now)}`;
+  const beat = `last heartbeat ${formatDuration(daemon.heartbeatAgeMs)} ago`;
+  if (daemon.state === 'exited') {
+    console.log(`${label}: NOT RUNNING — its process has exited (${who}; ${beat}); a new \`forest run\` takes its place\n`);
     return;
   }
-  console.log(`${label}: running (${who}; last heartbeat ${relative(daemon.heartbeatAt, now)})`);
+  if (daemon.state === 'presumed-dead') {
+    console.log(`${label}: PRESUMED DEAD — no heartbeat for longer than its lease (${formatDuration(DAEMON_OPTIONS.lease.staleAfterMs)}; ${who}; ${beat}); another daemon may take over\n`);
+    return;
+  }
+  const state = daemon.state === 'running' ? 'running' : `NOT RESPONDING (heartbeats are due every ${formatDuration(DAEMON_OPTIONS.lease.heartbeatMs)}; presumed dead after ${formatDuration(DAEMON_OPTIONS.lease.staleAfterMs)})`;
+  console.log(`${label}: ${state} (${who}; ${beat})`);
   const report = daemon.report;
   if (report) {
     const { done, backlog } = report;
@@ -38,6 +45,7 @@ function printDaemon(daemon: DaemonStatus, label: string, now: number): void {
     console.log(`  waiting: ${backlog.duePolls} polls due · ${backlog.pendingCaptures} pages to capture · ${backlog.dueRevisits} revisits due · ${backlog.queuedExtractions} pages to extract`);
     if (report.pollLagMs > SCHEDULE_OPTIONS.behindScheduleMs) console.log(`  BEHIND SCHEDULE: polls start up to ${formatDuration(report.pollLagMs)} late; intervals are stretched until the backlog clears`);
     // A report written by an older daemon has no such field.
+    console.log(`  settings: ${report.settingsFile ?? 'the defaults alone (no --config)'}`);
     if (report.storageFullSince) console.log(`  DATABASE FULL since ${relative(report.storageFullSince, now)}: no new work until there is room (forest vacuum, database.maxSize, disk space)`);
   }
   console.log('');

@@ -132,7 +132,10 @@ const settingsSchema = z.strictObject({
 });
 
 /** Durations are in milliseconds and sizes in bytes once loaded. */
-export type Settings = z.output<typeof settingsSchema>;
+export type Settings = z.output<typeof settingsSchema> & {
+  /** The settings file read over the defaults (`--config`), absolute; absent: the defaults alone. */
+  file?: string;
+};
 
 /** Whether a `--db` value (or `forest copy`'s SOURCE/TARGET) names a PostgreSQL archive rather than a SQLite file. */
 export const isPostgresUrl = (value: string): boolean => /^postgres(ql)?:\/\//.test(value);
@@ -226,5 +229,5 @@ export function loadSettings(options: LoadOptions = {}): Settings {
   const settings = result.data;
   settings.database.path = resolve(settings.database.path);
   settings.subscriptions = resolve(settings.subscriptions);
-  return settings;
+  return options.configFile ? { ...settings, file: resolve(options.configFile) } : settings;
 }

@@ -30,6 +30,8 @@ export interface DaemonReport {
   memory: { rss: number; heap: number; external: number };
   /** Since when the database has been full (no new work is started), or null. */
   storageFullSince: string | null;
+  /** The settings file the daemon runs with (`--config`), or null: the defaults alone. */
+  settingsFile: string | null;
 }
 
 /**
@@ -121,6 +123,7 @@ export class Daemon {
       nextWorkAt: next === null ? null : new Date(next).toISOString(),
       memory: megabytes(process.memoryUsage()),
       storageFullSince: this.storageFullSince,
+      settingsFile: this.context.settings.file ?? null,
     };
   }
 

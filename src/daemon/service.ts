@@ -14,6 +14,7 @@ import { Daemon, type DaemonReport } from './daemon.js';
 import { createPool, poolSize } from './pool.js';
 import { websubPass } from './websub.js';
 import { DAEMON_OPTIONS } from './options.js';
+import { processAlive } from './status.js';
 import { SCHEDULE_OPTIONS } from '../schedule/options.js';
 
 export interface RunOptions {
@@ -38,16 +39,6 @@ export const retentionAges = (settings: Settings) => ({
 /** Raised when another daemon holds the database. */
 export class DaemonRunningError extends Error {
   override name = 'DaemonRunningError';
-}
-
-/** Whether a process of this host is running (a daemon killed with -9 leaves its lease behind). */
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function logReport(log: Logger, report: DaemonReport): void {
@@ -189,7 +180,7 @@ export async function runDaemon(options: RunOptions): Promise<void> {
     process.on('SIGHUP', onHangup);
   }
   const timer = options.exitAfter !== undefined ? setTimeout(() => void stop('exit-after'), options.exitAfter) : null;
-  log.info({ database: archiveName(settings.database), feeds: await store.enabledFeedCount(), workers: pool.threads }, 'forest running');
+  log.info({ database: archiveName(settings.database), feeds: await store.enabledFeedCount(), workers: pool.threads, settings: settings.file ?? 'the defaults (config/default.yaml): no --config' }, 'forest running');
   try {
     await daemon.start();
     await stopping;

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { z } from 'zod';
 import type { LeaseHolder } from '../archive/store.js';
 import type { DaemonReport } from './daemon.js';
@@ -11,7 +12,17 @@ const daemonReport = z.object({
   backlog: z.object({ duePolls: count, pendingCaptures: count, dueRevisits: count, queuedExtractions: count }),
   pollLagMs: count, waitedForSlots: count, inFlight: count, nextWorkAt: z.string().nullable(),
   memory: z.object({ rss: count, heap: count, external: count }), storageFullSince: z.string().nullable(),
+  // Older daemons did not say.
+  settingsFile: z.string().nullable().default(null),
 }) satisfies z.ZodType<DaemonReport>;
+
+/**
+ * What is known of a daemon from its lease: `running` (a recent heartbeat), `not-responding`
+ * (beats missed, but still within its lease), `presumed-dead` (no heartbeat for longer than a lease
+ * lasts: the next daemon takes over), `exited` (a daemon of this host whose process is gone —
+ * known at once, by its pid).
+ */
+export type DaemonState = 'running' | 'not-responding' | 'presumed-dead' | 'exited';
 
 /** The daemon working on this database, from its lease: who, since when, and its last report. */
 export interface DaemonStatus {
@@ -21,9 +32,36 @@ export interface DaemonStatus {
   host: string;
   startedAt: string;
   heartbeatAt: string;
-  /** The heartbeat is older than a live daemon's would be. */
+  /** How long ago its last heartbeat was (ms). */
+  heartbeatAgeMs: number;
+  state: DaemonState;
+  /** It is not working: presumed dead or exited. */
   stale: boolean;
   report: DaemonReport | null;
+}
+
+/** Each state in a few words, for a table cell. */
+export const daemonStateWords: Record<DaemonState, string> = {
+  'running': 'running', 'not-responding': 'not responding', 'presumed-dead': 'presumed dead', 'exited': 'exited',
+};
+
+/** Whether a process of this host is running (a daemon killed with -9 leaves its lease behind). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The state of a lease's daemon: its pid when it is of this host, otherwise the age of its heartbeat. */
+export function daemonState(holder: Pick<LeaseHolder, 'host' | 'pid' | 'heartbeatAt'>, now: number, alive: (pid: number) => boolean = processAlive): DaemonState {
+  if (holder.host === hostname() && !alive(holder.pid)) return 'exited';
+  const age = now - Date.parse(holder.heartbeatAt);
+  if (age > DAEMON_OPTIONS.lease.staleAfterMs) return 'presumed-dead';
+  // Two beats missed: one late beat is a busy moment, two are worth saying.
+  return age > 2 * DAEMON_OPTIONS.lease.heartbeatMs ? 'not-responding' : 'running';
 }
 
 /** What the lease's holder last said about itself (its status is the report it wrote as JSON). */
@@ -36,5 +74,9 @@ export function daemonStatus(holder: LeaseHolder | null, now = Date.now()): Daem
   } catch {
     report = null;
   }
-  return { owner: holder.owner, pid: holder.pid, host: holder.host, startedAt: holder.startedAt, heartbeatAt: holder.heartbeatAt, stale: now - Date.parse(holder.heartbeatAt) > DAEMON_OPTIONS.lease.staleAfterMs, report };
+  const state = daemonState(holder, now);
+  return {
+    owner: holder.owner, pid: holder.pid, host: holder.host, startedAt: holder.startedAt, heartbeatAt: holder.heartbeatAt,
+    heartbeatAgeMs: Math.max(0, now - Date.parse(holder.heartbeatAt)), state, stale: state === 'presumed-dead' || state === 'exited', report,
+  };
 }

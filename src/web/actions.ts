@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebArchive } from '../archive/store.js';
+import { listHome } from '../config/list-edits.js';
 import type { Settings } from '../config/settings.js';
 import { idParams } from './api.js';
 import { loginPage } from './pages.js';
@@ -42,7 +43,7 @@ const back = (reply: FastifyReply, to: string) => reply.code(303).header('locati
 
 export function actionRoutes(app: FastifyInstance, store: WebArchive, settings: Pick<Settings, 'serve' | 'subscriptions' | 'database'>, sessions: Sessions | null, limit: GuessLimit): void {
   const { token } = settings.serve;
-  const edits = subscriptionEdits(store, settings.subscriptions, settings.database.url !== null);
+  const edits = subscriptionEdits(store, listHome(settings));
   const page = (reply: FastifyReply, status: number, problem: string | null) => reply.code(status).type('text/html; charset=utf-8').send(loginPage(token !== null, problem).value);
 
   /** An action needs a login and the form's CSRF token. */

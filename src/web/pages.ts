@@ -11,7 +11,7 @@ import { sanitizeFeedHtml } from '../feeds/sanitize.js';
 import { idParams, LANGUAGE_RANGE } from './api.js';
 import { stamp } from './memento.js';
 import { describeGap } from '../daemon/gap-recovery.js';
-import { daemonStatus, type DaemonStatus } from '../daemon/status.js';
+import { daemonStateWords, daemonStatus, type DaemonStatus } from '../daemon/status.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { Problem } from './problems.js';
 import { webHref } from './uri.js';
@@ -114,7 +114,7 @@ function daemonTable(daemons: DaemonStatus[]): Safe {
   return html`<h2>Daemons (${daemons.length})</h2>
 <table><thead><tr><th scope="col">host</th><th scope="col">pid</th><th scope="col" class="wide">since</th><th scope="col">last heartbeat</th><th scope="col">last minute</th></tr></thead>
 <tbody>${daemons.map((daemon) => html`<tr><td>${daemon.host}</td><td>${daemon.pid}</td><td class="wide">${when(daemon.startedAt)}</td>
-<td class="${daemon.stale ? 'failing' : ''}">${when(daemon.heartbeatAt)}${daemon.stale ? ' (not responding)' : ''}</td>
+<td class="${daemon.stale ? 'failing' : ''}">${when(daemon.heartbeatAt)}${daemon.state === 'running' ? '' : ` (${daemonStateWords[daemon.state]})`}</td>
 <td>${daemon.report ? `${daemon.report.done.poll} polls · ${daemon.report.done.capture} captures · ${daemon.report.done.revisit} revisits · ${daemon.report.done.extract} extractions` : '—'}</td></tr>`)}</tbody></table>`;
 }
 

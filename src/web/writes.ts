@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebArchive } from '../archive/store.js';
 import { ConfigError } from '../config/errors.js';
 import type { Settings } from '../config/settings.js';
-import { listEdit } from '../config/list-sync.js';
-import { addSubscription, httpUrl, readSubscriptions, removeSubscription, setSubscriptionEnabled } from '../config/subscriptions.js';
+import { editSubscriptionList, listHome, type ListHome } from '../config/list-edits.js';
+import { addSubscription, httpUrl, removeSubscription, setSubscriptionEnabled } from '../config/subscriptions.js';
 import { idParams } from './api.js';
 import { Problem } from './problems.js';
 import { sameSecret } from './session.js';
@@ -65,17 +65,14 @@ export interface NewSubscription {
  * The list edits behind the API's writes and the pages' forms: an edit of the YAML list, then
  * the sync into the archive. A failure is a Problem (the API answers it as JSON, a page as a page).
  */
-export function subscriptionEdits(store: WebArchive, list: string, listInDatabase: boolean) {
-  // The archive follows the edit: the whole file on SQLite, only what the edit changed on a shared PostgreSQL archive (config/list-sync.ts).
-  const edit = async (change: () => unknown) => {
-    const before = readSubscriptions(list);
+export function subscriptionEdits(store: WebArchive, home: ListHome) {
+  // The archive follows the edit: the whole file on SQLite, only what the edit changed on a shared PostgreSQL archive (config/list-edits.ts).
+  const edit = async <T>(change: (file: string) => T): Promise<T> => {
     try {
-      change();
+      return (await editSubscriptionList(store, home, change)).result;
     } catch (error) {
-      asProblem(error);
+      return asProblem(error);
     }
-    const { subscriptions, how } = listEdit(before, readSubscriptions(list), listInDatabase);
-    await store.syncSubscriptions(subscriptions, how);
   };
   const feed = async (id: number) => {
     const found = (await store.feeds()).find((candidate) => candidate.id === id);
@@ -86,23 +83,23 @@ export function subscriptionEdits(store: WebArchive, list: string, listInDatabas
     feed,
     async add(subscription: NewSubscription, where: string) {
       let url = '';
-      await edit(() => (url = addSubscription(list, subscription, where)));
+      url = await edit((file) => addSubscription(file, subscription, where));
       return (await store.feeds()).find((candidate) => candidate.subscribedUrl === url);
     },
     async setEnabled(id: number, enabled: boolean) {
       const found = await feed(id);
-      await edit(() => setSubscriptionEnabled(list, found.subscribedUrl, enabled));
+      await edit((file) => setSubscriptionEnabled(file, found.subscribedUrl, enabled));
       return feed(id);
     },
     async remove(id: number) {
       const found = await feed(id);
-      await edit(() => removeSubscription(list, found.subscribedUrl));
+      await edit((file) => removeSubscription(file, found.subscribedUrl));
     },
   };
 }
 
 export function writeRoutes(app: FastifyInstance, store: WebArchive, settings: Pick<Settings, 'serve' | 'subscriptions' | 'database'>): void {
-  const edits = subscriptionEdits(store, settings.subscriptions, settings.database.url !== null);
+  const edits = subscriptionEdits(store, listHome(settings));
   const writer = { onRequest: async (request: FastifyRequest) => requireBearer(request, settings.serve.token, 'writes') };
 
   app.post<{ Body: NewSubscription }>('/api/v1/feeds', {

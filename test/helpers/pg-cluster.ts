@@ -16,6 +16,10 @@ export interface Cluster {
   /** The socket folder: the `host` of a connection. */
   socket: string;
   port: number;
+  /** The superuser the cluster was made with (trust authentication on its socket). */
+  superuser: string;
+  /** The folder of PostgreSQL's programs (createuser, createdb, psql too). */
+  bin: string;
   /** postgres://…?host=<socket> for a new empty database `name`. */
   createDatabase(name: string): Promise<string>;
   /** pg_ctl stop/start: the same cluster and data, every connection cut (a server restart). */
@@ -78,6 +82,8 @@ export function launchCluster(): Cluster & { dispose(): void } {
     },
     socket: dir,
     port,
+    superuser: user,
+    bin,
     async createDatabase(name) {
       const client = new pg.Client({ host: dir, port, user, database: 'postgres' });
       await client.connect();

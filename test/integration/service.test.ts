@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { fork, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, test } from 'node:test';
@@ -8,6 +8,7 @@ import { SyntheticWeb } from '../../src/synthetic/server.js';
 import { PROJECT_ROOT } from '../../src/util/project-root.js';
 import { CLEAN_ENV, FOREST_BIN, finished, forest, serviceNodeFlags, startForest, waitFor } from '../helpers/cli.js';
 import { scalar, workspace } from '../helpers/setup.js';
+import { tempDir } from '../helpers/temp.js';
 
 const web = new SyntheticWeb();
 before(() => web.start());
@@ -19,7 +20,7 @@ test('pm2, the forest command and the README\'s systemd unit start node with the
   assert.ok(pm2.length > 0, 'ecosystem.config.js passes node flags');
   const shebang = readFileSync(FOREST_BIN, 'utf8').split('\n')[0]!;
   assert.deepEqual(shebang.replace(/^#!\/usr\/bin\/env -S node\s*/, '').split(/\s+/).filter(Boolean), pm2, shebang);
-  const execStart = /^ExecStart=\S*node((?:\s+--\S+)*)\s+\S*bin\/forest\.js run$/m.exec(readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8'));
+  const execStart = /^ExecStart=\S*node((?:\s+--\S+)*)\s+\S*bin\/forest\.js run --config \S+\/config\/settings\.yaml$/m.exec(readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8'));
   assert.ok(execStart, 'the README has a systemd unit starting bin/forest.js run');
   assert.deepEqual(execStart[1]!.split(/\s+/).filter(Boolean), pm2, execStart[0]);
 });
@@ -87,4 +88,49 @@ test('a second daemon on the same database refuses to start and names the first;
   assert.equal(scalar<number>(ws.db, 'SELECT COUNT(*) FROM leases'), 0, 'the lease is released on stop');
   const again = await forest([...ws.args, 'run', '--exit-after', '1s']);
   assert.equal(again.code, 0, again.stderr);
+});
+
+test("the README's pm2 lines run as written: the daemon runs with config/settings.yaml, and status names it", async () => {
+  const text = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
+  const section = text.slice(text.indexOf('**pm2.**'));
+  const lines = /```sh\n([\s\S]*?)```/.exec(section)![1]!.split('\n').map((line) => line.trim()).filter(Boolean);
+  assert.deepEqual(lines[0], 'npm install -g pm2');
+  // A scratch copy of the project (its process file, its command, the user's settings), so that
+  // nothing is written into this checkout; pm2 is the project's dev dependency, its home scratch too.
+  const project = tempDir();
+  copyFileSync(join(PROJECT_ROOT, 'ecosystem.config.js'), join(project, 'ecosystem.config.js'));
+  symlinkSync(join(PROJECT_ROOT, 'bin'), join(project, 'bin'));
+  mkdirSync(join(project, 'config'));
+  // The user's settings: without them the loopback feed is refused (http.allowPrivateNetworks).
+  writeFileSync(join(project, 'config', 'feeds.yaml'), `- url: ${web.site('ledger').feedUrl}\n`);
+  writeFileSync(join(project, 'config', 'settings.yaml'), 'http:\n  allowPrivateNetworks: [127.0.0.0/8]\n  perHostDelay: 20ms\nlog:\n  level: info\n');
+  const env = { ...CLEAN_ENV, PM2_HOME: join(project, '.pm2') };
+  const pm2 = join(PROJECT_ROOT, 'node_modules', '.bin', 'pm2');
+  const shell = (line: string) => new Promise<{ code: number | null; out: string }>((resolve) => {
+    const [command, ...args] = line.split(/\s+/);
+    const child = command === 'npx'
+      ? spawn(process.execPath, [FOREST_BIN, ...args.slice(1)], { cwd: project, env })
+      : spawn(command === 'pm2' ? pm2 : command!, args, { cwd: project, env });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.on('close', (code) => resolve({ code, out }));
+  });
+  try {
+    const [, start, status, stop] = lines;
+    assert.equal(start, 'pm2 start ecosystem.config.js');
+    const started = await shell(start);
+    assert.equal(started.code, 0, started.out);
+    let shown = '';
+    await waitFor(async () => {
+      shown = (await shell(status!)).out;
+      return shown.includes(`settings: ${join(project, 'config', 'settings.yaml')}`) && /last poll .*: ok/.test(shown);
+    }, 60_000, 'status naming the settings file, and the loopback feed polled under them');
+    assert.match(shown, /^daemon: running/m);
+    const stopped = await shell(stop!);
+    assert.equal(stopped.code, 0, stopped.out);
+    await waitFor(async () => /^daemon: not running/m.test((await shell(status!)).out), 30_000, 'the daemon stopped by pm2');
+  } finally {
+    await shell('pm2 kill');
+  }
 });
