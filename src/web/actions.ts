@@ -3,7 +3,7 @@ import type { WebArchive } from '../archive/store.js';
 import { listHome } from '../config/list-edits.js';
 import type { Settings } from '../config/settings.js';
 import { idParams } from './api.js';
-import { loginPage } from './pages.js';
+import { loginPage, renderPage } from './pages.js';
 import { Problem } from './problems.js';
 import type { GuessLimit } from './guess-limit.js';
 import { cookieValue, sameSecret, SESSION_COOKIE, type Sessions, type Viewer } from './session.js';
@@ -41,10 +41,14 @@ const sessionCookie = (request: FastifyRequest, value: string, maxAge: number) =
 
 const back = (reply: FastifyReply, to: string) => reply.code(303).header('location', to).send();
 
+/** A page of this app to return to after logging in: a path, never another origin (`//evil.example`, `/\\evil.example`). */
+export const localPath = (given: string | undefined): string | null => (given !== undefined && /^\/(?![/\\])[^\s]*$/.test(given) ? given : null);
+
 export function actionRoutes(app: FastifyInstance, store: WebArchive, settings: Pick<Settings, 'serve' | 'subscriptions' | 'database'>, sessions: Sessions | null, limit: GuessLimit): void {
   const { token } = settings.serve;
   const edits = subscriptionEdits(store, listHome(settings));
-  const page = (reply: FastifyReply, status: number, problem: string | null) => reply.code(status).type('text/html; charset=utf-8').send(loginPage(token !== null, problem).value);
+  const page = (reply: FastifyReply, status: number, problem: string | null, next: string | null = null) =>
+    reply.code(status).type('text/html; charset=utf-8').send(renderPage(loginPage(token !== null, problem, next), null));
 
   /** An action needs a login and the form's CSRF token. */
   const guarded = {
@@ -63,9 +67,11 @@ export function actionRoutes(app: FastifyInstance, store: WebArchive, settings: 
     properties: { _csrf: { type: 'string', maxLength: 100 }, ...Object.fromEntries(Object.entries(fields).map(([name, maxLength]) => [name, { type: 'string', maxLength }])) },
   });
 
-  app.get('/login', { schema: { hide: true } }, async (_request, reply) => page(reply, 200, null));
+  app.get<{ Querystring: { next?: string } }>('/login', { schema: { hide: true, querystring: { type: 'object', properties: { next: { type: 'string', maxLength: 2000 } } } } },
+    async (request, reply) => page(reply, 200, null, localPath(request.query.next)));
 
-  app.post('/login', { schema: { hide: true, body: { type: 'object', required: ['token'], properties: { token: { type: 'string', maxLength: 1000 } } } } }, async (request, reply) => {
+  app.post('/login', { schema: { hide: true, body: { type: 'object', required: ['token'], properties: { token: { type: 'string', maxLength: 1000 }, next: { type: 'string', maxLength: 2000 } } } } }, async (request, reply) => {
+    const next = localPath(formOf(request)['next']);
     if (token === null || sessions === null) return page(reply, 403, 'Logging in is off: set serve.token in your settings first.');
     const now = Date.now();
     const wait = limit.wait(request.ip, now);
@@ -73,9 +79,9 @@ export function actionRoutes(app: FastifyInstance, store: WebArchive, settings: 
     const given = formOf(request)['token'] ?? '';
     if (!sameSecret(given, token)) {
       limit.failed(request.ip, now);
-      return page(reply, 401, 'That is not the token in serve.token.');
+      return page(reply, 401, 'That is not the token in serve.token.', next);
     }
-    return back(reply.header('set-cookie', sessionCookie(request, sessions.create(now), sessions.lifetimeSeconds)), '/');
+    return back(reply.header('set-cookie', sessionCookie(request, sessions.create(now), sessions.lifetimeSeconds)), next ?? '/');
   });
 
   // Logging out ends the session on the server, for every copy of its cookie. It needs no form

@@ -25,24 +25,39 @@ import { shownNotification } from '../config/secrets.js';
  * sanitizer): the archive may hold HTML extracted by an older Forest, or written by another tool.
  */
 
-function page(title: string, body: Safe, viewer: Viewer = null): Safe {
-  const account = viewer ? html`<form action="/logout" method="post" class="inline">${csrf(viewer)}<button>log out</button></form>` : html`<a href="/login">log in</a>`;
+/** A page's title and content; its frame (renderPage) is the request's: signed in or not. */
+export interface Page {
+  title: string;
+  body: Safe;
+}
+
+const page = (title: string, body: Safe): Page => ({ title, body });
+
+/** A page in the app's frame, the header saying whether the reader is signed in (a login page offers no second "log in"). */
+export function renderPage(content: Page, viewer: Viewer): string {
+  const account = viewer ? html`<form action="/logout" method="post" class="inline">${csrf(viewer)}<button>log out</button></form>`
+    : content.title === LOGIN_TITLE ? null : html`<a href="/login">log in</a>`;
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} — Forest</title><link rel="stylesheet" href="/forest.css"></head>
-<body><header><h1><a href="/">Forest</a></h1><a href="/articles">articles</a><a href="/search">search</a><a href="/changes.atom">changes (Atom)</a><span class="muted">${title}</span>${account}</header>
-<main>${body}</main></body></html>`;
+<title>${content.title} — Forest</title><link rel="stylesheet" href="/forest.css"></head>
+<body><header><h1><a href="/">Forest</a></h1><a href="/articles">articles</a><a href="/search">search</a><a href="/changes.atom">changes (Atom)</a><span class="muted">${content.title}</span>${account}</header>
+<main>${content.body}</main></body></html>`.value;
 }
+
+const LOGIN_TITLE = 'log in';
 
 /** The hidden field a form that changes something carries (session.ts). */
 const csrf = (viewer: NonNullable<Viewer>) => html`<input type="hidden" name="_csrf" value="${viewer.csrf}">`;
 
-/** Logging in with serve.token, for the pages' actions. */
-export function loginPage(enabled: boolean, problem: string | null): Safe {
-  return page('log in', enabled ? html`
-<p>Log in with the token in <code>serve.token</code> to subscribe, pause and unsubscribe from these pages.</p>
+/**
+ * Logging in with serve.token: to read the archive when it is private (serve.public: false), and
+ * to change it from these pages. `next`: the page to go back to (a path of this app).
+ */
+export function loginPage(enabled: boolean, problem: string | null, next: string | null = null): Page {
+  return page(LOGIN_TITLE, enabled ? html`
+<p>Log in with the token in <code>serve.token</code> (the settings of <code>forest serve</code>) to read this archive when it is private, and to subscribe, pause, unsubscribe and archive pages from these pages.</p>
 ${problem ? html`<p class="failing">${problem}</p>` : null}
-<form action="/login" method="post"><label>Token <input type="password" name="token" autocomplete="current-password" required></label> <button>Log in</button></form>`
+<form action="/login" method="post">${next ? html`<input type="hidden" name="next" value="${next}">` : null}<label>Token <input type="password" name="token" autocomplete="current-password" required></label> <button>Log in</button></form>`
     : html`<p class="failing">${problem ?? 'Logging in is off.'}</p><p>Set <code>serve.token</code> in your settings (16+ characters, e.g. <code>openssl rand -hex 32</code>) and restart <code>forest serve</code>.</p>`);
 }
 
@@ -118,7 +133,7 @@ function daemonTable(daemons: DaemonStatus[]): Safe {
 <td>${daemon.report ? `${daemon.report.done.poll} polls · ${daemon.report.done.capture} captures · ${daemon.report.done.revisit} revisits · ${daemon.report.done.extract} extractions` : '—'}</td></tr>`)}</tbody></table>`;
 }
 
-function dashboard(feeds: FeedStatus[], latest: Array<{ id: number; title: string | null; url: string; versions: number; firstCaptured: string }>, notifications: NotificationSummary[], daemons: DaemonStatus[], viewer: Viewer): Safe {
+function dashboard(feeds: FeedStatus[], latest: Array<{ id: number; title: string | null; url: string; versions: number; firstCaptured: string }>, notifications: NotificationSummary[], daemons: DaemonStatus[], viewer: Viewer): Page {
   return page('dashboard', html`
 ${daemonTable(daemons)}
 <h2>Feeds (${feeds.length})</h2>
@@ -133,10 +148,10 @@ ${feeds.length === 0 ? html`<p>No feeds yet: add one with <code>forest feeds add
 ${latest.length === 0 ? html`<p>Nothing archived yet.</p>` : html`<ul>${latest.map((article) => html`<li><a href="/articles/${article.id}">${article.title ?? '(untitled)'}</a>
 <span class="muted">${article.versions} version${article.versions === 1 ? '' : 's'} · first captured ${when(article.firstCaptured)}</span></li>`)}</ul>
 <p><a href="/articles">All articles</a> · <a href="/articles?changed=1">edited articles</a></p>`}
-${deliveryLog(notifications)}`, viewer);
+${deliveryLog(notifications)}`);
 }
 
-function articlePage(article: Article, versions: Version[], checks: Check[], shownN: number | null = null): Safe {
+function articlePage(article: Article, versions: Version[], checks: Check[], shownN: number | null = null): Page {
   // The version shown: the latest, or the one a version's address names (a change feed entry's id).
   const latest = (shownN === null ? null : versions.find((version) => version.n === shownN)) ?? versions.at(-1);
   return page(article.title ?? `article ${article.id}`, html`
@@ -178,7 +193,7 @@ function pollHistory(history: { polls: PollEntry[]; days: PollDay[] }): Safe {
 <td>${poll.itemsSeen} seen, ${poll.newItems} new${poll.changedItems ? `, ${poll.changedItems} changed` : ''}</td><td class="wide">${poll.durationMs} ms</td></tr>`)}</tbody></table>`;
 }
 
-function feedPage(feed: FeedStatus, articles: ArticleSummary[], wrappers: WrapperInfo[], history: { polls: PollEntry[]; days: PollDay[] }, viewer: Viewer): Safe {
+function feedPage(feed: FeedStatus, articles: ArticleSummary[], wrappers: WrapperInfo[], history: { polls: PollEntry[]; days: PollDay[] }, viewer: Viewer): Page {
   return page(feed.title ?? feed.url, html`
 <h2>${feed.title ?? feed.url}</h2>
 ${viewer ? html`<p><form action="/feeds/${feed.id}/enabled" method="post" class="inline">${csrf(viewer)}<input type="hidden" name="enabled" value="${feed.enabled ? 'false' : 'true'}"><button>${feed.enabled ? 'Pause polling' : 'Resume polling'}</button></form>
@@ -202,7 +217,7 @@ ${wrappers.length === 0 ? html`<p>None learned yet: pages are extracted one at a
 <span class="muted">template ${wrapper.templateId} · ${wrapper.samples} pages · learned ${when(wrapper.learnedAt)} (${wrapper.reason})${wrapper.active ? ' · active' : ''}</span></li>`)}</ul>`}
 <h2>Articles</h2>
 ${articles.length === 0 ? html`<p>Nothing archived yet.</p>` : html`<ul>${articles.map((article) => html`<li><a href="/articles/${article.id}">${article.title ?? '(untitled)'}</a>
-<span class="muted">${article.versions} version${article.versions === 1 ? '' : 's'} · ${when(article.firstCaptured)}</span></li>`)}</ul>`}`, viewer);
+<span class="muted">${article.versions} version${article.versions === 1 ? '' : 's'} · ${when(article.firstCaptured)}</span></li>`)}</ul>`}`);
 }
 
 /** FTS5 snippets mark matches with [ and ] (archive/search.ts): shown as <mark>, everything else escaped. */
@@ -216,7 +231,7 @@ interface SearchQuery {
   until?: string | undefined;
 }
 
-function searchPage(query: SearchQuery, feeds: FeedStatus[], hits: SearchHit[] | null, problem: string | null): Safe {
+function searchPage(query: SearchQuery, feeds: FeedStatus[], hits: SearchHit[] | null, problem: string | null): Page {
   return page(query.q ? `search: ${query.q}` : 'search', html`
 <form action="/search" method="get"><input type="search" name="q" value="${query.q ?? ''}" placeholder="words, &quot;a phrase&quot;, title:word, prefix*" aria-label="search">
 <button>Search</button><br>
@@ -271,7 +286,7 @@ function picturesSection(before: Version, after: Version, pictures: { before: Ve
 <tbody>${changed.map(({ then, now }) => html`<tr><td colspan="2" class="muted">${now.url}</td></tr><tr><td>${image(then, before.n)}</td><td>${image(now, after.n)}</td></tr>`)}</tbody></table>`;
 }
 
-function diffPage(article: Article, before: Version, after: Version, comparison: Comparison, view: 'side' | 'inline', pictures: Safe | null): Safe {
+function diffPage(article: Article, before: Version, after: Version, comparison: Comparison, view: 'side' | 'inline', pictures: Safe | null): Page {
   const { diff, caveat } = comparison;
   const context = unchangedBlocks(diff, after.object);
   let n = 0;
@@ -291,13 +306,11 @@ ${diff.media.removed.length || diff.media.added.length ? html`<h3>Media</h3><ul>
 ${pictures}`);
 }
 
-const sendPage = (reply: FastifyReply, body: Safe) => reply.type('text/html; charset=utf-8').send(body.value);
-
 /**
  * A capture as it was fetched, inside a frame from the capture origin with every sandbox flag
  * off (no script, no form, no navigation of this page), under a banner that says what it is.
  */
-function captureView(original: string, mementos: Memento[], index: number, captureLink: CaptureLink): Safe {
+function captureView(original: string, mementos: Memento[], index: number, captureLink: CaptureLink): Page {
   const memento = mementos[index]!;
   const at = (i: number) => `/captures/${stamp(mementos[i]!.datetime)}/${original}`;
   return page(`capture of ${original}`, html`
@@ -311,9 +324,10 @@ shown sandboxed (no script runs), from its own origin.${memento.canonicalUrl !==
 export type CaptureLink = (path: string, original: string) => string;
 
 export function pageRoutes(app: FastifyInstance, store: WebArchive, captureLink: CaptureLink, viewer: (request: FastifyRequest) => Viewer): void {
+  const sendPage = (request: FastifyRequest, reply: FastifyReply, content: Page) => reply.type('text/html; charset=utf-8').send(renderPage(content, viewer(request)));
   app.get('/', { schema: { hide: true } }, async (request, reply) => {
     const [feeds, latest, notifications, daemons] = await Promise.all([store.feedStatuses(), store.articlesAfter({}, null, 20), store.notificationSummary(), store.daemons()]);
-    return sendPage(reply, dashboard(feeds, latest.articles, notifications, daemons.flatMap((holder) => daemonStatus(holder) ?? []), viewer(request)));
+    return sendPage(request, reply, dashboard(feeds, latest.articles, notifications, daemons.flatMap((holder) => daemonStatus(holder) ?? []), viewer(request)));
   });
 
   app.get<{ Params: { id: number } }>('/feeds/:id', { schema: { hide: true, params: idParams } }, async (request, reply) => {
@@ -322,7 +336,7 @@ export function pageRoutes(app: FastifyInstance, store: WebArchive, captureLink:
     const [articles, wrappers, history] = await Promise.all([
       store.articlesAfter({ feed: feed.url }, null, 50), store.wrappers(feed.id, 20), store.feedHistory(feed.id, { polls: FEED_PAGE.polls, days: FEED_PAGE.days }),
     ]);
-    return sendPage(reply, feedPage(feed, articles.articles, wrappers, history, viewer(request)));
+    return sendPage(request, reply, feedPage(feed, articles.articles, wrappers, history, viewer(request)));
   });
 
   const day = { type: 'string', pattern: '^(\\d{4}-\\d{2}-\\d{2})?$' } as const;
@@ -331,13 +345,13 @@ export function pageRoutes(app: FastifyInstance, store: WebArchive, captureLink:
   }, async (request, reply) => {
     const { q, feed, since, until } = request.query;
     const feeds = await store.feedStatuses();
-    if (!q?.trim()) return sendPage(reply, searchPage(request.query, feeds, null, null));
+    if (!q?.trim()) return sendPage(request, reply, searchPage(request.query, feeds, null, null));
     try {
       // A day of the form covers the whole day, in UTC (the archive's times are UTC).
       const hits = await store.search(q, { feed: feed || undefined, since: since ? `${since}T00:00:00.000Z` : undefined, until: until ? `${until}T23:59:59.999Z` : undefined, limit: 50 });
-      return sendPage(reply, searchPage(request.query, feeds, hits, null));
+      return sendPage(request, reply, searchPage(request.query, feeds, hits, null));
     } catch (error) {
-      if (error instanceof SearchQueryError) return sendPage(reply.code(400), searchPage(request.query, feeds, null, `The query could not be read: ${error.message}`));
+      if (error instanceof SearchQueryError) return sendPage(request, reply.code(400), searchPage(request.query, feeds, null, `The query could not be read: ${error.message}`));
       throw error;
     }
   });
@@ -353,7 +367,7 @@ export function pageRoutes(app: FastifyInstance, store: WebArchive, captureLink:
     if (!before || !after) throw new Problem(404, 'No such version', `article ${article.id} has versions 1 to ${article.versions}`);
     const [picturesBefore, picturesAfter] = await Promise.all([store.versionPictures(article.id, before.n), store.versionPictures(article.id, after.n)]);
     const pictures = picturesSection(before, after, { before: picturesBefore, after: picturesAfter }, captureLink);
-    return sendPage(reply, diffPage(article, before, after, compareVersions(before, after), request.query.view, pictures));
+    return sendPage(request, reply, diffPage(article, before, after, compareVersions(before, after), request.query.view, pictures));
   });
 
   app.get<{ Params: { stamp: string } }>('/captures/:stamp/*', { schema: { hide: true, params: { type: 'object', properties: { stamp: { type: 'string', pattern: '^\\d{14}$' } }, required: ['stamp'] } } }, async (request, reply) => {
@@ -362,20 +376,20 @@ export function pageRoutes(app: FastifyInstance, store: WebArchive, captureLink:
     const mementos = await store.mementos(original);
     const index = mementos.findIndex((memento) => stamp(memento.datetime) === asked);
     if (index < 0) throw new Problem(404, 'Not archived', `no capture of ${original} at ${asked}`);
-    return sendPage(reply, captureView(original, mementos, index, captureLink));
+    return sendPage(request, reply, captureView(original, mementos, index, captureLink));
   });
 
-  const showArticle = async (reply: FastifyReply, id: number, n: number | null) => {
+  const showArticle = async (request: FastifyRequest, reply: FastifyReply, id: number, n: number | null) => {
     const article = await store.article(id);
     if (!article) throw new Problem(404, 'No such article', `no article ${id}`);
     if (n !== null && (n < 1 || n > article.versions)) throw new Problem(404, 'No such version', `article ${id} has versions 1 to ${article.versions}`);
     const [versions, checks] = await Promise.all([store.versions(article.id), store.checks(article.id)]);
-    return sendPage(reply, articlePage(article, versions, checks, n));
+    return sendPage(request, reply, articlePage(article, versions, checks, n));
   };
-  app.get<{ Params: { id: number } }>('/articles/:id', { schema: { hide: true, params: idParams } }, async (request, reply) => showArticle(reply, request.params.id, null));
+  app.get<{ Params: { id: number } }>('/articles/:id', { schema: { hide: true, params: idParams } }, async (request, reply) => showArticle(request, reply, request.params.id, null));
   app.get<{ Params: { id: number; n: number } }>('/articles/:id/versions/:n', {
     schema: { hide: true, params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 }, n: { type: 'integer', minimum: 1 } }, required: ['id', 'n'] } },
-  }, async (request, reply) => showArticle(reply, request.params.id, request.params.n));
+  }, async (request, reply) => showArticle(request, reply, request.params.id, request.params.n));
 
   app.get<{ Querystring: ArticleListQuery }>('/articles', {
     schema: { hide: true, querystring: { type: 'object', properties: { feed: { type: 'string' }, tag: { type: 'string' }, language: LANGUAGE_RANGE, since: day, until: day, changed: { enum: ['', '1'] }, queued: { enum: ['', '1'] }, cursor: { type: 'string' }, limit: { type: 'integer', minimum: 1, maximum: 200, default: ARTICLES_PER_PAGE } } } },
@@ -386,7 +400,7 @@ export function pageRoutes(app: FastifyInstance, store: WebArchive, captureLink:
       since: query.since ? `${query.since}T00:00:00.000Z` : undefined, until: query.until ? `${query.until}T23:59:59.999Z` : undefined,
     };
     const [feeds, listed] = await Promise.all([store.feedStatuses(), store.articlesAfter(filter, query.cursor ? decodeCursor(query.cursor) : null, query.limit ?? ARTICLES_PER_PAGE)]);
-    return sendPage(reply, articleList(query, feeds, listed.articles, listed.next ? encodeCursor(listed.next) : null));
+    return sendPage(request, reply, articleList(query, feeds, listed.articles, listed.next ? encodeCursor(listed.next) : null));
   });
 }
 
@@ -407,7 +421,7 @@ interface ArticleListQuery {
 }
 
 /** Every archived article, newest first, filtered, a page at a time (a cursor: pages stay right while articles arrive). */
-function articleList(query: ArticleListQuery, feeds: FeedStatus[], articles: ArticleSummary[], next: string | null): Safe {
+function articleList(query: ArticleListQuery, feeds: FeedStatus[], articles: ArticleSummary[], next: string | null): Page {
   const { cursor: _cursor, queued, ...filters } = query;
   const older = next ? `/articles?${new URLSearchParams({ ...Object.fromEntries(Object.entries(filters).filter(([, value]) => value).map(([key, value]) => [key, String(value)])), cursor: next }).toString()}` : null;
   return page('articles', html`
@@ -426,6 +440,10 @@ ${articles.length === 0 ? html`<p>No article matches.</p>` : html`<table><thead>
 ${older ? html`<p><a href="${older}" rel="next">Older articles →</a></p>` : articles.length > 0 ? html`<p class="muted">The end of the list.</p>` : null}`);
 }
 
-/** An error page for a browser (a problem document is for the API). */
-export const errorPage = (status: number, title: string, detail: string): string =>
-  page(title, html`<h2>${status} — ${title}</h2><p>${detail}</p><p><a href="/">Back to the dashboard</a></p>`).value;
+/** An error page for a browser (a problem document is for the API): backticked words as code, and a way on — to log in when that is what it takes. */
+export const errorPage = (status: number, title: string, detail: string): Page =>
+  page(title, html`<h2>${status} — ${title}</h2><p>${withCode(detail)}</p>
+<p>${status === 401 ? html`<a href="/login">Log in</a> with <code>serve.token</code>, or ` : null}<a href="/">back to the dashboard</a></p>`);
+
+/** `word` in a message as <code>word</code> (messages are written for terminals too). */
+const withCode = (text: string): Safe[] => text.split(/`([^`]*)`/).map((part, index) => (index % 2 === 1 ? html`<code>${part}</code>` : html`${part}`));

@@ -1,6 +1,6 @@
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { loadCodec } from '../archive/codec.js';
 import type { WebArchive } from '../archive/store.js';
 import type { Settings } from '../config/settings.js';
@@ -15,9 +15,9 @@ import { exportRoutes } from './exports.js';
 import type { GuessLimit } from './guess-limit.js';
 import type { HostNames } from './hosts.js';
 import { capturePathOriginal, mementoRoutes } from './memento.js';
-import { errorPage, pageRoutes } from './pages.js';
+import { errorPage, pageRoutes, renderPage } from './pages.js';
 import { Problem, problemDocument } from './problems.js';
-import { captureTicket, Sessions, validCaptureTicket } from './session.js';
+import { captureTicket, Sessions, validCaptureTicket, type Viewer } from './session.js';
 import { STYLESHEET } from './style.js';
 import { originalCandidates } from './uri.js';
 import { WEBSUB_PATH, websubRoutes } from './websub.js';
@@ -93,7 +93,10 @@ export async function buildServer(store: WebArchive, settings: ServeSettings, lo
   await loadCodec();
   // Fastify's own request log stays off: Forest's log gets the failures, which a line per request would bury.
   const app = Fastify({ logger: false, serverFactory: timedServer(settings.serve.timeouts), ajv: { customOptions: { coerceTypes: true, removeAdditional: false } } });
-  handleErrors(app, log);
+  const { token } = settings.serve;
+  const sessions = token === null ? null : new Sessions(token);
+  const viewer = (request: FastifyRequest) => viewerOf(request, sessions);
+  handleErrors(app, log, viewer);
   ownNamesOnly(app, guards.hosts.app, origins.app);
   // Forest serves plain HTTP (TLS belongs to a reverse proxy in front): no HSTS, and no
   // upgrade-insecure-requests, which would send a browser to an https port nobody listens on.
@@ -117,8 +120,6 @@ export async function buildServer(store: WebArchive, settings: ServeSettings, lo
     },
   });
   decimalIds(app);
-  const { token } = settings.serve;
-  const sessions = token === null ? null : new Sessions(token);
   countGuesses(app, token, guards.guesses);
   if (!settings.serve.public) requireToken(app, token, sessions);
   privateAnswers(app, settings.serve.public, sessions);
@@ -129,7 +130,7 @@ export async function buildServer(store: WebArchive, settings: ServeSettings, lo
   // With reads behind the token, the frame the app embeds carries a ticket for its one URL.
   const ticket = !settings.serve.public && token !== null ? (original: string) => captureTicket(token, original, Date.now()) : null;
   const captureLink = (path: string, original: string) => `${origins.capture()}${ticket ? `/t/${ticket(original)}` : ''}${path}`;
-  pageRoutes(app, store, captureLink, (request) => viewerOf(request, sessions));
+  pageRoutes(app, store, captureLink, viewer);
   // Archived bytes are never served from the app's origin (a capture's script would be the app's
   // own, for its `script-src 'self'`): the app's memento URLs lead to the capture origin.
   mementoRoutes(app, store, { captureLink });
@@ -163,7 +164,7 @@ export async function buildCaptureServer(store: WebArchive, settings: ServeSetti
       return match[2]!;
     },
   });
-  handleErrors(app, log);
+  handleErrors(app, log, () => null);
   ownNamesOnly(app, guards.hosts.capture, origins.capture);
   // Every answer, 404s included, with the security headers; only the app's origins may frame a
   // capture (asked at each answer: the app's port is known only once it listens).
@@ -201,7 +202,7 @@ export async function buildCaptureServer(store: WebArchive, settings: ServeSetti
 /** The API and the exports answer errors with problem documents; pages, with a page. */
 const forMachines = (url: string) => url.startsWith('/api/') || url.startsWith('/export.');
 
-function handleErrors(app: FastifyInstance, log: Logger): void {
+function handleErrors(app: FastifyInstance, log: Logger, viewer: (request: FastifyRequest) => Viewer): void {
   app.setErrorHandler((error: FastifyError | Problem, request, reply) => {
     const problem = error instanceof Problem ? error
       : error.validation ? new Problem(400, 'Bad request', error.message)
@@ -211,12 +212,12 @@ function handleErrors(app: FastifyInstance, log: Logger): void {
     const [status, title, detail] = problem ? [problem.status, problem.title, problem.detail] : [500, 'Internal error', 'the server could not answer; the error is in its log'];
     if (problem) reply.headers(problem.headers);
     if (forMachines(request.url)) return reply.code(status).type('application/problem+json').send(problemDocument(status, title, detail, request.url));
-    return reply.code(status).type('text/html; charset=utf-8').send(errorPage(status, title, detail));
+    return reply.code(status).type('text/html; charset=utf-8').send(renderPage(errorPage(status, title, detail), viewer(request)));
   });
   app.setNotFoundHandler((request, reply) => {
     const detail = `nothing at ${request.url}`;
     if (forMachines(request.url)) return reply.code(404).type('application/problem+json').send(problemDocument(404, 'Not found', `${detail} (the routes are listed at /api/v1/openapi.json)`, request.url));
-    return reply.code(404).type('text/html; charset=utf-8').send(errorPage(404, 'Not found', detail));
+    return reply.code(404).type('text/html; charset=utf-8').send(renderPage(errorPage(404, 'Not found', detail), viewer(request)));
   });
 }
 
@@ -235,10 +236,15 @@ const NO_TOKEN = 'serve.public is false but serve.token is not set: set a token 
  */
 function requireToken(app: FastifyInstance, token: string | null, sessions: Sessions | null): void {
   if (token === null || sessions === null) throw new Error(NO_TOKEN);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     // A WebSub hub calls its callback without the token: the callback's own id and signature stand for it (websub.ts).
-    if (request.url === '/login' || request.url === '/forest.css' || request.url.startsWith(WEBSUB_PATH) || loggedIn(request, sessions)) return;
-    if (!hasToken(request, token)) throw new Problem(401, 'Token required', 'this server needs `Authorization: Bearer <serve.token>` (serve.public is false), or a login in a browser: open /login');
+    if (request.url.split('?')[0] === '/login' || request.url === '/forest.css' || request.url.startsWith(WEBSUB_PATH) || loggedIn(request, sessions)) return;
+    if (hasToken(request, token)) return;
+    // A browser asking for a page is led to the login, and back to the page after it.
+    if (request.method === 'GET' && !forMachines(request.url) && request.headers.authorization === undefined && /text\/html/.test(request.headers.accept ?? '')) {
+      return reply.code(303).header('location', `/login?next=${encodeURIComponent(request.url)}`).send();
+    }
+    throw new Problem(401, 'Token required', 'this server needs `Authorization: Bearer <serve.token>` (serve.public is false), or a login in a browser: open /login');
   });
 }
 

@@ -200,3 +200,48 @@ test('in Chromium, signed in: the capture origin never receives the session cook
   for (const sent of toCaptures) assert.ok(!sent.cookie?.includes('forest_session'), `${sent.url} was sent the session cookie`);
   await context.close();
 });
+
+test('in Chromium, a private archive leads to the login and back, and every page says whether you are signed in (issue #68, 3)', async () => {
+  browser ??= await launchChromium();
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const header = page.locator('header');
+  const signedIn = async (path: string) => {
+    await page.goto(`${app}${path}`);
+    assert.equal(await header.getByRole('button', { name: 'log out' }).count(), 1, `${path}: "log out" in the header`);
+    assert.equal(await header.getByRole('link', { name: 'log in' }).count(), 0, `${path}: no "log in"`);
+  };
+  try {
+    // Signed out, a page leads to the login — once named in the header — and back to that page after it.
+    await page.goto(`${app}/articles/1`);
+    assert.equal(new URL(page.url()).pathname, '/login');
+    assert.equal(new URL(page.url()).searchParams.get('next'), '/articles/1');
+    assert.equal(await header.getByText('log in', { exact: true }).count(), 1, 'the header names the login page once');
+    assert.match(await page.locator('main').innerText(), /to read this archive when it is private, and to subscribe/);
+    await page.getByLabel('Token').fill(TOKEN);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL(`${app}/articles/1`);
+
+    // Signed in, on every page of the app — an error page too.
+    for (const path of ['/', '/feeds/1', '/articles', '/articles/1', '/articles/1/versions/1', '/articles/1/diff', '/search?q=One', '/captures/20261102000100/https://a.example/1', '/articles/99']) await signedIn(path);
+    await page.goto(`${app}/`);
+    await header.getByRole('button', { name: 'log out' }).click();
+    await page.waitForURL(/\/login\?next=%2F$/);
+
+    // A client that is no browser still gets the 401; its page says how to get in, in words and links.
+    const refused = await fetch(`${app}/`, { headers: { accept: 'text/html', authorization: 'Bearer 0123456789abcdef0124' } });
+    assert.equal(refused.status, 401);
+    const body = await refused.text();
+    assert.doesNotMatch(body, /`/, 'no raw backticks');
+    assert.match(body, /<code>Authorization: Bearer &lt;serve.token&gt;<\/code>/);
+    assert.match(body, /<a href="\/login">Log in<\/a>/);
+    // After the login, only a page of this app: never another origin.
+    for (const next of ['//evil.example/', '/\\evil.example/', 'https://evil.example/']) {
+      // From a client of its own: the guessing test's wrong tokens are not held against it.
+      const answer = await raw(app, '/login', { method: 'POST', from: '127.0.0.57', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: TOKEN, next }).toString() });
+      assert.equal(answer.headers['location'], '/', `${next}: ${answer.status}`);
+    }
+  } finally {
+    await context.close();
+  }
+});
