@@ -56,11 +56,12 @@ export const articleOf = (row: ArticleRow): Article => ({
 export function versionOfRow(row: VersionRow): Version {
   const where = `version ${row.n} of article ${row.article_id}`;
   return {
-    n: row.n, capturedAt: row.captured_at, method: row.method, wrapperId: row.wrapper_id, reason: row.extraction_reason, hash: row.hash,
+    n: row.n, snapshotId: row.snapshot_id, capturedAt: row.captured_at, method: row.method, wrapperId: row.wrapper_id, reason: row.extraction_reason, hash: row.hash,
     change: json(z.array(changeKind), row.change, `${where} (change)`), summary: row.summary,
     diff: row.diff === null ? null : json(objectDiff, row.diff, `${where} (diff)`),
     title: row.title, byline: row.byline, published: row.published, text: row.text, html: row.html,
     object: json(normalizedObjectSchema, row.blocks, `${where} (object)`),
+    reextracted: row.reextracted_at !== null && row.first_method !== null && row.first_hash !== null ? { at: row.reextracted_at, firstMethod: row.first_method, firstHash: row.first_hash } : null,
   };
 }
 

@@ -434,6 +434,8 @@ export interface Article {
 /** One version of an article's object, as stored. */
 export interface Version {
   n: number;
+  /** The capture it was extracted from. */
+  snapshotId: number;
   capturedAt: string;
   /** How the object was extracted: `sigfeed` (single page), `forest` (a wrapper), … */
   method: string;
@@ -454,6 +456,8 @@ export interface Version {
   html: string;
   /** The normalized object the hash covers. */
   object: NormalizedObject;
+  /** When the extraction method changed, it was re-extracted the new way (a change of method is no edit): when, and how it was first extracted. */
+  reextracted: { at: string; firstMethod: string; firstHash: string } | null;
 }
 
 /** What one look at an article's page found (migrations 0004 and 0008). */
@@ -821,6 +825,19 @@ export interface StoredComparisonKey {
   extractor: number;
   /** What the object is made from (extract.ts, objectSource), when known: an extraction from the same source has this object. */
   source: string | null;
+}
+
+/**
+ * A version as the extraction method in force makes it (a change of method re-extracts the
+ * versions made the old way: daemon/tasks.ts, rebaseTask): its new content, and the diff from the
+ * version before (null for the first, or when neither changed).
+ */
+export interface RedoneVersion {
+  n: number;
+  /** Its hash when it was re-extracted: the version is left alone if it changed meanwhile. */
+  was: string;
+  content: { hash: string; method: string; wrapperId: number | null; title: string | null; byline: string | null; published: string | null; text: string; packed: Uint8Array } | null;
+  diff: ObjectDiff | null;
 }
 
 /** An article as change detection reads it, inside the transaction that records what a capture means. */

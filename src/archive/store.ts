@@ -3,7 +3,7 @@ import type { Wrapper } from '../extract/wrapper.js';
 import type { NextCheck } from '../schedule/revisit.js';
 import type { EncodedBody, ReferenceBody, StoredBody } from './codec.js';
 import type { CopyPart } from './copy-plan.js';
-import type { ArchiveCheck, ArchiveEvent, ArchiveTotals, Article, ArticleCursor, ArticleFilter, ArticleSummary, ArticleToRevisit, Backlog, Capture, Change, Check, CheckedPage, ClaimRef, Decide, DeliveryOutcome, ExportReport, ExportSink, ExtractedFields, ExtractionRecord, Feed, FeedStatus, FeedToPoll, FetchedPage, HostGate, ItemToCapture, LeaseHolder, LeaseRequest, LeaseResult, ListSync, Memento, NotificationSummary, NotifyEvent, PollDay, PollEntry, PollRecord, Progress, PushCandidate, PushRequest, PushSubscriptionRecord, QueuedNotification, RetentionReport, RevisitRecord, SearchHit, SearchOptions, StoredCapture, StoredComparisonKey, StoredExtraction, Subscription, SyncReport, TemplateChoice, UpsertReport, Version, WarcOptions, WorkRef, WrapperInfo, RequisiteContent, RequisiteRecord, RequisiteHistory, StoredRequisite, LatestPictures, PictureEdit, VersionPicture, PageRequest, PageProgress, RequisiteSetting } from './model.js';
+import type { ArchiveCheck, ArchiveEvent, ArchiveTotals, Article, ArticleCursor, ArticleFilter, ArticleSummary, ArticleToRevisit, Backlog, Capture, Change, Check, CheckedPage, ClaimRef, Decide, DeliveryOutcome, ExportReport, ExportSink, ExtractedFields, ExtractionRecord, Feed, FeedStatus, FeedToPoll, FetchedPage, HostGate, ItemToCapture, LeaseHolder, LeaseRequest, LeaseResult, ListSync, Memento, NotificationSummary, NotifyEvent, PollDay, PollEntry, PollRecord, Progress, PushCandidate, PushRequest, PushSubscriptionRecord, QueuedNotification, RetentionReport, RevisitRecord, SearchHit, SearchOptions, StoredCapture, RedoneVersion, StoredComparisonKey, StoredExtraction, Subscription, SyncReport, TemplateChoice, UpsertReport, Version, WarcOptions, WorkRef, WrapperInfo, RequisiteContent, RequisiteRecord, RequisiteHistory, StoredRequisite, LatestPictures, PictureEdit, VersionPicture, PageRequest, PageProgress, RequisiteSetting } from './model.js';
 
 /**
  * The archive as the rest of Forest sees it: the daemon, the CLI and the web server reach
@@ -209,6 +209,8 @@ export interface WorkStore {
   storedBody(sha256: string): Promise<StoredBody | null>;
   /** The comparison key of an item's article, or null (no article, or no key). */
   comparisonKey(itemId: number): Promise<StoredComparisonKey | null>;
+  /** The versions of an item's article, oldest first (a change of extraction method re-extracts them). */
+  versionsOfItem(itemId: number): Promise<Version[]>;
   templateChoices(feedId: number): Promise<TemplateChoice[]>;
   /** Whether the item has an extraction other than this capture's (this is a revisit). */
   itemExtractedBefore(itemId: number, snapshotId: number): Promise<boolean>;
@@ -220,7 +222,7 @@ export interface WorkStore {
    * page count when `countsForTemplate`, and — when the article did not change — the capture's
    * body dropped (its digest and headers stay).
    */
-  recordExtraction(capture: StoredCapture, extraction: ExtractionRecord, options: { rebasedKey: StoredComparisonKey | null; countsForTemplate: boolean }, decide: Decide): Promise<StoredExtraction>;
+  recordExtraction(capture: StoredCapture, extraction: ExtractionRecord, options: { rebasedKey: StoredComparisonKey | null; redone?: RedoneVersion[]; countsForTemplate: boolean }, decide: Decide): Promise<StoredExtraction>;
   /** A new wrapper, the template's active one from now on, with the recent pages it extracts differently. */
   storeWrapper(feedId: number, templateId: number, wrapper: Wrapper, reason: string, reextracted: Array<{ snapshotId: number; itemId: number; article: ArticleObject }>): Promise<number>;
   /** A re-learning that found the active wrapper again: it stays, and says so. */

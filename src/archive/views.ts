@@ -14,7 +14,7 @@ export function historyView(article: Article, versions: Version[], checks: Check
     id: article.id, url: article.url, title: article.title, goneSince: article.goneSince, nextCheck: article.nextCheck, failedChecks: article.failedChecks,
     versions: versions.map((version) => ({
       n: version.n, capturedAt: version.capturedAt, method: version.method, wrapper: version.wrapperId, reason: version.reason, title: version.title, hash: version.hash,
-      change: version.change, summary: version.summary,
+      change: version.change, summary: version.summary, reextracted: version.reextracted,
     })),
     checks,
   };
@@ -26,7 +26,7 @@ export function versionView(article: Article, version: Version, alsoAt: number[]
     id: article.id, url: article.url, finalUrl: article.finalUrl, canonicalUrl: article.canonicalUrl,
     version: version.n, versions: article.versions, capturedAt: version.capturedAt, method: version.method, wrapper: version.wrapperId,
     hash: version.hash, title: version.title, byline: version.byline, published: version.published, text: version.text, html: version.html,
-    alsoAt,
+    alsoAt, reextracted: version.reextracted,
     // The object's pictures as this version keeps them (issue #67): each URL with the digest of its kept bytes.
     pictures,
   };

@@ -125,6 +125,7 @@ export function historyCommand(): Command {
         for (const version of versions) {
           const { change } = version;
           console.log(`v${version.n}  ${version.capturedAt}  ${version.method}${version.wrapperId ? ` (wrapper ${version.wrapperId})` : ''}  ${version.hash.slice(0, 12)}  ${version.title ?? ''}${version.reason ? `  [${version.reason}]` : ''}`);
+          if (version.reextracted) console.log(`     re-extracted ${version.reextracted.at} when the extraction method changed (first made by ${version.reextracted.firstMethod}, ${version.reextracted.firstHash.slice(0, 12)}): compared like with like`);
           console.log(`     ${change.length ? `${change.join(', ')}: ` : ''}${version.summary ?? ''}`);
           const between = checks.filter((check) => check.version === version.n && check.result !== 'changed');
           if (between.length) {

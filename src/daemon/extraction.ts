@@ -1,4 +1,4 @@
-import { isStorageFull, type ArticleToRevisit, type Decide, type FetchedPage, type StoredCapture, type StoredComparisonKey, type TemplateChoice } from '../archive/store.js';
+import { isStorageFull, type ArticleToRevisit, type Decide, type FetchedPage, type RedoneVersion, type StoredCapture, type StoredComparisonKey, type TemplateChoice } from '../archive/store.js';
 import { emptyArticle, wrapperSetAside } from '../extract/extract.js';
 import type { PipelineContext } from './context.js';
 import type { Comparison, ExtractOutcome, PageInput, RevisitOutcome } from './tasks.js';
@@ -190,11 +190,11 @@ export class Extractor {
         }
         result = await pool.extract({ ...inputs, page });
       }
-      const { comparison, rebased } = await this.resolve(capture, result, templates, key);
+      const { comparison, rebased, redone } = await this.resolve(capture, result, templates, key);
       // Only new pages teach: revisits of one article would make its own text look like template.
       const revisit = await store.itemExtractedBefore(capture.itemId, capture.snapshotId);
       const note = key && rebased ? `extraction changed from ${how(key.method, key.wrapperId)} to ${how(result.article.method, result.wrapperId)}; compared like with like` : null;
-      const { decision, templateId, pages } = await store.recordExtraction(capture, result, { rebasedKey: rebased, countsForTemplate: !revisit }, decider(this.context, result, comparison, note));
+      const { decision, templateId, pages } = await store.recordExtraction(capture, result, { rebasedKey: rebased, redone, countsForTemplate: !revisit }, decider(this.context, result, comparison, note));
       report(result.article.method, outcomeOf(decision), result.article.text.split(/\s+/).filter(Boolean).length, result.article.reason, ahead);
       if (templateId === null || pages === null) return none;
       // The wrapper this page was extracted with (not one learned since).
@@ -222,15 +222,24 @@ export class Extractor {
    * When the article's comparison key was made another way (another method or wrapper), it is
    * rebased once: the key's capture is re-extracted the new way in the pool, and kept.
    */
-  private async resolve(capture: StoredCapture, result: ExtractOutcome, templates: TemplateChoice[], key: StoredComparisonKey | null): Promise<{ comparison: Comparison; rebased: StoredComparisonKey | null }> {
-    if (result.comparison.kind !== 'rebase' || !key || !result.object || !result.hash) return { comparison: result.comparison, rebased: null };
-    const old = await this.context.store.storedCapture(key.snapshotId);
-    const page = old ? await pageInput(this.context, old, capture) : null;
+  private async resolve(capture: StoredCapture, result: ExtractOutcome, templates: TemplateChoice[], key: StoredComparisonKey | null): Promise<{ comparison: Comparison; rebased: StoredComparisonKey | null; redone: RedoneVersion[] }> {
+    if (result.comparison.kind !== 'rebase' || !key || !result.object || !result.hash) return { comparison: result.comparison, rebased: null, redone: [] };
+    const { store } = this.context;
+    // The captures behind the key and behind every version made another way, read as the new capture's item.
+    const pageOf = async (snapshotId: number) => {
+      const old = await store.storedCapture(snapshotId);
+      return old ? pageInput(this.context, old, capture) : null;
+    };
+    const method = result.article.method;
+    const versions = await Promise.all((await store.versionsOfItem(capture.itemId)).map(async (version) => ({
+      n: version.n, method: version.method, wrapperId: version.wrapperId, hash: version.hash, object: version.object,
+      page: version.method === method && version.wrapperId === result.wrapperId ? null : await pageOf(version.snapshotId),
+    })));
     const wrapper = result.wrapperId !== null ? templates.find((template) => template.wrapperId === result.wrapperId)?.wrapper ?? null : null;
     const outcome = await this.context.pool.rebase({
-      page, maxBytes: this.context.settings.extract.maxBytes, method: result.article.method, wrapperId: result.wrapperId, wrapper, object: result.object, hash: result.hash, previous: key,
+      page: await pageOf(key.snapshotId), maxBytes: this.context.settings.extract.maxBytes, method, wrapperId: result.wrapperId, wrapper, object: result.object, hash: result.hash, previous: key, versions,
     });
-    return { comparison: outcome.comparison, rebased: outcome.key ? { ...outcome.key, snapshotId: key.snapshotId } : null };
+    return { comparison: outcome.comparison, rebased: outcome.key ? { ...outcome.key, snapshotId: key.snapshotId } : null, redone: outcome.versions };
   }
 
   /**

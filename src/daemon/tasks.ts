@@ -4,7 +4,7 @@ import { diffObjects, type ObjectDiff } from '../archive/diff.js';
 import { normalizeArticle, normalizedObjectSchema, objectHash, type NormalizedObject } from '../archive/normalize.js';
 import { packContent } from '../archive/packed-content.js';
 import { parseJson as json } from '../util/json.js';
-import type { ExtractedFields, FeedFields, StoredComparisonKey, TemplateChoice } from '../archive/store.js';
+import type { ExtractedFields, FeedFields, RedoneVersion, StoredComparisonKey, TemplateChoice } from '../archive/store.js';
 import { preparePage, type PreparedPage } from '../extract/dom.js';
 import { EXTRACTOR_VERSION, emptyArticle, extractFromPage, notHtmlReason, type ArticleObject } from '../extract/extract.js';
 import { learnFromSamples, type SamplePage } from '../extract/learn.js';
@@ -169,12 +169,26 @@ export interface RebaseTask {
   hash: string;
   /** The key made the old way. */
   previous: ComparisonKey;
+  /** The article's versions, oldest first: those made another way are re-extracted the new way too. */
+  versions: VersionToRedo[];
+}
+
+/** A version of the article, as stored, with its capture (null when its body is gone). */
+export interface VersionToRedo {
+  n: number;
+  method: string;
+  wrapperId: number | null;
+  hash: string;
+  object: NormalizedObject;
+  page: PageInput | null;
 }
 
 export interface RebaseOutcome {
   /** The key made the new way; null when the old snapshot yields nothing that way (keep the old key). */
   key: ComparisonKey | null;
   comparison: Extract<Comparison, { kind: 'same' } | { kind: 'edited' }>;
+  /** The versions made another way, re-extracted (docs/architecture.md: a change of method is not an edit anywhere). */
+  versions: RedoneVersion[];
 }
 
 /**
@@ -184,16 +198,48 @@ export interface RebaseOutcome {
  */
 export function rebaseTask(task: RebaseTask): RebaseOutcome {
   const { previous } = task;
-  const ready = task.page ? prepare(task.page, task.maxBytes) : null;
-  const again = task.page && ready && 'prepared' in ready ? extractFromPage(ready.prepared, extractOptions(task.page, task.wrapper ? json(wrapperSchema, task.wrapper, 'the new wrapper') : null)) : null;
-  if (!again || again.method === 'none') {
+  const wrapper = task.wrapper ? json(wrapperSchema, task.wrapper, 'the new wrapper') : null;
+  const again = task.page ? extractAgain(task.page, task.maxBytes, wrapper) : null;
+  if (!again) {
     const old = json(normalizedObjectSchema, previous.object, 'the comparison key');
-    return { key: null, comparison: previous.hash === task.hash ? { kind: 'same' } : { kind: 'edited', diff: diffObjects(old, task.object) } };
+    return { key: null, comparison: previous.hash === task.hash ? { kind: 'same' } : { kind: 'edited', diff: diffObjects(old, task.object) }, versions: [] };
   }
   const object = normalizeArticle(again);
   const hash = objectHash(object);
   const key: ComparisonKey = { hash, method: task.method, wrapperId: task.wrapperId, object: JSON.stringify(object), extractor: EXTRACTOR_VERSION, source: again.source };
-  return { key, comparison: hash === task.hash ? { kind: 'same' } : { kind: 'edited', diff: diffObjects(object, task.object) } };
+  return { key, comparison: hash === task.hash ? { kind: 'same' } : { kind: 'edited', diff: diffObjects(object, task.object) }, versions: redoVersions(task, wrapper) };
+}
+
+/** A page extracted the way given (a wrapper, or the single page), or null when that way finds nothing. */
+function extractAgain(page: PageInput, maxBytes: number, wrapper: Wrapper | null): ArticleObject | null {
+  const ready = prepare(page, maxBytes);
+  const again = 'prepared' in ready ? extractFromPage(ready.prepared, extractOptions(page, wrapper)) : null;
+  return again && again.method !== 'none' ? again : null;
+}
+
+/**
+ * The article's versions made another way than the new extraction, re-extracted its way, and the
+ * diffs between neighbours where either changed: what a reader compares — diff, search, history,
+ * exports — is then made one way, and a change of method never reads as an edit. A version whose
+ * capture is gone, or which the new way cannot read, stays as it was.
+ */
+function redoVersions(task: RebaseTask, wrapper: Wrapper | null): RedoneVersion[] {
+  const made = task.versions.map((version) => {
+    if (version.method === task.method && version.wrapperId === task.wrapperId) return { version, again: null };
+    const again = version.page ? extractAgain(version.page, task.maxBytes, wrapper) : null;
+    return { version, again };
+  });
+  const objects = made.map(({ version, again }) => (again ? normalizeArticle(again) : version.object));
+  return made.flatMap(({ version, again }, index) => {
+    const object = objects[index]!;
+    const neighbourRedone = index > 0 && made[index - 1]!.again !== null;
+    if (!again && !neighbourRedone) return [];
+    const content = again && {
+      hash: objectHash(object), method: task.method, wrapperId: task.wrapperId, title: again.title, byline: again.byline, published: again.published, text: again.text,
+      packed: packContent(again.html, object),
+    };
+    return [{ n: version.n, was: version.hash, content, diff: index > 0 ? diffObjects(objects[index - 1]!, object) : null }];
+  });
 }
 
 export interface LearnTask {

@@ -11,10 +11,10 @@ import { itemById, knownGuids } from '../rules/items.js';
 import { checkedRow, count, json, storedHeaders } from '../rows.js';
 import {
   FencedError, StorageFullError, type ArticleFilter, type CheckedPage, type RequisiteRecord, type PictureEdit, type ClaimRef, type HostGate, type Decide, type ExtractionRecord, type FetchedPage, type LeaseRequest, type PollRecord,
-  type PushRequest, type RevisitRecord, type StoredCapture, type StoredComparisonKey, type StoredExtraction, type Store,
+  type PushRequest, type RevisitRecord, type StoredCapture, type StoredComparisonKey, type RedoneVersion, type StoredExtraction, type Store,
 } from '../store.js';
 import { listArticles, pageOfArticles, articlesAfter } from './article-lists.js';
-import { articleById, articleOfItem, checksOf, comparisonKeyOf, otherArticleAt, postponeCheck, recordCheck, recordRevisit, sameArticleElsewhere, versionOf, versionsOf } from '../rules/articles.js';
+import { articleById, articleOfItem, checksOf, versionsOfItem, comparisonKeyOf, otherArticleAt, postponeCheck, recordCheck, recordRevisit, sameArticleElsewhere, versionOf, versionsOf } from '../rules/articles.js';
 import { captureReferenceOf, latestPayloadDigest, recordCapture, recordCaptureFailure, storedBlob } from '../rules/captures.js';
 import { confirmWrapper, itemExtractedBefore, recentSnapshotsOfTemplate, snapshotById, templateChoicesOf } from '../rules/extractions.js';
 import { keptWithoutBody, recordExtraction, recordRevisitWithoutBody, storeWrapperWith } from '../rules/work.js';
@@ -408,6 +408,10 @@ export class PgStore extends ExportingStore implements Store {
     return this.query(latestPayloadDigest(itemId));
   }
 
+  async versionsOfItem(itemId: number) {
+    return (await this.query(versionsOfItem(itemId))).map(versionOfRow);
+  }
+
   recordCheck(articleId: number, page: CheckedPage, result: 'unchanged' | 'failed' | 'unavailable', next: NextCheck, reason: string | null) {
     return this.write(async (sql) => {
       await this.fence(sql, 'revisit', articleId);
@@ -483,7 +487,7 @@ export class PgStore extends ExportingStore implements Store {
     return learningPagesOf(await this.query(recentSnapshotsOfTemplate(templateId, limit)));
   }
 
-  recordExtraction(capture: StoredCapture, extraction: ExtractionRecord, options: { rebasedKey: StoredComparisonKey | null; countsForTemplate: boolean }, decide: Decide): Promise<StoredExtraction> {
+  recordExtraction(capture: StoredCapture, extraction: ExtractionRecord, options: { rebasedKey: StoredComparisonKey | null; redone?: RedoneVersion[]; countsForTemplate: boolean }, decide: Decide): Promise<StoredExtraction> {
     return this.write(async (sql) => {
       await this.fence(sql, 'extract', capture.snapshotId);
       return runStepsAsync(sql, recordExtraction(capture, extraction, options, decide));

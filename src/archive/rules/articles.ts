@@ -5,7 +5,7 @@ import type { ObjectDiff } from '../diff.js';
 import { unpackContent } from '../packed-content.js';
 import { count, integer, nullableInteger, nullableText, text } from '../rows.js';
 import { inserted, row, rows, run, type Steps } from '../steps.js';
-import type { ArticleState, ArticleSummary, CheckedPage, CheckResult, FetchedPage, RevisitRecord, StoredComparisonKey, VersionContent, VersionDecision } from '../store.js';
+import type { ArticleState, ArticleSummary, CheckedPage, CheckResult, FetchedPage, RedoneVersion, RevisitRecord, StoredComparisonKey, VersionContent, VersionDecision } from '../store.js';
 import { insertSnapshot } from './captures.js';
 
 /**
@@ -69,6 +69,10 @@ const storedVersionRow = z.object({
   extraction_reason: nullableText,
   /** The HTML and the object, compressed (migration 0015); `html` and `blocks` are then ''. */
   packed: z.instanceof(Uint8Array).nullable(),
+  /** Re-extracted when the method changed (migration 0026): how it was made first, and when it was made again. */
+  first_method: nullableText,
+  first_hash: nullableText,
+  reextracted_at: nullableText,
 });
 /** A version with its HTML and object as text, however they are stored. */
 export const versionRow = storedVersionRow.transform(({ packed, ...row }) => (packed === null ? row : { ...row, ...unpackContent(packed) }));
@@ -115,6 +119,12 @@ export function versionsOf(articleId: number): Steps<VersionRow[]> {
     WHERE versions.article_id = ? ORDER BY versions.n`, [articleId], 'versionsOf');
 }
 
+/** The versions of an item's article, oldest first (none: the item has no article). */
+export function versionsOfItem(itemId: number): Steps<VersionRow[]> {
+  return rows(versionRow, `SELECT ${VERSION_COLUMNS} FROM versions JOIN contents ON contents.hash = versions.hash JOIN articles ON articles.id = versions.article_id
+    WHERE articles.item_id = ? ORDER BY versions.n`, [itemId], 'versionsOfItem');
+}
+
 export function checksOf(articleId: number): Steps<CheckRow[]> {
   return rows(checkRow, 'SELECT * FROM checks WHERE article_id = ? ORDER BY at, id', [articleId], 'checksOf');
 }
@@ -150,9 +160,14 @@ export function* setComparisonKey(articleId: number, key: StoredComparisonKey): 
 }
 
 /** The HTML and the object stay packed as the pool packed them (packed-content.ts); the text is kept as text, for the search index. */
-function* insertVersion(articleId: number, n: number, content: VersionContent, diff: ObjectDiff | null): Steps<void> {
+/** An object's content, stored once per hash. */
+function* insertContent(content: Pick<VersionContent, 'hash' | 'title' | 'byline' | 'published' | 'text' | 'packed'>): Steps<void> {
   yield* run(`INSERT INTO contents (hash, title, byline, published, text, html, blocks, packed) VALUES (?, ?, ?, ?, ?, '', '', ?) ON CONFLICT (hash) DO NOTHING`,
     [content.hash, content.title, content.byline, content.published, content.text, content.packed]);
+}
+
+function* insertVersion(articleId: number, n: number, content: VersionContent, diff: ObjectDiff | null): Steps<void> {
+  yield* insertContent(content);
   // A new version is the new comparison key (its object is in `contents`).
   yield* run(`UPDATE articles SET compare_hash = ?, compare_method = ?, compare_wrapper_id = ?, compare_snapshot_id = ?, compare_object = NULL, compare_extractor = ?, compare_source = ? WHERE id = ?`,
     [content.hash, content.method, content.wrapperId, content.snapshotId, content.extractor, content.source, articleId]);
@@ -271,6 +286,27 @@ function* noteComeBack(article: ArticleRow, reason: string | null): Steps<string
  */
 export function* recordCheck(articleId: number, page: CheckedPage, result: 'unchanged' | 'failed' | 'unavailable', next: NextCheck, reason: string | null): Steps<void> {
   yield* insertCheckOf(yield* storedArticle(articleId), page, result, next, reason);
+}
+
+/**
+ * The article's versions re-extracted the way now in force (RedoneVersion), in the caller's
+ * transaction: each keeps how it was first made; a version that changed since it was read is left
+ * alone, and so is the diff that leads to it.
+ */
+export function* redoVersions(articleId: number, redone: RedoneVersion[], at: string): Steps<void> {
+  for (const version of redone) {
+    if (version.content) {
+      yield* insertContent(version.content);
+      const changed = yield* run(`UPDATE versions SET first_method = COALESCE(first_method, method), first_hash = COALESCE(first_hash, hash), reextracted_at = ?,
+          method = ?, wrapper_id = ?, hash = ? WHERE article_id = ? AND n = ? AND hash = ?`,
+        [at, version.content.method, version.content.wrapperId, version.content.hash, articleId, version.n, version.was]);
+      if (changed === 0) continue;
+    }
+    if (version.diff) {
+      yield* run('UPDATE versions SET change = ?, summary = ?, diff = ? WHERE article_id = ? AND n = ? AND hash = ?',
+        [JSON.stringify(version.diff.kinds), version.diff.summary, JSON.stringify(version.diff), articleId, version.n, version.content?.hash ?? version.was]);
+    }
+  }
 }
 
 /** A check put off to `at` without being made (only while one is scheduled: a check that came in between stands). */

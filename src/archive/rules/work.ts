@@ -2,8 +2,8 @@ import type { ArticleObject } from '../../extract/extract.js';
 import type { Wrapper } from '../../extract/wrapper.js';
 import { captureOf } from '../domain-rows.js';
 import type { Steps } from '../steps.js';
-import type { Decide, ExtractionRecord, FetchedPage, StoredCapture, StoredComparisonKey, StoredExtraction } from '../store.js';
-import { applyDecision, articleById, articleOfItem, articleStateOf, setComparisonKey } from './articles.js';
+import type { Decide, ExtractionRecord, FetchedPage, StoredCapture, RedoneVersion, StoredComparisonKey, StoredExtraction } from '../store.js';
+import { applyDecision, articleById, articleOfItem, articleStateOf, redoVersions, setComparisonKey } from './articles.js';
 import { dropCaptureBody, insertSnapshot, setCanonicalUrl } from './captures.js';
 import { addTemplate, countTemplatePage, saveExtraction, snapshotById, storeWrapper } from './extractions.js';
 
@@ -38,13 +38,14 @@ export async function keptWithoutBody(transaction: () => unknown): Promise<boole
  * its bytes (storage grows with what changed, not with how often we look).
  */
 export function* recordExtraction(
-  capture: StoredCapture, extraction: ExtractionRecord, options: { rebasedKey: StoredComparisonKey | null; countsForTemplate: boolean }, decide: Decide,
+  capture: StoredCapture, extraction: ExtractionRecord, options: { rebasedKey: StoredComparisonKey | null; redone?: RedoneVersion[]; countsForTemplate: boolean }, decide: Decide,
 ): Steps<StoredExtraction> {
   const locked = yield* articleOfItem(capture.itemId, { lock: true });
   const { template } = extraction;
   const templateId = template === null ? null : 'id' in template ? template.id : yield* addTemplate(capture.feedId, template.signature);
   yield* setCanonicalUrl(capture.snapshotId, extraction.canonicalUrl);
   if (locked && options.rebasedKey) yield* setComparisonKey(locked.id, options.rebasedKey);
+  if (locked && options.redone?.length) yield* redoVersions(locked.id, options.redone, capture.fetchedAt);
   const article = locked && options.rebasedKey ? yield* articleById(locked.id) : locked;
   const pages = templateId !== null && options.countsForTemplate ? yield* countTemplatePage(templateId) : null;
   const decision = decide(article ? yield* articleStateOf(article) : null, capture);

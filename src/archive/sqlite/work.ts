@@ -5,8 +5,8 @@ import type { NextCheck } from '../../schedule/revisit.js';
 import { captureReferenceOf, latestPayloadDigest, recordCapture, recordCaptureFailure, storedBlob } from '../rules/captures.js';
 import type { EncodedBody } from '../codec.js';
 import { hasRoomToWrite, type Db } from './database.js';
-import { articleToRevisitOf, captureOf, feedToPollOf, learningPagesOf } from '../domain-rows.js';
-import { articleById, articleOfItem, comparisonKeyOf, otherArticleAt, postponeCheck, recordCheck, recordRevisit } from '../rules/articles.js';
+import { articleToRevisitOf, captureOf, feedToPollOf, learningPagesOf, versionOfRow } from '../domain-rows.js';
+import { articleById, articleOfItem, versionsOfItem, comparisonKeyOf, otherArticleAt, postponeCheck, recordCheck, recordRevisit } from '../rules/articles.js';
 import { confirmWrapper, itemExtractedBefore, recentSnapshotsOfTemplate, snapshotById, templateChoicesOf } from '../rules/extractions.js';
 import { keptWithoutBody, recordExtraction, recordRevisitWithoutBody, storeWrapperWith } from '../rules/work.js';
 import { runOn } from './sql.js';
@@ -21,7 +21,7 @@ import { recordPoll } from './polls.js';
 import { forgetPush, pushCandidates, recordPushFailure, recordPushRequest, subscriptionOfFeed } from './websub.js';
 import { backlog, duePolls, dueCaptures, dueRevisits, extractionBacklogOver, nextWorkAt, queuedExtractions } from './queues.js';
 import {
-  StorageFullError, type CheckedPage, type RequisiteRecord, type PictureEdit, type ClaimRef, type Decide, type FetchedPage, type LeaseRequest, type PollRecord, type PushRequest, type ExtractionRecord, type RevisitRecord, type StoredCapture, type StoredComparisonKey,
+  StorageFullError, type CheckedPage, type RequisiteRecord, type PictureEdit, type ClaimRef, type Decide, type FetchedPage, type LeaseRequest, type PollRecord, type PushRequest, type ExtractionRecord, type RevisitRecord, type StoredCapture, type StoredComparisonKey, type RedoneVersion,
   type StoredExtraction, type WorkStore,
 } from '../store.js';
 
@@ -140,6 +140,10 @@ export abstract class SqliteWork extends ExportingStore implements WorkStore {
     return this.read(latestPayloadDigest(itemId));
   }
 
+  async versionsOfItem(itemId: number) {
+    return this.read(versionsOfItem(itemId)).map(versionOfRow);
+  }
+
   async recordCheck(articleId: number, page: CheckedPage, result: 'unchanged' | 'failed' | 'unavailable', next: NextCheck, reason: string | null) {
     this.writeSteps(recordCheck(articleId, page, result, next, reason));
   }
@@ -202,7 +206,7 @@ export abstract class SqliteWork extends ExportingStore implements WorkStore {
     return learningPagesOf(this.read(recentSnapshotsOfTemplate(templateId, limit)));
   }
 
-  async recordExtraction(capture: StoredCapture, extraction: ExtractionRecord, options: { rebasedKey: StoredComparisonKey | null; countsForTemplate: boolean }, decide: Decide): Promise<StoredExtraction> {
+  async recordExtraction(capture: StoredCapture, extraction: ExtractionRecord, options: { rebasedKey: StoredComparisonKey | null; redone?: RedoneVersion[]; countsForTemplate: boolean }, decide: Decide): Promise<StoredExtraction> {
     return this.writeSteps(recordExtraction(capture, extraction, options, decide));
   }
 
