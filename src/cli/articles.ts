@@ -126,7 +126,8 @@ export function historyCommand(): Command {
           const { change } = version;
           console.log(`v${version.n}  ${version.capturedAt}  ${version.method}${version.wrapperId ? ` (wrapper ${version.wrapperId})` : ''}  ${version.hash.slice(0, 12)}  ${version.title ?? ''}${version.reason ? `  [${version.reason}]` : ''}`);
           if (version.reextracted) console.log(`     re-extracted ${version.reextracted.at} when the extraction method changed (first made by ${version.reextracted.firstMethod}, ${version.reextracted.firstHash.slice(0, 12)}): compared like with like`);
-          console.log(`     ${change.length ? `${change.join(', ')}: ` : ''}${version.summary ?? ''}`);
+          // The summary says the change kinds in words ("body edit: 1 block edited"): the kinds' codes are in --json.
+          console.log(`     ${version.summary ?? change.join(', ')}`);
           const between = checks.filter((check) => check.version === version.n && check.result !== 'changed');
           if (between.length) {
             // Checks that found no edit, by result; the ones that need a look say why.

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Command } from 'commander';
 import { post, signedDelivery } from '../daemon/notifier.js';
 import { printJson, settingsFor, UsageError } from './context.js';
@@ -14,8 +15,9 @@ export function notifyCommand(): Command {
       const settings = settingsFor(command);
       const secret = options.secret ?? settings.notify.webhooks.find((webhook) => webhook.url === url)?.secret;
       if (secret === undefined) throw new UsageError(`no secret to sign with: ${url} is not in notify.webhooks; pass --secret`);
+      // Each test its own id: a receiver that drops ids it has seen (replays) takes the second test too.
       const payload = JSON.stringify({ event: 'test', message: 'a test notification from forest notify test' });
-      const { status, error } = await post(url, signedDelivery({ id: 0, event: 'test', payload }, secret, new Date()), settings.notify.timeout);
+      const { status, error } = await post(url, signedDelivery({ id: `test-${randomUUID()}`, event: 'test', payload }, secret, new Date()), settings.notify.timeout);
       if (options.json) printJson({ url, status, error });
       else console.log(error === null ? `${url} answered ${status}: delivered` : `${url}: not delivered (${error})`);
       if (error !== null) process.exitCode = 1;

@@ -11,10 +11,12 @@ export function serveSyntheticCommand(): Command {
   return new Command('serve-synthetic')
     .option('--speed <factor>', 'virtual time runs this many times faster than real time', Number, 1)
     .option('--edits <n>', 'edit this many articles while serving (as the demo does), one every --edit-every', wholeNumber, 0)
-    .option('--edit-every <duration>', 'time between two edits', durationOption, 60_000)
+    .option('--edit-every <duration>', 'real time between two edits, whatever --speed (default 1m)', durationOption)
     .description('serve the synthetic web (made-up sites with feeds) on loopback until interrupted; with --edits, its articles are edited as it runs, so that `forest run` against it finds versions')
-    .action(async (options: { speed: number; edits: number; editEvery: number }) => {
-      const web = await new SyntheticWeb({ clock: new SyntheticClock(Date.now(), options.speed), edits: scriptedEdits(options.edits, options.editEvery) }).start();
+    .action(async (given: { speed: number; edits: number; editEvery?: number }) => {
+      const options = { ...given, editEvery: given.editEvery ?? 60_000 };
+      // Edits are scripted on the synthetic clock, which runs --speed times faster than the wall's.
+      const web = await new SyntheticWeb({ clock: new SyntheticClock(Date.now(), options.speed), edits: scriptedEdits(options.edits, options.editEvery * options.speed) }).start();
       for (const site of web.sites.values()) console.log(`${site.definition.name.padEnd(18)} ${site.url}  feed: ${site.feedUrl}`);
       console.log('\nThese sites are on loopback, which Forest refuses by default: allow it in your settings with\n  http:\n    allowPrivateNetworks: [127.0.0.0/8]');
       if (options.edits > 0) {

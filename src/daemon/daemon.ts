@@ -49,6 +49,8 @@ export class Daemon {
   private readonly refused = new Map<string, number>();
   private readonly extractor: Extractor;
   private stopping = false;
+  /** When this daemon started: polls that fell due while no daemon ran are not its lateness. */
+  private readonly startedAt = Date.now();
   private wake: (() => void) | null = null;
   private woken = false;
   private loopDone: Promise<void> | null = null;
@@ -280,7 +282,9 @@ export class Daemon {
         this.refused.set(workKey(ref), Date.now() + DAEMON_OPTIONS.claims.refusedBackoffMs);
         return;
       }
-      if (ref.kind === 'poll') this.period.pollLagMs = Math.max(this.period.pollLagMs, now.getTime() - ref.dueAt);
+      // Lateness counts from the daemon's start: right after a restart, the polls due while it was
+      // down are a backlog it has not yet had a chance to be behind on.
+      if (ref.kind === 'poll') this.period.pollLagMs = Math.max(this.period.pollLagMs, now.getTime() - Math.max(ref.dueAt, this.startedAt));
       this.begin(ref);
     });
     this.period.waitedForSlots = Math.max(this.period.waitedForSlots, plan.waitingForSlots);

@@ -67,7 +67,7 @@ export function composeNotification(webhook: Webhook, event: ArchiveEvent, base:
 }
 
 /** The body a delivery sends — its outbox id and the time it is sent, then the event — and the headers that sign it. */
-export function signedDelivery(delivery: Pick<QueuedNotification, 'id' | 'payload'> & { event: NotifyEvent | 'test' }, secret: string, now: Date): { body: string; headers: Record<string, string> } {
+export function signedDelivery(delivery: Pick<QueuedNotification, 'payload'> & { id: number | string; event: NotifyEvent | 'test' }, secret: string, now: Date): { body: string; headers: Record<string, string> } {
   const body = `{"id":"forest-${delivery.id}","sentAt":"${now.toISOString()}",${delivery.payload.slice(1)}`;
   const signature = createHmac('sha256', secret).update(body).digest('hex');
   return {

@@ -135,6 +135,8 @@ export async function buildServer(store: WebArchive, settings: ServeSettings, lo
   // own, for its `script-src 'self'`): the app's memento URLs lead to the capture origin.
   mementoRoutes(app, store, { captureLink });
   changeFeedRoutes(app, store, origins.app);
+  // Browsers ask for it on every site: no icon, and no 404 in the log for it.
+  app.get('/favicon.ico', { schema: { hide: true } }, async (_request, reply) => reply.code(204).header('cache-control', 'public, max-age=86400').send());
   app.get('/forest.css', { schema: { hide: true } }, async (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLESHEET));
   exportRoutes(app, store, settings, log);
   websubRoutes(app, store, log, settings.websub);
@@ -238,7 +240,7 @@ function requireToken(app: FastifyInstance, token: string | null, sessions: Sess
   if (token === null || sessions === null) throw new Error(NO_TOKEN);
   app.addHook('onRequest', async (request, reply) => {
     // A WebSub hub calls its callback without the token: the callback's own id and signature stand for it (websub.ts).
-    if (request.url.split('?')[0] === '/login' || request.url === '/forest.css' || request.url.startsWith(WEBSUB_PATH) || loggedIn(request, sessions)) return;
+    if (request.url.split('?')[0] === '/login' || request.url === '/forest.css' || request.url === '/favicon.ico' || request.url.startsWith(WEBSUB_PATH) || loggedIn(request, sessions)) return;
     if (hasToken(request, token)) return;
     // A browser asking for a page is led to the login, and back to the page after it.
     if (request.method === 'GET' && !forMachines(request.url) && request.headers.authorization === undefined && /text\/html/.test(request.headers.accept ?? '')) {

@@ -126,6 +126,22 @@ test('--help of every command with --json says whether it prints one JSON object
   for (const words of ['What it does', 'http.perHostDelay', 'revisit.after', 'workers', 'SIGHUP']) assert.ok(run!.includes(words), words);
 });
 
+test('serve-synthetic --edit-every is real time whatever --speed, and its help says the default in words (issue #68, 9)', async () => {
+  const help = await forest(['serve-synthetic', '--help']);
+  assert.match(help.stdout.replace(/\s+/g, ' '), /--edit-every <duration> real time between two edits, whatever --speed \(default 1m\)/);
+  assert.doesNotMatch(help.stdout, /60000/);
+  const server = startForest(['serve-synthetic', '--speed', '60', '--edits', '2', '--edit-every', '2s']);
+  try {
+    await waitFor(() => (server.output.stdout.match(/^\S+Z {2}[a-z-]+: http/gm) ?? []).length === 2, 20_000, 'two edits');
+    const [first, second] = [...server.output.stdout.matchAll(/^(\S+Z) {2}[a-z-]+: http/gm)].map((match) => Date.parse(match[1]!));
+    // Two seconds apart on the wall (at --speed 60 they were 33 ms apart on the synthetic clock's terms).
+    assert.ok(second! - first! >= 1500, `${second! - first!} ms between the edits`);
+  } finally {
+    server.kill('SIGINT');
+    await finished(server);
+  }
+});
+
 test('serve-synthetic --edits edits articles as it serves, and says which and when', async () => {
   const server = startForest(['serve-synthetic', '--edits', '3', '--edit-every', '1s']);
   try {

@@ -101,6 +101,10 @@ test('notify test sends one signed test notification and says how the receiver a
   const post = received[before]!;
   assert.equal(post.event, 'test');
   assert.equal(post.signature, `sha256=${createHmac('sha256', SECRET).update(post.body).digest('hex')}`);
+  // A second test is a new delivery (issue #68, 9): a receiver that drops ids it has seen takes it.
+  assert.equal((await forest([...ws.args, 'notify', 'test', hookUrl])).code, 0);
+  const ids = received.slice(before).map((one) => (JSON.parse(one.body) as { id: string }).id);
+  assert.equal(new Set(ids).size, 2, ids.join(', '));
   const closed = createServer();
   const closedUrl = await listenOn(closed, '127.0.0.18');
   await new Promise((resolve) => closed.close(resolve));

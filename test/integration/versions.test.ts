@@ -111,7 +111,7 @@ test('one version per real edit and not one more; history, diff and search show 
   assert.ok(record.checks.filter((c) => c.result === 'unchanged').length >= 3);
   assert.ok(record.checks.every((c) => /^\d{4}-\d\d-\d\dT.*Z$/.test(c.at)));
   const humanHistory = await forest([...ws.args, 'history', String(ledgerSeven.id)]);
-  assert.match(humanHistory.stdout, /v2 .*\n .*body-edit: body edit: 1 block edited/);
+  assert.match(humanHistory.stdout, /v2 .*\n {5}body edit: 1 block edited\n/, 'the change said once, in words');
 
   const headline = articles.find((a) => site(a.feed) === 'ledger' && a.url.endsWith(makeArticle('ledger', 6, 0).slug))!;
   const headlineHistory = JSON.parse((await forest([...ws.args, 'history', String(headline.id), '--json'])).stdout) as typeof record;

@@ -15,7 +15,8 @@ const archive = () => smallArchive(':memory:');
 test('the store answers with domain types: camelCase fields, parsed JSON, booleans', async () => {
   const store = archive();
   const [feed] = await store.feeds();
-  assert.deepEqual(feed, { id: 1, subscribedUrl: 'https://a.example/feed', url: 'https://a.example/feed', title: 'A', feedTitle: null, siteUrl: null, tags: ['news'], schedule: null, enabled: true, format: null });
+  assert.deepEqual(feed, { id: 1, subscribedUrl: 'https://a.example/feed', url: 'https://a.example/feed', title: 'A', feedTitle: null, siteUrl: null, tags: ['news'], schedule: null, enabled: true, format: null,
+    subscription: { url: 'https://a.example/feed', title: 'A', siteUrl: null, tags: ['news'], schedule: null, enabled: true, requisites: null } });
   const article = await store.article(1);
   assert.equal(article?.versions, 2);
   assert.equal(article?.goneSince, null);

@@ -299,7 +299,7 @@ export function* redoVersions(articleId: number, redone: RedoneVersion[], at: st
       yield* insertContent(version.content);
       const changed = yield* run(`UPDATE versions SET first_method = COALESCE(first_method, method), first_hash = COALESCE(first_hash, hash), reextracted_at = ?,
           method = ?, wrapper_id = ?, hash = ? WHERE article_id = ? AND n = ? AND hash = ?`,
-        [at, version.content.method, version.content.wrapperId, version.content.hash, articleId, version.n, version.was]);
+      [at, version.content.method, version.content.wrapperId, version.content.hash, articleId, version.n, version.was]);
       if (changed === 0) continue;
     }
     if (version.diff) {
