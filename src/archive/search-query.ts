@@ -200,3 +200,10 @@ export function toTsquery(node: SearchNode): string {
       return `(${[...node.include.map(toTsquery), ...node.exclude.map((excluded) => `!${toTsquery(excluded)}`)].join(' & ')})`;
   }
 }
+
+/**
+ * A snippet's marks joined across a word's inner punctuation: PostgreSQL's ts_headline marks each
+ * lexeme of `harbour-bridge` or `it's` apart (`[harbour]-[bridge]`), where SQLite's snippet marks
+ * the word whole; both engines' snippets read the same once joined.
+ */
+export const joinWordMarks = (snippet: string): string => snippet.replace(/\]([^\s[\]\p{L}\p{M}\p{N}])\[/gu, '$1');

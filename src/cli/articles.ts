@@ -5,7 +5,7 @@ import type { ObjectDiff, WordPart } from '../archive/diff.js';
 import type { NormalizedObject } from '../archive/normalize.js';
 import type { Article, Store, Version } from '../archive/store.js';
 import { compareVersions, diffView, historyView, versionView } from '../archive/views.js';
-import { parseDuration, plural } from '../util/units.js';
+import { dateInWords, parseDuration, plural } from '../util/units.js';
 import { printJson, settingsFor, withStore } from './context.js';
 
 /** `--since 2026-11-01`, `--since 2026-11-01T12:00Z` or `--since 7d` (that long ago) → ISO. */
@@ -99,7 +99,7 @@ export function showCommand(): Command {
         if (format === 'json') return printJson(versionView(article, version, elsewhere, await store.versionPictures(article.id, version.n)));
         if (format === 'html') return void process.stdout.write(`${version.html}\n`);
         console.log(version.title ?? '(untitled)');
-        const meta = [version.byline, version.published ? `published ${version.published}` : null].filter(Boolean).join(' · ');
+        const meta = [version.byline, version.published ? `published ${dateInWords(version.published)}` : null].filter(Boolean).join(' · ');
         if (meta) console.log(meta);
         console.log(`${article.finalUrl ?? article.url}\nversion ${version.n} of ${article.versions}, captured ${version.capturedAt} (${version.method}${version.wrapperId ? `, wrapper ${version.wrapperId}` : ''})`);
         if (elsewhere.length) console.log(`the same article (canonical URL) is also article ${elsewhere.join(', ')}`);

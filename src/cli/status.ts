@@ -7,6 +7,7 @@ import { printJson, settingsFor, withStore } from './context.js';
 import { describeGap } from '../daemon/gap-recovery.js';
 import { allowHintFor } from '../net/address-check.js';
 import { SCHEDULE_OPTIONS } from '../schedule/options.js';
+import { scheduleInWords } from '../schedule/words.js';
 import { DAEMON_OPTIONS } from '../daemon/options.js';
 import { shownNotification } from '../config/secrets.js';
 
@@ -59,11 +60,9 @@ export function printStatus(statuses: FeedStatus[], now = Date.now()): void {
   for (const feed of statuses) {
     const state = !feed.enabled ? 'disabled' : feed.result === 'error' ? `FAILING (${feed.consecutiveErrors} in a row)` : feed.result ?? 'not polled yet';
     console.log(`${feed.title ?? feed.url}\n  ${feed.url}${feed.fetchUrl !== feed.url ? ` → ${feed.fetchUrl}` : ''}`);
-    console.log(`  last poll ${relative(feed.lastPoll, now)}: ${state}${feed.httpStatus ? ` (HTTP ${feed.httpStatus})` : ''} · next poll ${relative(feed.nextPoll, now)}${feed.scheduleReason ? ` (${feed.scheduleReason})` : ''}`);
-    if (feed.ratePerHour !== null || feed.window !== null) {
-      const rate = feed.ratePerHour === null ? 'unknown' : feed.ratePerHour >= 1 ? `${feed.ratePerHour.toFixed(1)}/h` : `${(feed.ratePerHour * 24).toFixed(2)}/day`;
-      console.log(`  publishing rate ${rate} · window ${feed.window ?? '?'} items`);
-    }
+    console.log(`  last poll ${relative(feed.lastPoll, now)}: ${state}${feed.httpStatus ? ` (HTTP ${feed.httpStatus})` : ''} · next poll ${relative(feed.nextPoll, now)}`);
+    // The schedule in words; the scheduler's figures (rate, window, overflow risk, the binding rule) are in --json.
+    console.log(`  ${scheduleInWords(feed)}${feed.window !== null ? ` · the feed lists ${plural(feed.window, 'item')}` : ''}`);
     console.log(`  ${feed.items} items · ${feed.pages} pages captured · ${feed.pendingPages} pending · ${feed.failedPages} failed · ${feed.errors} failed polls`);
     if (feed.articles > 0) console.log(`  ${feed.articles} articles · ${feed.versions} versions · ${feed.checks} checks · next revisit ${relative(feed.nextRevisit, now)}`);
     if (feed.retrying > 0) console.log(`  ${plural(feed.retrying, 'article')} whose last check got no answer: retried ${relative(feed.nextRetry, now)}`);

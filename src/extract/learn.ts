@@ -44,8 +44,12 @@ export interface LearnedWrapper extends LearnResult {
   unchanged: boolean;
 }
 
-/** Two wrappers that select and clean the same way (their scores and sample counts aside). */
-export const sameSelector = (a: Wrapper, b: Wrapper) => JSON.stringify({ ...a, relevance: 0, samples: 0 }) === JSON.stringify({ ...b, relevance: 0, samples: 0 });
+/**
+ * Two wrappers that select and clean the same way (their scores and sample counts aside; the
+ * XPath is the selector's rendering for people, wrapper.ts' renderXPath: a wrapper stored before
+ * its wording changed is the same wrapper).
+ */
+export const sameSelector = (a: Wrapper, b: Wrapper) => JSON.stringify({ ...a, relevance: 0, samples: 0, xpath: '' }) === JSON.stringify({ ...b, relevance: 0, samples: 0, xpath: '' });
 
 /**
  * Learns a FOREST wrapper from sample pages of one template: signifiers are each page's top-k

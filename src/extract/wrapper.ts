@@ -96,7 +96,11 @@ function typeOf(element: Element): string {
   return path.join('/');
 }
 
-/** XPath for people: `//div[contains(@class,'story')]`, with the dfs alternatives when typed by position. */
+/**
+ * XPath for people: `//div[contains(@class,'story')]`; a wrapper that also tells elements apart by
+ * their position says so in words after it — the position is Forest's count of elements in
+ * document order, no attribute of the page an XPath could test.
+ */
 export function renderXPath(type: string, dfs: number[]): string {
   const steps = type.split('/').map((step) => {
     const match = /^([a-z0-9]+)(?:\[(.*)\])?$/i.exec(step);
@@ -107,8 +111,8 @@ export function renderXPath(type: string, dfs: number[]): string {
     });
     return `${match[1]}${conditions.length ? `[${conditions.join(' and ')}]` : ''}`;
   });
-  const dfsCondition = dfs.length > 0 ? `[${dfs.map((d) => `@dfs='${d}'`).join(' or ')}]` : '';
-  return `//${steps.join('/')}${dfsCondition}`;
+  const position = dfs.length > 0 ? ` (element ${dfs.map((d) => d + 1).join(' or ')} in document order)` : '';
+  return `//${steps.join('/')}${position}`;
 }
 
 /**

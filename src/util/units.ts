@@ -33,3 +33,11 @@ export function formatDuration(millis: number): string {
 
 /** A count with its noun, for messages: `plural(1, 'block')` is "1 block", `plural(2, 'block')` "2 blocks". */
 export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+const LONG_DATE = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
+
+/** A date as a reader says it — "2 November 2026 at 10:00 UTC" — or the text as given when it is no date. */
+export function dateInWords(value: string): string {
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? value : `${LONG_DATE.format(time)} UTC`;
+}

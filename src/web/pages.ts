@@ -15,8 +15,9 @@ import { daemonStateWords, daemonStatus, type DaemonStatus } from '../daemon/sta
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { Problem } from './problems.js';
 import { webHref } from './uri.js';
-import { plural } from '../util/units.js';
+import { dateInWords, plural } from '../util/units.js';
 import { shownNotification } from '../config/secrets.js';
+import { scheduleInWords } from '../schedule/words.js';
 
 /**
  * The web app's pages, rendered on the server (usable without JavaScript, readable on a phone):
@@ -73,38 +74,6 @@ const when = (iso: string | null) => (iso ? html`<time datetime="${iso}">${iso.r
 const feedChoice = (feeds: FeedStatus[], chosen: string | undefined) =>
   html`<label>feed <select name="feed"><option value="">all feeds</option>${feeds.map((feed) => html`<option value="${feed.url}"${feed.url === chosen ? trusted(' selected') : null}>${feed.title ?? feed.url}</option>`)}</select></label>`;
 
-/** A number of items, rounded as a person would say it. */
-const about = (count: number) => (count >= 10 ? String(Math.round(count)) : count >= 1 ? String(Math.round(count * 10) / 10) : count.toPrecision(1));
-
-/**
- * A feed's schedule as an archivist reads it — "about 3 new items an hour: polled every 20 min" —
- * from the rate the scheduler estimates and the interval it chose; the scheduler's own reason
- * (its terms: λ, W, the binding rule) stays on the feed page for whoever wants it.
- */
-export function scheduleInWords(feed: Pick<FeedStatus, 'enabled' | 'ratePerHour' | 'lastPoll' | 'nextPoll'>): string {
-  if (!feed.enabled) return 'paused';
-  const rate = feed.ratePerHour;
-  const items = (count: number, per: string) => `about ${about(count)} new item${about(count) === '1' ? '' : 's'} ${per}`;
-  const pace = rate === null ? 'its pace is not known yet'
-    : rate >= 1 ? items(rate, 'an hour')
-      : rate * 24 >= 1 ? items(rate * 24, 'a day')
-        : rate * 168 >= 0.5 ? items(rate * 168, 'a week')
-          : 'hardly any new items';
-  const interval = feed.lastPoll && feed.nextPoll ? Date.parse(feed.nextPoll) - Date.parse(feed.lastPoll) : null;
-  return interval !== null && interval > 0 ? `${pace}: polled every ${roughly(interval)}` : pace;
-}
-
-/** A duration as a person says it: 45 s, 20 min, 3 h, 2.5 h, 1 day. */
-function roughly(ms: number): string {
-  const minutes = ms / 60_000;
-  if (minutes < 1) return `${Math.round(ms / 1000)} s`;
-  if (minutes < 60) return `${Math.round(minutes)} min`;
-  const hours = Math.round((minutes / 60) * 2) / 2;
-  if (hours < 24) return `${hours} h`;
-  const days = Math.round(hours / 24 * 2) / 2;
-  return `${days} day${days === 1 ? '' : 's'}`;
-}
-
 function feedRow(feed: FeedStatus): Safe {
   const failing = feed.result === 'error';
   const state = !feed.enabled ? 'disabled' : failing ? `failing (${feed.consecutiveErrors} in a row)` : feed.result ?? 'not polled yet';
@@ -157,7 +126,7 @@ function articlePage(article: Article, versions: Version[], checks: Check[], sho
   return page(article.title ?? `article ${article.id}`, html`
 <article>
 <h2>${latest?.title ?? article.title ?? '(untitled)'}</h2>
-<p class="muted">${[latest?.byline, latest?.published ? `published ${latest.published}` : null].filter(Boolean).join(' · ')}</p>
+<p class="muted">${latest?.byline ?? null}${latest?.byline && latest.published ? ' · ' : null}${latest?.published ? html`published <time datetime="${latest.published}">${dateInWords(latest.published)}</time>` : null}</p>
 <p class="muted">${link(article.finalUrl ?? article.url)}
 ${article.goneSince ? html` · <strong class="failing">gone since ${article.goneSince}</strong>` : null}</p>
 ${latest ? html`<p class="muted">version ${latest.n} of ${article.versions}, captured ${when(latest.capturedAt)} (${latest.method})${latest.n < article.versions ? html` · <a href="/articles/${article.id}">the latest version</a>` : null}</p>${trusted(sanitizeFeedHtml(latest.html, article.finalUrl ?? article.url, { imagesAsLinks: true }) ?? '')}` : html`<p>No version yet.</p>`}
@@ -202,7 +171,7 @@ ${feed.enabled ? html`<form action="/feeds/${feed.id}/poll" method="post" class=
 <p class="muted">${link(feed.url)}${feed.fetchUrl !== feed.url ? html` → ${feed.fetchUrl}` : null} · <a href="/changes.atom?feed=${encodeURIComponent(feed.url)}">changes (Atom)</a></p>
 <table><tbody>
 <tr><th>last poll</th><td>${when(feed.lastPoll)} ${feed.result ?? 'not polled yet'}${feed.httpStatus ? ` (HTTP ${feed.httpStatus})` : ''}${feed.consecutiveErrors ? html` <span class="failing">${feed.consecutiveErrors} failures in a row</span>` : null}</td></tr>
-<tr><th>next poll</th><td>${feed.enabled ? when(feed.nextPoll) : 'disabled'} — ${scheduleInWords(feed)}<div class="muted">the scheduler's reason: ${feed.scheduleReason ?? '—'}</div></td></tr>
+<tr><th>next poll</th><td>${feed.enabled ? when(feed.nextPoll) : 'disabled'} — ${scheduleInWords(feed)}<details><summary class="muted">the scheduler's figures</summary><p class="muted">${feed.scheduleReason ?? '—'}</p></details></td></tr>
 <tr><th>publishing</th><td>${feed.ratePerHour === null ? 'rate unknown' : feed.ratePerHour >= 1 ? `${feed.ratePerHour.toFixed(1)} items/hour` : `${(feed.ratePerHour * 24).toFixed(2)} items/day`}${feed.window !== null ? ` · the feed shows ${feed.window} items` : ''}</td></tr>
 <tr><th>archive</th><td>${feed.items} items · ${feed.pages} pages (${feed.pendingPages} pending, ${feed.failedPages} failed) · ${feed.articles} articles · ${feed.versions} versions · ${feed.checks} checks</td></tr>
 ${feed.lastError ? html`<tr><th>last error</th><td class="failing">${feed.lastError}</td></tr>` : null}

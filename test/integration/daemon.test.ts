@@ -93,7 +93,9 @@ test('subscribe with the CLI, run: every item and the page behind it are archive
   assert.match(adaptive.scheduleReason, /λ≈.*\/h \(dates\), W=\d+, overflow risk/);
   assert.ok(adaptive.ratePerHour! > 0);
   const human = await forest([...ws.args, 'status']);
-  assert.match(human.stdout, /publishing rate .* · window \d+ items/);
+  // The schedule in words (issue #68, 9); the scheduler's figures only in --json.
+  assert.match(human.stdout, /about [\d.]+ new items? an? (hour|day|week): polled every [\d.]+ (s|min|h|days?) · the feed lists \d+ items/);
+  assert.doesNotMatch(human.stdout, /λ|W=|overflow risk/);
 
   const list = await forest([...ws.args, 'feeds', 'list', '--json']);
   const feeds = list.stdout.trim().split('\n').map((line) => JSON.parse(line) as { url: string; tags: string[]; title: string });

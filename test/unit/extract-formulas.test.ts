@@ -35,7 +35,8 @@ test('tolerant form: first token, digits removed', () => {
   assert.equal(tolerantForm('post wrapper-09'), 'post');
   assert.equal(tolerantForm('story-body-12'), 'story-body');
   assert.equal(tolerantForm('item42'), 'item');
-  assert.equal(renderXPath('td[class=story]/div', [78, 82]), "//td[contains(@class,'story')]/div[@dfs='78' or @dfs='82']");
+  // No made-up attribute (issue #68, 9): the position in document order is said in words, counted from 1.
+  assert.equal(renderXPath('td[class=story]/div', [78, 82]), "//td[contains(@class,'story')]/div (element 79 or 83 in document order)");
 });
 
 test('signifiers: 3-grams and stemmed keywords from a feed item; tf-idf top-k skips shared terms', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { scheduleInWords } from '../../src/web/pages.js';
+import { scheduleInWords } from '../../src/schedule/words.js';
 
 // Issue #53: the schedule as an archivist reads it, not the scheduler's λ and W.
 

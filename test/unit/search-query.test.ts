@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { loadCodec } from '../../src/archive/codec.js';
-import { parseSearchQuery, toFts5 } from '../../src/archive/search-query.js';
+import { joinWordMarks, parseSearchQuery, toFts5 } from '../../src/archive/search-query.js';
+import { dateInWords } from '../../src/util/units.js';
 import { SearchQueryError } from '../../src/archive/store.js';
 import { smallArchive } from '../helpers/small-archive.js';
 import { tempDir } from '../helpers/temp.js';
@@ -63,4 +64,16 @@ test('through the archive, any text is searched or refused with a reason, never 
   } finally {
     await store.close();
   }
+});
+
+test("a PostgreSQL snippet's marks are joined across a word's inner punctuation, as SQLite marks it (issue #68, 9)", () => {
+  assert.equal(joinWordMarks('the [harbour]-[bridge] reopened'), 'the [harbour-bridge] reopened');
+  assert.equal(joinWordMarks("[it]'[s] open, [it]’[s] late"), "[it's] open, [it’s] late");
+  assert.equal(joinWordMarks('[harbour] [bridge]'), '[harbour] [bridge]', 'two words stay two');
+  assert.equal(joinWordMarks('[harbour]bridge'), '[harbour]bridge');
+});
+
+test('dates in words, for bylines and show (issue #68, 9)', () => {
+  assert.equal(dateInWords('2026-11-02T10:00:00.000Z'), '2 November 2026 at 10:00 UTC');
+  assert.equal(dateInWords('yesterday'), 'yesterday', 'what is no date stays as given');
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseSearchQuery, toTsquery } from '../search-query.js';
+import { joinWordMarks, parseSearchQuery, toTsquery } from '../search-query.js';
 import { checkedRows, count, integer, nullableText, text } from '../rows.js';
 import { hitsOf } from '../rules/search.js';
 import type { SearchHit, SearchOptions } from '../store.js';
@@ -36,7 +36,7 @@ export async function search(sql: Sql, query: string, options: SearchOptions = {
     FROM versions JOIN contents ON contents.hash = versions.hash
     WHERE (versions.article_id, versions.n) IN (SELECT * FROM unnest(@articles::bigint[], @ns::integer[]))`, {
     query: tsquery, articles: chosen.map(({ best }) => best.article), ns: chosen.map(({ best }) => best.n),
-  }), 'search snippets').map((row) => [`${row.article}/${row.n}`, row.snippet]));
+  }), 'search snippets').map((row) => [`${row.article}/${row.n}`, joinWordMarks(row.snippet)]));
   return chosen.map(({ best, versions }) => ({
     article: best.article, feed: best.feed, url: best.url, title: best.title, versions, latest: best.latest,
     inLatest: versions.includes(best.latest), capturedAt: best.capturedAt, rank: best.rank, snippet: snippets.get(`${best.article}/${best.n}`) ?? '',
