@@ -36,4 +36,3 @@ function roughly(ms: number): string {
   const days = Math.round(hours / 24 * 2) / 2;
   return `${days} day${days === 1 ? '' : 's'}`;
 }
-
