@@ -35,8 +35,23 @@ test('forest run on a PostgreSQL archive: one version per real edit; status, his
   const sites = [web.site('ledger'), web.site('orbit')];
   const ws = workspace(sites.map((site) => ({ url: site.feedUrl, title: site.definition.name })), { revisit: { after: Array.from({ length: 40 }, () => '1s') } });
   const args = [...ws.args, '--db', url];
-  const run = await forest([...args, 'run', '--exit-after', '14s']);
-  assert.equal(run.code, 0, run.stderr);
+  // Until every item is archived, every edit is a version and each page has been checked a few
+  // times (a fixed run's length was too short when the machine was busy with other test files).
+  const site = (feed: string) => (feed === web.site('ledger').feedUrl ? 'ledger' : 'orbit');
+  const pathOf = (article: ArticleLine) => `${site(article.feed)}${new URL(article.url).pathname.replace(/^\/r\//, '/articles/')}`;
+  const daemon = startForest([...args, 'run']);
+  try {
+    await waitFor(async () => {
+      const items = lines<{ items: number }>((await forest([...args, 'status', '--json'])).stdout).reduce((sum, feed) => sum + feed.items, 0);
+      const archived = lines<ArticleLine>((await forest([...args, 'articles', '--json'])).stdout);
+      const served = web.servedRevisions();
+      return items >= 16 && archived.length === items && archived.every((article) => (served.get(pathOf(article))?.length ?? 0) >= 3)
+        && EDITS.every((edit) => archived.some((a) => site(a.feed) === edit.site && a.url.endsWith(makeArticle(edit.site, edit.index, 0).slug) && a.versions === 2));
+    }, 90_000, 'every item archived, every edit a version, every page checked a few times');
+  } finally {
+    daemon.kill('SIGTERM');
+    assert.equal((await finished(daemon)).code, 0, daemon.output.stderr);
+  }
 
   const status = await forest([...args, 'status', '--json']);
   assert.equal(status.code, 0, status.stderr);
@@ -46,10 +61,9 @@ test('forest run on a PostgreSQL archive: one version per real edit; status, his
 
   const articles = lines<ArticleLine>((await forest([...args, 'articles', '--json'])).stdout);
   assert.equal(articles.length, items, 'one article per item of the two feeds');
-  const site = (feed: string) => (feed === web.site('ledger').feedUrl ? 'ledger' : 'orbit');
   const servedRevisions = web.servedRevisions();
   for (const article of articles) {
-    const path = `${site(article.feed)}${new URL(article.url).pathname.replace(/^\/r\//, '/articles/')}`;
+    const path = pathOf(article);
     const revisions = servedRevisions.get(path) ?? [];
     assert.ok(revisions.length >= 3, `${path} was checked ${revisions.length} times`);
     const distinct = revisions.filter((revision, i) => i === 0 || revision !== revisions[i - 1]).length;
