@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { z } from 'zod';
 import { benchArgs } from './args.js';
+import { capCpu } from './cpu-quota.js';
 import { busyCores, machineTicks } from './machine.js';
 import { sample, startWeb } from './scale/process.js';
 import { launchCluster } from '../test/helpers/pg-cluster.js';
@@ -22,7 +23,11 @@ import { launchCluster } from '../test/helpers/pg-cluster.js';
  * `--sqlite` adds one daemon on a SQLite file, run the same way: what one daemon on PostgreSQL
  * costs against the embedded default.
  *
- *   npm run bench:cluster -- [--feeds=6000] [--hosts=600] [--minutes=8] [--daemons=1,2,3] [--sqlite] [--json]
+ * `--cpu-quota=0.2` caps each daemon at that fraction of a core (cpu-quota.ts, as root): N daemons
+ * then have N times one daemon's CPU on a machine whose cores one daemon, the server and the web
+ * would otherwise fill (issue #70) — what a second daemon adds is then measurable here.
+ *
+ *   npm run bench:cluster -- [--feeds=6000] [--hosts=600] [--minutes=8] [--daemons=1,2,3] [--sqlite] [--cpu-quota=0.2] [--json]
  */
 
 const args = benchArgs();
@@ -30,6 +35,7 @@ const FEEDS = Number(args.get('feeds') ?? 6000);
 const HOSTS = Number(args.get('hosts') ?? 600);
 const MINUTES = Number(args.get('minutes') ?? 8);
 const COUNTS = (args.get('daemons') ?? '1,2,3').split(',').map(Number);
+const CPU_QUOTA = args.has('cpu-quota') ? Number(args.get('cpu-quota')) : null;
 const MIN_INTERVAL_S = 60;
 const ROOT = join(import.meta.dirname, '..');
 
@@ -55,11 +61,13 @@ async function runWith(daemons: number, database: { url: string } | { path: stri
   const started = Date.now();
   const ticksBefore = machineTicks();
   const children: ChildProcess[] = [];
+  const uncap: Array<() => void> = [];
   const cpu = new Map<number, number>();
   for (let i = 0; i < daemons; i++) {
     const log = openSync(join(work, `forest-${i}.log`), 'w');
     const child = spawn(process.execPath, [join(ROOT, 'bin', 'forest.js'), 'run', '--config', join(work, 'settings.yaml')], { stdio: ['ignore', log, 'inherit'] });
     children.push(child);
+    if (CPU_QUOTA !== null) uncap.push(capCpu(child.pid!, CPU_QUOTA, `forest-bench-${process.pid}-${i}`));
   }
   const timer = setInterval(() => {
     for (const child of children) {
@@ -80,6 +88,7 @@ async function runWith(daemons: number, database: { url: string } | { path: stri
     child.kill('SIGTERM');
   })));
   web.child.kill('SIGTERM');
+  for (const undo of uncap) undo();
   const logs = children.map((_, i) => readLog(join(work, `forest-${i}.log`)));
   const all = logs.flat();
   const firstExtracted = new Map<string, number>();
@@ -117,7 +126,7 @@ try {
     console.log(JSON.stringify(results));
   } else {
     const base = results.find((result) => result.daemons === 1 && result.backend === 'PostgreSQL');
-    console.log(`\nbench:cluster — ${FEEDS} feeds on ${HOSTS} hosts (one backlog page each), until archived or ${MINUTES} min, one worker thread per daemon, one PostgreSQL archive\n`);
+    console.log(`\nbench:cluster — ${FEEDS} feeds on ${HOSTS} hosts (one backlog page each), until archived or ${MINUTES} min, one worker thread per daemon${CPU_QUOTA !== null ? `, each capped at ${CPU_QUOTA} of a core` : ''}, one PostgreSQL archive\n`);
     console.log('| archive | daemons | pages archived | backlog 99% | pages/s | × one PostgreSQL daemon | CPU ms/page | machine busy | polls | captured twice | polled within interval | pages per daemon |');
     console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
     for (const r of results) {
