@@ -4,7 +4,7 @@ import { openArchive } from '../archive/open-archive.js';
 import type { Store } from '../archive/store.js';
 import { loadSettings, type Settings } from '../config/settings.js';
 import { listAtStart } from '../config/list-sync.js';
-import { editSubscriptionList, listHome } from '../config/list-edits.js';
+import { editSubscriptionList, listHome, listInDatabase } from '../config/list-edits.js';
 import { readSubscriptions } from '../config/subscriptions.js';
 
 export interface GlobalOptions {
@@ -30,9 +30,6 @@ export async function withStore<T>(settings: Settings, work: (store: Store) => P
     await store.close();
   }
 }
-
-/** Whether the archive's subscription list is its database (a PostgreSQL archive several daemons may share) rather than the file. */
-export const listInDatabase = (settings: Settings): boolean => settings.database.url !== null;
 
 /** Reads the subscription list and brings the archive along: the whole file on SQLite, the feeds it lacks on PostgreSQL (config/list-sync.ts). */
 export function syncFromList(store: Store, settings: Settings): Promise<SyncReport> {

@@ -45,8 +45,8 @@ function printDaemon(daemon: DaemonStatus, label: string, now: number): void {
     console.log(`  last minute: ${done.poll} polls · ${done.capture} captures · ${done.revisit} revisits · ${done.extract} extractions`);
     console.log(`  waiting: ${backlog.duePolls} polls due · ${backlog.pendingCaptures} pages to capture · ${backlog.dueRevisits} revisits due · ${backlog.queuedExtractions} pages to extract`);
     if (report.pollLagMs > SCHEDULE_OPTIONS.behindScheduleMs) console.log(`  BEHIND SCHEDULE: polls start up to ${formatDuration(report.pollLagMs)} late; intervals are stretched until the backlog clears`);
-    // A report written by an older daemon has no such field.
     console.log(`  settings: ${report.settingsFile ?? 'the defaults alone (no --config)'}`);
+    // A report written by an older daemon has no such field.
     if (report.storageFullSince) console.log(`  DATABASE FULL since ${relative(report.storageFullSince, now)}: no new work until there is room (forest vacuum, database.maxSize, disk space)`);
   }
   console.log('');
@@ -89,15 +89,14 @@ export function printSummary(statuses: FeedStatus[], now = Date.now()): void {
   const enabled = statuses.filter((feed) => feed.enabled);
   const failing = enabled.filter((feed) => feed.result === 'error').sort((a, b) => b.consecutiveErrors - a.consecutiveErrors);
   const unpolled = enabled.filter((feed) => feed.lastPoll === null).length;
-  const sum = (field: 'items' | 'pages' | 'pendingPages' | 'failedPages' | 'articles' | 'versions' | 'checks') => statuses.reduce((total, feed) => total + feed[field], 0);
+  const sum = (field: 'items' | 'pages' | 'pendingPages' | 'failedPages' | 'articles' | 'versions' | 'checks' | 'retrying') => statuses.reduce((total, feed) => total + feed[field], 0);
   const nextPoll = enabled.map((feed) => feed.nextPoll).filter((at): at is string => at !== null).sort()[0] ?? null;
   console.log(`${plural(statuses.length, 'feed')}: ${enabled.length - failing.length - unpolled} fine · ${failing.length} failing · ${unpolled} not polled yet · ${statuses.length - enabled.length} disabled · next poll ${relative(nextPoll, now)}`);
   console.log(`${plural(sum('items'), 'item')} · ${plural(sum('pages'), 'page')} captured · ${sum('pendingPages')} pending · ${sum('failedPages')} failed`);
   console.log(`${plural(sum('articles'), 'article')} · ${plural(sum('versions'), 'version')} · ${plural(sum('checks'), 'check')}`);
-  const retrying = statuses.filter((feed) => feed.retrying > 0);
-  if (retrying.length > 0) {
-    const first = retrying.map((feed) => feed.nextRetry).filter((at): at is string => at !== null).sort()[0] ?? null;
-    console.log(`${plural(retrying.reduce((total, feed) => total + feed.retrying, 0), 'article')} whose last check got no answer: retried ${relative(first, now)}`);
+  if (sum('retrying') > 0) {
+    const first = statuses.map((feed) => feed.nextRetry).filter((at): at is string => at !== null).sort()[0] ?? null;
+    console.log(`${plural(sum('retrying'), 'article')} whose last check got no answer: retried ${relative(first, now)}`);
   }
   if (failing.length > 0) {
     console.log(`\nfailing${failing.length > ATTENTION_LISTED ? ` (the ${ATTENTION_LISTED} with the longest streaks)` : ''}:`);

@@ -18,9 +18,12 @@ export interface ListArchive {
 /** Where the list lives: this machine's file (SQLite), or the shared archive's database (PostgreSQL), named for errors. */
 export type ListHome = { file: string } | { shared: string };
 
+/** Whether the archive's subscription list is its database (a PostgreSQL archive several daemons may share) rather than the file. */
+export const listInDatabase = (settings: Pick<Settings, 'database'>): boolean => settings.database.url !== null;
+
 /** Where the list of an archive with these settings lives. */
 export const listHome = (settings: Pick<Settings, 'subscriptions' | 'database'>): ListHome =>
-  settings.database.url !== null ? { shared: `the shared list of ${archiveName(settings.database)}` } : { file: settings.subscriptions };
+  listInDatabase(settings) ? { shared: `the shared list of ${archiveName(settings.database)}` } : { file: settings.subscriptions };
 
 /**
  * Runs an edit of the subscription list (`edit` is handed the YAML file to edit) and brings the
@@ -30,30 +33,27 @@ export const listHome = (settings: Pick<Settings, 'subscriptions' | 'database'>)
  * machine's file is neither read nor written; it joins the archive when its daemon starts.
  */
 export async function editSubscriptionList<T>(archive: ListArchive, home: ListHome, edit: (file: string) => T): Promise<{ result: T; report: SyncReport }> {
-  if ('file' in home) {
-    const before = readSubscriptions(home.file);
-    const result = edit(home.file);
-    const { subscriptions, how } = listEdit(before, readSubscriptions(home.file), false);
-    return { result, report: await archive.syncSubscriptions(subscriptions, how) };
-  }
+  if ('file' in home) return editFile(archive, home.file, false, edit);
   const dir = mkdtempSync(join(tmpdir(), 'forest-list-'));
   const scratch = join(dir, 'feeds.yaml');
   try {
     writeFileSync(scratch, stringify((await archive.feeds()).map((feed) => entryOf(feed.subscription))));
-    const before = readSubscriptions(scratch);
-    let result: T;
-    try {
-      result = edit(scratch);
-    } catch (error) {
-      // The scratch copy is no file of the user's: the error names the shared list instead.
-      if (error instanceof ConfigError && error.file === scratch) throw new ConfigError(home.shared, null, error.field, error.problem);
-      throw error;
-    }
-    const { subscriptions, how } = listEdit(before, readSubscriptions(scratch), true);
-    return { result, report: await archive.syncSubscriptions(subscriptions, how) };
+    return await editFile(archive, scratch, true, edit);
+  } catch (error) {
+    // The scratch copy is no file of the user's: the error names the shared list instead.
+    if (error instanceof ConfigError && error.file === scratch) throw new ConfigError(home.shared, null, error.field, error.problem);
+    throw error;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** An edit of one list file, and what it changed sent to the archive (list-sync.ts, listEdit). */
+async function editFile<T>(archive: ListArchive, file: string, shared: boolean, edit: (file: string) => T): Promise<{ result: T; report: SyncReport }> {
+  const before = readSubscriptions(file);
+  const result = edit(file);
+  const { subscriptions, how } = listEdit(before, readSubscriptions(file), shared);
+  return { result, report: await archive.syncSubscriptions(subscriptions, how) };
 }
 
 /** A subscription as a list entry: only what differs from the defaults. */

@@ -231,10 +231,11 @@ export class Extractor {
       return old ? pageInput(this.context, old, capture) : null;
     };
     const method = result.article.method;
-    const versions = await Promise.all((await store.versionsOfItem(capture.itemId)).map(async (version) => ({
-      n: version.n, method: version.method, wrapperId: version.wrapperId, hash: version.hash, object: version.object,
-      page: version.method === method && version.wrapperId === result.wrapperId ? null : await pageOf(version.snapshotId),
-    })));
+    const versions = await Promise.all((await store.versionsOfItem(capture.itemId)).map(async (version) => {
+      const keyCapture = version.snapshotId === key.snapshotId;
+      const madeSo = version.method === method && version.wrapperId === result.wrapperId;
+      return { n: version.n, method: version.method, wrapperId: version.wrapperId, hash: version.hash, object: version.object, keyCapture, page: madeSo || keyCapture ? null : await pageOf(version.snapshotId) };
+    }));
     const wrapper = result.wrapperId !== null ? templates.find((template) => template.wrapperId === result.wrapperId)?.wrapper ?? null : null;
     const outcome = await this.context.pool.rebase({
       page: await pageOf(key.snapshotId), maxBytes: this.context.settings.extract.maxBytes, method, wrapperId: result.wrapperId, wrapper, object: result.object, hash: result.hash, previous: key, versions,

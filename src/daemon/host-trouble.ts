@@ -8,6 +8,11 @@
  * neighbours back by minutes at most, until one of them answers.
  */
 
+import { hostOf as politenessKey } from './dispatch.js';
+
+/** The host a URL's requests go to, as the dispatcher keys politeness (a URL it cannot read is its own key). */
+const hostOf = (url: string) => politenessKey(url) ?? url;
+
 export const HOST_TROUBLE_OPTIONS = {
   /** The host's wait grows to retryDelay × 2^maxDoublings at most (5 min → 80 min by default). */
   maxDoublings: 4,
@@ -40,13 +45,5 @@ export class HostTrouble {
   waitUntil(url: string, at: number): number | null {
     const until = this.hosts.get(hostOf(url))?.until;
     return until !== undefined && until > at ? until : null;
-  }
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
   }
 }

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { archiveName, openArchive } from '../archive/open-archive.js';
 import { listAtStart } from '../config/list-sync.js';
+import { listInDatabase } from '../config/list-edits.js';
 import { isStorageFull, type LeaseRequest, type Store } from '../archive/store.js';
 import type { Settings } from '../config/settings.js';
 import { readSubscriptions } from '../config/subscriptions.js';
@@ -84,7 +85,7 @@ export async function runDaemon(options: RunOptions): Promise<void> {
       + `(last heartbeat ${holder.heartbeatAt}). Stop it first (or wait ${DAEMON_OPTIONS.lease.staleAfterMs / 1000}s after it died).`);
   }
   const sync = async () => {
-    const report = await store.syncSubscriptions(readSubscriptions(settings.subscriptions), listAtStart(settings.database.url !== null));
+    const report = await store.syncSubscriptions(readSubscriptions(settings.subscriptions), listAtStart(listInDatabase(settings)));
     log.info({ list: settings.subscriptions, ...report }, 'subscriptions synced');
   };
   if (!existsSync(settings.subscriptions)) {

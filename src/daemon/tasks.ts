@@ -173,7 +173,10 @@ export interface RebaseTask {
   versions: VersionToRedo[];
 }
 
-/** A version of the article, as stored, with its capture (null when its body is gone). */
+/**
+ * A version of the article, as stored, with its capture (null when its body is gone, or when it is
+ * the key's capture — `page` above, extracted once for both).
+ */
 export interface VersionToRedo {
   n: number;
   method: string;
@@ -181,6 +184,7 @@ export interface VersionToRedo {
   hash: string;
   object: NormalizedObject;
   page: PageInput | null;
+  keyCapture: boolean;
 }
 
 export interface RebaseOutcome {
@@ -207,7 +211,7 @@ export function rebaseTask(task: RebaseTask): RebaseOutcome {
   const object = normalizeArticle(again);
   const hash = objectHash(object);
   const key: ComparisonKey = { hash, method: task.method, wrapperId: task.wrapperId, object: JSON.stringify(object), extractor: EXTRACTOR_VERSION, source: again.source };
-  return { key, comparison: hash === task.hash ? { kind: 'same' } : { kind: 'edited', diff: diffObjects(object, task.object) }, versions: redoVersions(task, wrapper) };
+  return { key, comparison: hash === task.hash ? { kind: 'same' } : { kind: 'edited', diff: diffObjects(object, task.object) }, versions: redoVersions(task, wrapper, again) };
 }
 
 /** A page extracted the way given (a wrapper, or the single page), or null when that way finds nothing. */
@@ -223,10 +227,10 @@ function extractAgain(page: PageInput, maxBytes: number, wrapper: Wrapper | null
  * exports — is then made one way, and a change of method never reads as an edit. A version whose
  * capture is gone, or which the new way cannot read, stays as it was.
  */
-function redoVersions(task: RebaseTask, wrapper: Wrapper | null): RedoneVersion[] {
+function redoVersions(task: RebaseTask, wrapper: Wrapper | null, keyAgain: ArticleObject): RedoneVersion[] {
   const made = task.versions.map((version) => {
     if (version.method === task.method && version.wrapperId === task.wrapperId) return { version, again: null };
-    const again = version.page ? extractAgain(version.page, task.maxBytes, wrapper) : null;
+    const again = version.keyCapture ? keyAgain : version.page ? extractAgain(version.page, task.maxBytes, wrapper) : null;
     return { version, again };
   });
   const objects = made.map(({ version, again }) => (again ? normalizeArticle(again) : version.object));

@@ -159,8 +159,10 @@ export function* setComparisonKey(articleId: number, key: StoredComparisonKey): 
     [key.hash, key.method, key.wrapperId, key.snapshotId, key.object, key.extractor, key.source, articleId]);
 }
 
-/** The HTML and the object stay packed as the pool packed them (packed-content.ts); the text is kept as text, for the search index. */
-/** An object's content, stored once per hash. */
+/**
+ * An object's content, stored once per hash: the HTML and the object stay packed as the pool packed
+ * them (packed-content.ts); the text is kept as text, for the search index.
+ */
 function* insertContent(content: Pick<VersionContent, 'hash' | 'title' | 'byline' | 'published' | 'text' | 'packed'>): Steps<void> {
   yield* run(`INSERT INTO contents (hash, title, byline, published, text, html, blocks, packed) VALUES (?, ?, ?, ?, ?, '', '', ?) ON CONFLICT (hash) DO NOTHING`,
     [content.hash, content.title, content.byline, content.published, content.text, content.packed]);
@@ -293,7 +295,7 @@ export function* recordCheck(articleId: number, page: CheckedPage, result: 'unch
  * transaction: each keeps how it was first made; a version that changed since it was read is left
  * alone, and so is the diff that leads to it.
  */
-export function* redoVersions(articleId: number, redone: RedoneVersion[], at: string): Steps<void> {
+export function* recordRedoneVersions(articleId: number, redone: RedoneVersion[], at: string): Steps<void> {
   for (const version of redone) {
     if (version.content) {
       yield* insertContent(version.content);

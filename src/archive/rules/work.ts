@@ -3,7 +3,7 @@ import type { Wrapper } from '../../extract/wrapper.js';
 import { captureOf } from '../domain-rows.js';
 import type { Steps } from '../steps.js';
 import type { Decide, ExtractionRecord, FetchedPage, StoredCapture, RedoneVersion, StoredComparisonKey, StoredExtraction } from '../store.js';
-import { applyDecision, articleById, articleOfItem, articleStateOf, redoVersions, setComparisonKey } from './articles.js';
+import { applyDecision, articleById, articleOfItem, articleStateOf, recordRedoneVersions, setComparisonKey } from './articles.js';
 import { dropCaptureBody, insertSnapshot, setCanonicalUrl } from './captures.js';
 import { addTemplate, countTemplatePage, saveExtraction, snapshotById, storeWrapper } from './extractions.js';
 
@@ -45,7 +45,7 @@ export function* recordExtraction(
   const templateId = template === null ? null : 'id' in template ? template.id : yield* addTemplate(capture.feedId, template.signature);
   yield* setCanonicalUrl(capture.snapshotId, extraction.canonicalUrl);
   if (locked && options.rebasedKey) yield* setComparisonKey(locked.id, options.rebasedKey);
-  if (locked && options.redone?.length) yield* redoVersions(locked.id, options.redone, capture.fetchedAt);
+  if (locked && options.redone?.length) yield* recordRedoneVersions(locked.id, options.redone, capture.fetchedAt);
   const article = locked && options.rebasedKey ? yield* articleById(locked.id) : locked;
   const pages = templateId !== null && options.countsForTemplate ? yield* countTemplatePage(templateId) : null;
   const decision = decide(article ? yield* articleStateOf(article) : null, capture);
