@@ -58,7 +58,10 @@ export function sanitizeFeedHtml(html: string | null | undefined, base: string |
       transforms[tag] = (_tagName, attribs) => ({ tagName: 'a', attribs: { href: absoluteUrl(attribs['src'], base) ?? '', class: 'image' }, text: `[${tag}]` });
     }
   }
-  const clean = sanitizeHtml(html, {
+  // A "<!" that opens no comment and no declaration closed by ">" is text: an HTML parser would
+  // swallow it, and the rest of the value, as a bogus declaration.
+  const unclosed = html.replace(/<!(?!--|\[CDATA\[)(?![^<>]*>)/gi, '&lt;!');
+  const clean = sanitizeHtml(unclosed, {
     allowedTags: [...sanitizeHtml.defaults.allowedTags, 'img', 'figure', 'figcaption', 'picture', ...(options.imagesAsLinks ? [] : ['source', 'video', 'audio'])],
     allowedAttributes: {
       a: ['href', 'title', 'rel', ...(options.imagesAsLinks ? ['class'] : [])],

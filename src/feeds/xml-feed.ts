@@ -103,7 +103,7 @@ function enclosuresOf(item: Item, base: string | null): Enclosure[] {
 }
 
 /** What feedparser alone makes of an item's marked-up fields (when the tree could not be matched to its items). */
-function feedparserFields(item: Item, base: string | null): Pick<FeedItem, 'title' | 'author' | 'summary' | 'content'> & { id: string | null } {
+function feedparserFields(item: Item, base: string | null): Pick<FeedItem, 'title' | 'author' | 'summary' | 'content' | 'categories'> & { id: string | null } {
   const summary = item.summary && item.summary !== item.description ? item.summary : null;
   const description = item.description ?? null;
   // RSS puts the body in description (or content:encoded); Atom in content, with summary apart.
@@ -114,6 +114,7 @@ function feedparserFields(item: Item, base: string | null): Pick<FeedItem, 'titl
     author: plainText(item.author),
     summary: sanitizeFeedHtml(summary ?? (content === null ? description : null), base),
     content: sanitizeFeedHtml(content, base),
+    categories: [...new Set((item.categories ?? []).map((category) => plainText(category)).filter((c): c is string => c !== null))],
   };
 }
 
@@ -131,6 +132,7 @@ function feedItem(item: Item, tree: TreeItem | null, index: number, url: string 
         author: tree.author ?? plainText(item.author),
         summary: htmlOf(tree.summary, url),
         content: htmlOf(tree.content, url),
+        categories: tree.categories,
       }
     : feedparserFields(item, base);
   return {
@@ -143,7 +145,7 @@ function feedItem(item: Item, tree: TreeItem | null, index: number, url: string 
     author: fields.author,
     summary: fields.summary,
     content: fields.content,
-    categories: [...new Set((item.categories ?? []).map((category) => plainText(category)).filter((c): c is string => c !== null))],
+    categories: fields.categories,
     enclosures: enclosuresOf(item, base),
   };
 }

@@ -10,7 +10,8 @@ import {
  * identities (guid, atom:id, rdf:about).
  *
  * Text constructs follow RFC 4287 §3.1 (type text, html or xhtml; an xhtml value is the content
- * of its wrapping div) and the Atom 0.3 draft (a MIME type, and mode xml, escaped or base64). RSS
+ * of its wrapping div), §4.1.3.3 (any other media type that is neither XML nor text/* is base64)
+ * and the Atom 0.3 draft (a MIME type, and mode xml, escaped or base64). RSS
  * has no type: a title is HTML only when it looks like HTML — an end tag or an entity, and no tag
  * that is not an HTML element — so that "Use <blink> wisely" stays text, the reading of the
  * reference feed parser (Universal Feed Parser, "HTML in titles").
@@ -30,6 +31,8 @@ export interface TreeItem {
   summary: Marked | null;
   content: Marked | null;
   author: string | null;
+  /** Categories, tags and subjects as written, in document order, each once. */
+  categories: string[];
 }
 
 export interface TreeFeed {
@@ -71,9 +74,12 @@ export function textConstruct(element: XmlElement): Marked {
   const mode = (attributeOf(element, 'mode') ?? '').trim().toLowerCase();
   const base = element.base;
   const htmlType = type === 'html' || type.includes('html');
-  if (mode === 'base64') {
+  // RFC 4287 §4.1.3.3: a media type that is not XML and not text/* is base64-encoded. What it
+  // decodes to has no markup type Forest can trust, so it is read as HTML — and sanitized.
+  const binary = type.includes('/') && !type.startsWith('text/') && !/[/+]xml$/.test(type);
+  if (mode === 'base64' || binary) {
     const decoded = Buffer.from(textOf(element).replace(/\s+/g, ''), 'base64').toString('utf8');
-    return { kind: htmlType ? 'html' : 'text', value: decoded, base };
+    return { kind: htmlType || binary ? 'html' : 'text', value: decoded, base };
   }
   if (type === 'xhtml' || type === 'application/xhtml+xml' || (htmlType && element.children.some(isElement))) {
     return { kind: 'html', value: xhtmlToHtml(unwrapDiv(element)), base };
@@ -139,6 +145,23 @@ function contentOf(item: XmlElement): Marked | null {
   );
 }
 
+/**
+ * An item's categories: RSS category, Atom category (its term, else its label), each Dublin Core
+ * subject whole (one subject per element, as DCMI defines it — not split at spaces), iTunes and
+ * Media RSS categories, and the comma-separated `tags` element some generators write.
+ */
+function categoriesOf(item: XmlElement): string[] {
+  const found: string[] = [];
+  for (const child of item.children.filter(isElement)) {
+    const is = (namespaces: readonly string[], name: string) => child.name === name && namespaces.includes(child.ns);
+    if (is(RSS, 'category') || is(DC, 'subject') || is([NS.media], 'category')) found.push(textOf(child));
+    else if (is(ATOM, 'category')) found.push(attributeOf(child, 'term') || attributeOf(child, 'label') || textOf(child));
+    else if (is([NS.itunes], 'category')) found.push(attributeOf(child, 'text') ?? '');
+    else if (is([''], 'tags')) found.push(...textOf(child).split(','));
+  }
+  return [...new Set(found.map((category) => category.replace(/\s+/g, ' ').trim()).filter((category) => category !== ''))];
+}
+
 function idOf(item: XmlElement): string | null {
   const element = childNamed(item, RSS, 'guid') ?? childNamed(item, ATOM, 'id');
   const text = element ? textOf(element).trim() : '';
@@ -149,13 +172,20 @@ function idOf(item: XmlElement): string | null {
 
 function treeItem(item: XmlElement, feedAuthor: string | null): TreeItem {
   const atom = ATOM.includes(item.ns as (typeof ATOM)[number]);
+  // RSS has one body, its description; an item that also carries a summary element (no RSS
+  // element, but written) keeps both: the first written is its summary, the other its content
+  // unless a full-content element is there — nothing the publisher wrote is dropped.
+  const bodies = atom ? [] : item.children.filter(isElement)
+    .filter((child) => RSS.includes(child.ns as (typeof RSS)[number]) && (child.name === 'description' || child.name === 'summary') && textOf(child).trim() !== '')
+    .map((child) => rssValue(child, 'html'));
   return {
     id: idOf(item),
     title: firstOf(atomChild(item, 'title'), rssChild(item, 'title', 'guess'), dcChild(item, 'title', 'guess')),
-    summary: firstOf(atomChild(item, 'summary'), rssChild(item, 'description', 'html'), dcChild(item, 'description', 'html'), dcChild(item, 'abstract', 'html')),
-    content: contentOf(item),
+    summary: firstOf(atomChild(item, 'summary'), () => bodies[0] ?? null, dcChild(item, 'description', 'html'), dcChild(item, 'abstract', 'html')),
+    content: contentOf(item) ?? bodies[1] ?? null,
     // An Atom entry without an author has its feed's (RFC 4287 §4.2.1).
     author: authorOf(item) ?? (atom ? feedAuthor : null),
+    categories: categoriesOf(item),
   };
 }
 

@@ -23,6 +23,8 @@ export const NS = {
   dcterms: 'http://purl.org/dc/terms/',
   content: 'http://purl.org/rss/1.0/modules/content/',
   xhtml: 'http://www.w3.org/1999/xhtml',
+  itunes: 'http://www.itunes.com/dtds/podcast-1.0.dtd',
+  media: 'http://search.yahoo.com/mrss/',
   xml: 'http://www.w3.org/XML/1998/namespace',
 } as const;
 

@@ -44,7 +44,31 @@ const cases: Array<[string, string | null]> = [
   // asctime and month-first
   ['Tue Jan  3 16:53:41 2006', '2006-01-03T16:53:41.000Z'],
   ['Jan 3, 2006 16:53:41 GMT', '2006-01-03T16:53:41.000Z'],
+  // localized month and day names (issue #69, 3): read from the platform's own CLDR tables
+  ['Τρι, 03 Φεβ 2009 08:00:00 GMT', '2009-02-03T08:00:00.000Z'],
+  ['mar., 03 janv. 2006 16:53:41 +0100', '2006-01-03T15:53:41.000Z'],
+  ['Di, 07 März 2006 16:53:41 MEZ', null], // MEZ is no zone Forest knows: no guess
+  ['Di, 07 März 2006 16:53:41 +0100', '2006-03-07T15:53:41.000Z'],
+  ['sáb, 14 dic 2013 10:00:00 GMT', '2013-12-14T10:00:00.000Z'],
+  ['2011-március-02T18:00+01:00', '2011-03-02T17:00:00.000Z'],
+  // Korean: 년 월 일, 오전/오후 (a.m./p.m.), Korea's time when no zone is written
+  ['2010-11-02 오전 09:05:00', '2010-11-02T00:05:00.000Z'],
+  ['2010-11-02 오후 12:30:00', '2010-11-02T03:30:00.000Z'],
+  ['2010-11-02 오전 12:30:00', '2010-11-01T15:30:00.000Z'],
+  ['2010년 11월 2일 21:05:00', '2010-11-02T12:05:00.000Z'],
+  // slashed dates after a day name
+  ['Mon, 2010/11/01 08:00:00 PST', '2010-11-01T16:00:00.000Z'],
+  // ISO 8601:2000's truncated forms (two-digit years; YYMMDD, not YYYYMM, is the 6-digit form)
+  ['101102', '2010-11-02T00:00:00.000Z'],
+  ['10-11-02', '2010-11-02T00:00:00.000Z'],
+  ['-1011', '2010-11-01T00:00:00.000Z'],
+  ['-10-11', '2010-11-01T00:00:00.000Z'],
+  ['10306', '2010-11-02T00:00:00.000Z'],
+  ['2010-011-02T08:00:00Z', '2010-11-02T08:00:00.000Z'], // a month written with three digits
   // not dates
+  ['2010-11-02T08:00:00-07:75', null], // an offset's minutes past 59
+  ['2010-11-02T08:00:00+25:00', null],
+  ['10-13-02', null],
   ['', null],
   ['yesterday', null],
   ['2006-02-31T00:00:00Z', null],

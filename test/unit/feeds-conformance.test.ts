@@ -138,3 +138,41 @@ test('CDF channels (Microsoft\'s Channel Definition Format, W3C NOTE-CDFsubmit a
   assert.equal(new Set(cdf.items.map((item) => item.guid)).size, 3, 'each item its own identity (its link)');
   await assert.rejects(parse('<?xml version="1.0"?><channels><title>not CDF</title></channels>'), /not a feed/);
 });
+
+test('Atom 1.0 content of a media type that is neither text nor XML is base64 (RFC 4287 §4.1.3.3), in every text construct', async () => {
+  const encoded = (text: string) => Buffer.from(text).toString('base64');
+  const feed = await parse(atom10(`<title type="application/octet-stream">${encoded('A <i>coded</i> title')}</title>
+    <summary type="application/octet-stream">
+      ${encoded('<p>Coded summary</p>')}
+    </summary><content type="image/svg+xml"><svg xmlns="http://www.w3.org/2000/svg"/></content>`,
+  `<title type="application/octet-stream">${encoded('Feed & title')}</title><subtitle type="text/plain">${encoded('not decoded')}</subtitle>`));
+  assert.equal(feed.feed.title, 'Feed & title');
+  assert.equal(feed.feed.description, encoded('not decoded'), 'a text/* type is text, not base64');
+  assert.equal(feed.items[0]!.title, 'A coded title');
+  assert.equal(feed.items[0]!.summary, '<p>Coded summary</p>');
+});
+
+test('categories: every RSS category, Atom term, Dublin Core subject (whole, one per element), iTunes and media category, in document order', async () => {
+  const feed = await parse(rss20(`<category>Harbour works</category><dc:subject>City council</dc:subject><dc:subject>Ferry fares 2024</dc:subject>
+    <media:category>News/Local</media:category><tags>ferries, tides</tags><category domain="x">Harbour works</category>`,
+  '<title>t</title>', ' xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:media="http://search.yahoo.com/mrss/"'));
+  assert.deepEqual(feed.items[0]!.categories, ['Harbour works', 'City council', 'Ferry fares 2024', 'News/Local', 'ferries', 'tides']);
+  const atom = await parse(atom10('<category term="tides" label="Tides"/><category label="Only a label"/>'));
+  assert.deepEqual(atom.items[0]!.categories, ['tides', 'Only a label']);
+});
+
+test('an RSS item with a description and a summary element keeps both: the first is its summary, the other its content', async () => {
+  const first = await parse(rss20('<description>The description</description><summary>The summary</summary>'));
+  assert.deepEqual([first.items[0]!.summary, first.items[0]!.content], ['The description', 'The summary']);
+  const second = await parse(rss20('<summary>The summary</summary><description>The description</description>'));
+  assert.deepEqual([second.items[0]!.summary, second.items[0]!.content], ['The summary', 'The description']);
+  const encoded = await parse(rss20('<summary>S</summary><description>D</description><content:encoded>&lt;p&gt;C&lt;/p&gt;</content:encoded>', '<title>t</title>', ' xmlns:content="http://purl.org/rss/1.0/modules/content/"'));
+  assert.deepEqual([encoded.items[0]!.summary, encoded.items[0]!.content], ['S', '<p>C</p>'], 'a full content element stays the content');
+});
+
+test('"<!" that closes no declaration is text, not a declaration that swallows the value', async () => {
+  const feed = await parse(rss20('<description><![CDATA[ <!DOCTYPE is what the validator wanted ]]></description>'));
+  assert.equal(feed.items[0]!.summary, '&lt;!DOCTYPE is what the validator wanted');
+  const declared = await parse(rss20('<description><![CDATA[<!DOCTYPE html><p>Body</p>]]></description>'));
+  assert.equal(declared.items[0]!.summary, '<p>Body</p>');
+});
