@@ -106,8 +106,10 @@ export interface ExtractOptions {
  * neither as the page's main run nor as a region cleaning dropped — and when SIGFEED's block
  * proves a fragment, the block the page's headline opens is a candidate too; a block under the
  * page's headline that cleaning would leave without a word keeps its link-dense boxes (issue #54).
+ * 11: the captions of the pictures inside the article are part of its text when they hold most of
+ * its words (a slideshow, a photo post), a credit written in a caption with them (issue #69).
  */
-export const EXTRACTOR_VERSION = 10;
+export const EXTRACTOR_VERSION = 11;
 
 export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024; // as extract.maxBytes in config/default.yaml
 
@@ -461,7 +463,7 @@ function objectAt(page: PreparedPage, found: Element, method: 'forest' | 'sigfee
   const cleaned = (keepLinkLists: boolean) => {
     const skipped = boilerplateInside(page, node, { templateBlocks, thresholds: t, keepLinkLists });
     for (const element of merged.skipped) skipped.add(element);
-    return { skipped, body: articleText(node, skipped) };
+    return { skipped, body: articleText(node, skipped, t.captionStoryShare) };
   };
   let { skipped, body } = cleaned(false);
   // Link density tells links from prose only where there is prose to tell them from: a block

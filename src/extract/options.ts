@@ -37,6 +37,13 @@ export interface ExtractorOptions {
    * of the block dropped"; a short post keeps most of its block.
    */
   fragmentShare: number;
+  /**
+   * The captions of the pictures inside the article are part of its text when they hold at least
+   * this share of its words: the pictures are then the story (a slideshow, a photo post). Below,
+   * they describe a story told in prose and stay with their pictures in the HTML only (issue #69).
+   * 0.5: the text is what the article is mostly made of; not tuned.
+   */
+  captionStoryShare: number;
   /** How many levels up an article split over sibling containers of one type is looked for. First round. */
   mergeLevels: number;
   /** A sibling container joins the article with at least this many words (not an empty slot). First round. */
@@ -161,6 +168,7 @@ export const EXTRACTOR_OPTIONS: Readonly<ExtractorOptions> = Object.freeze({
   enlargeLevels: 3,
   sigfeedShareOfRun: 0.25,
   fragmentShare: 0.5,
+  captionStoryShare: 0.5,
   mergeLevels: 2,
   siblingMinWords: 10,
   innerShare: 0.5,
@@ -198,7 +206,7 @@ export const EXTRACTOR_OPTIONS: Readonly<ExtractorOptions> = Object.freeze({
 });
 
 const SHARES: ReadonlySet<keyof ExtractorOptions> = new Set<keyof ExtractorOptions>([
-  'sigfeedShareOfRun', 'fragmentShare', 'innerShare', 'containerShare', 'shortShare', 'guardCoverage', 'boilerplateShare', 'linkListDensity', 'teaserDensity',
+  'sigfeedShareOfRun', 'fragmentShare', 'captionStoryShare', 'innerShare', 'containerShare', 'shortShare', 'guardCoverage', 'boilerplateShare', 'linkListDensity', 'teaserDensity',
   'headingCoverage', 'declaredCoverage', 'deckPrefixShare', 'templateShare', 'deckSlotShare', 'siteKeywordShare', 'templateMatch', 'agreement', 'worseShare',
 ]);
 const SCORES: ReadonlySet<keyof ExtractorOptions> = new Set<keyof ExtractorOptions>(['mssWord', 'mssTag']);

@@ -2,7 +2,7 @@ import render from 'dom-serializer';
 import { isTag, type ChildNode, type Element } from 'domhandler';
 import sanitizeHtml from 'sanitize-html';
 import { absoluteUrl } from '../feeds/sanitize.js';
-import { isDropped, textOf } from './dom.js';
+import { isDropped, parentElement, textOf } from './dom.js';
 
 /**
  * The article's content as sanitized HTML (paragraphs, headings, lists, quotes, images with
@@ -65,12 +65,31 @@ export function sanitizedHtml(region: string, baseUrl: string | null): string {
   }).replace(/\n{3,}/g, '\n\n').trim();
 }
 
-const CAPTION = /(^|[-_\s])(caption|credit|image-?credit|photo-?credit)s?([-_\s]|$)/i;
+const CAPTION = /(^|[-_\s])caption(s|-text)?([-_\s]|$)/i;
+const CREDIT = /(^|[-_\s])(credit|image-?credit|photo-?credit)s?([-_\s]|$)/i;
+const classesOf = (element: Element) => `${element.attribs['class'] ?? ''} ${element.attribs['id'] ?? ''}`;
+const isCaption = (element: Element) => element.name === 'figcaption' || CAPTION.test(classesOf(element));
+
+/** Whether an element or one of its ancestors up to `root` is a picture's caption. */
+function withinCaption(element: Element, root: Element): boolean {
+  for (let node: Element | null = element; node && node !== root; node = parentElement(node)) if (isCaption(node)) return true;
+  return false;
+}
+
+/** How many words a text has (whitespace-separated). */
+const wordsIn = (text: string) => (text.match(/\S+/g) ?? []).length;
 
 /**
- * The article's prose: the HTML keeps images with their captions, the text does not — captions
- * and photo credits describe the pictures, not the story, and would read as stray lines.
+ * The article's prose. A photo credit is part of the caption it is written in; a credit line
+ * standing alone names who took a picture, not what happened, and would read as a stray line.
+ * Captions are part of the text when they hold at least `captionStoryShare` of its words — the
+ * pictures are the story (a slideshow's current slide, a photo post) — and otherwise describe
+ * the illustrations of a story told in prose: the HTML keeps them with their pictures (issue #69).
  */
-export function articleText(root: Element, skipped: ReadonlySet<Element>): string {
-  return textOf(root, (element) => skipped.has(element) || element.name === 'figcaption' || CAPTION.test(`${element.attribs['class'] ?? ''} ${element.attribs['id'] ?? ''}`));
+export function articleText(root: Element, skipped: ReadonlySet<Element>, captionStoryShare: number): string {
+  const credit = (element: Element) => CREDIT.test(classesOf(element)) && !withinCaption(element, root);
+  const whole = textOf(root, (element) => skipped.has(element) || credit(element));
+  const prose = textOf(root, (element) => skipped.has(element) || credit(element) || isCaption(element));
+  const total = wordsIn(whole);
+  return total > 0 && total - wordsIn(prose) >= captionStoryShare * total ? whole : prose;
 }
