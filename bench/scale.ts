@@ -16,7 +16,7 @@
  *
  *   npm run bench:scale -- [--feeds=10000] [--hosts=500] [--minutes=8] [--hot=100] [--workers=auto] [--json] [--keep] [--profile=DIR]
  *                          [--against=DIR [--rounds=1]] [--node-flags="--flag …"] [--schedule=name=value,…]
- *                          [--db=sqlite,postgres | --db=sqlite,postgres://…] [--requisites=on,off]
+ *                          [--db=sqlite,postgres | --db=sqlite,postgres://…] [--requisites=on,off] [--pin]
  *
  * `--requisites` lists the runs with requisites on (capture.requisites.kinds [images, styles],
  * the default) and off (`[]`: the HTML alone), side by side (default both): each page of the web
@@ -37,6 +37,10 @@
  * next to each other, and the order alternates so that a drift favours neither.
  *
  * `--node-flags` replaces the node flags the daemons start with (`--node-flags=` for none).
+ *
+ * `--pin` pins the daemon to core 0 and everything else — the web, the PostgreSQL server — to core
+ * 1 (bench/cpu-pin.ts), so that SQLite and PostgreSQL are compared with the daemon on a core of
+ * its own either way and PostgreSQL's server not taking the daemon's CPU (issue #70, item 2).
  *
  * `--profile=DIR` writes V8 CPU profiles of the daemon (its main thread and each worker) to DIR
  * (open them in Chrome DevTools or speedscope) — to see where the CPU per page goes.
@@ -63,6 +67,7 @@ import { serviceNodeFlags } from '../test/helpers/cli.js';
 import { launchCluster } from '../test/helpers/pg-cluster.js';
 import { benchArgs } from './args.js';
 import { busyCores, machineTicks } from './machine.js';
+import { PIN, pinPostgres, pinToCore } from './cpu-pin.js';
 
 const args = benchArgs();
 const FEEDS = Number(args.get('feeds') ?? 10000);
@@ -166,7 +171,7 @@ function pollLateness(log: readonly string[], feeds: ReadonlySet<string>): numbe
 }
 
 /** Where a run's archive lives: a SQLite file of the run's own, or an empty PostgreSQL database. */
-type Backend = { name: 'SQLite' } | { name: 'PostgreSQL'; url: () => Promise<string> };
+type Backend = { name: 'SQLite' } | { name: 'PostgreSQL'; url: () => Promise<string>; dataDir: () => string | null };
 
 /**
  * `--db`'s list. `postgres` starts one throwaway cluster for the bench (a new database per run);
@@ -178,7 +183,7 @@ function backends(): { list: Backend[]; dispose(): void } {
   const list = (args.get('db') || 'sqlite').split(',').map((name): Backend => {
     if (name === 'sqlite') return { name: 'SQLite' };
     if (name === 'postgres') {
-      return { name: 'PostgreSQL', url: () => (cluster ??= launchCluster()).createDatabase(`scale_${++made}`) };
+      return { name: 'PostgreSQL', url: () => (cluster ??= launchCluster()).createDatabase(`scale_${++made}`), dataDir: () => (cluster ? join(cluster.socket, 'data') : null) };
     }
     if (/^postgres(ql)?:\/\//.test(name)) {
       let used = false;
@@ -186,7 +191,7 @@ function backends(): { list: Backend[]; dispose(): void } {
         if (used) throw new Error(`--db=${name}: a database of yours serves one run (its archive must be empty); use --db=postgres for a throwaway cluster per run`);
         used = true;
         return name;
-      } };
+      }, dataDir: () => null };
     }
     throw new Error(`--db: "${name}" is none of sqlite, postgres, postgres://…`);
   });
@@ -232,6 +237,13 @@ async function runOnce(root: string, backend: Backend, requisites: 'on' | 'off')
   // The daemon as pm2 starts it (that checkout's ecosystem.config.js), or with the flags given.
   const nodeFlags = args.has('node-flags') ? args.get('node-flags')!.split(' ').filter(Boolean) : await serviceNodeFlags(root);
   const forest = spawn(process.execPath, [...profile, ...nodeFlags, join(root, 'bin', 'forest.js'), 'run', '--config', join(work, 'settings.yaml')], { stdio: ['ignore', log, 'pipe'] });
+  if (args.has('pin')) {
+    pinToCore(forest.pid!, PIN.daemon);
+    pinToCore(web.child.pid!, PIN.others);
+    const dataDir = backend.name === 'PostgreSQL' ? backend.dataDir() : null;
+    if (backend.name === 'PostgreSQL' && dataDir === null) throw new Error('--pin pins the throwaway cluster of --db=postgres; a server of yours is pinned by you');
+    if (dataDir !== null) pinPostgres(dataDir, PIN.others);
+  }
   let stderr = '';
   forest.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
   // Listening from the start: a daemon that dies during the run is reported, not waited for.
