@@ -19,7 +19,7 @@ const BOILERPLATE = /(^|[-_\s])(share|sharing|social|related|recommend\w*|newsle
 /** Elements that are the page's chrome or its controls: left out of an article however much text they hold. */
 export const ALWAYS_SKIPPED: ReadonlySet<string> = new Set(['nav', 'aside', 'footer', 'form', 'button', 'select', 'input', 'textarea', 'label']);
 
-function namesItselfBoilerplate(element: Element): boolean {
+export function namesItselfBoilerplate(element: Element): boolean {
   const label = `${element.attribs['class'] ?? ''} ${element.attribs['id'] ?? ''} ${element.attribs['role'] ?? ''}`;
   return label.trim() !== '' && BOILERPLATE.test(label);
 }

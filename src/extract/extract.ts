@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import type { Element } from 'domhandler';
 import { escapeUTF8 } from 'entities';
 import { linkWords } from './blocks.js';
-import { boilerplateInside, isTeaserList, namesItselfComments, ALWAYS_SKIPPED } from './clean.js';
-import { keywordCoverage, pageOwnSignifiers, wordCount } from './guard.js';
+import { boilerplateInside, isTeaserList, namesItselfBoilerplate, namesItselfComments, ALWAYS_SKIPPED } from './clean.js';
+import { keywordCoverage, pageOwnSignifiers, wordContainment, wordCount } from './guard.js';
 import { deckBefore } from './deck.js';
 import { depthOf, isInside, lowestCommonAncestor, parentElement, type PreparedPage, preparePage, textOf } from './dom.js';
 import { mssNode } from './fallback.js';
@@ -108,8 +108,10 @@ export interface ExtractOptions {
  * page's headline that cleaning would leave without a word keeps its link-dense boxes (issue #54).
  * 11: the captions of the pictures inside the article are part of its text when they hold most of
  * its words (a slideshow, a photo post), a credit written in a caption with them (issue #69).
+ * 12: a wrapper's object holding less than half the page's own running text gives way to the
+ * single page's object when that holds it and an article's worth more (issue #69).
  */
-export const EXTRACTOR_VERSION = 11;
+export const EXTRACTOR_VERSION = 12;
 
 export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024; // as extract.maxBytes in config/default.yaml
 
@@ -174,6 +176,26 @@ function sentenceWords(page: PreparedPage, node: Element, t: ExtractorOptions, s
   if (!skipped || skipped.size === 0) return wordCounts(page, t).get(node)?.sentences ?? 0;
   let count = 0;
   for (const leaf of page.leaves) if (leaf.words.length >= t.sentenceWords && isInside(leaf.element, node, skipped)) count += leaf.words.length;
+  return count;
+}
+
+/**
+ * The page's own running text: words in its sentence-length leaves outside links and outside
+ * what names itself boilerplate (comments, sidebars, footers, related stories) — what could be
+ * the article, wherever it is.
+ */
+function runningWords(page: PreparedPage, t: ExtractorOptions): number {
+  const boilerplate = new Map<Element, boolean>();
+  const outside = (element: Element | null): boolean => {
+    if (!element) return false;
+    const known = boilerplate.get(element);
+    if (known !== undefined) return known;
+    const is = element.name === 'a' || ALWAYS_SKIPPED.has(element.name) || namesItselfBoilerplate(element) || outside(parentElement(element));
+    boilerplate.set(element, is);
+    return is;
+  };
+  let count = 0;
+  for (const leaf of page.leaves) if (leaf.words.length >= t.sentenceWords && !outside(leaf.element)) count += leaf.words.length;
   return count;
 }
 
@@ -341,9 +363,18 @@ export function extractFromPage(page: PreparedPage, options: ExtractOptions = {}
   // about itself (guard.ts) is doubted, and the single page's object is computed too.
   const own = pageOwnSignifiers(signifiers, options.wrapper?.siteTerms);
   const covered = keywordCoverage(page, own, wrapped.text);
-  if (wordCount(wrapped.text) >= t.minWords && covered >= t.guardCoverage) return wrapped;
-  // Doubted: the single page's object stands unless the wrapper's holds more of the page's words.
+  const trusted = wordCount(wrapped.text) >= t.minWords && covered >= t.guardCoverage;
+  if (trusted && sentenceWords(page, node, t) >= t.wrapperRunShare * runningWords(page, t)) return wrapped;
   const single = singlePage(page, options, signifiers, t);
+  if (trusted) {
+    // The wrapper's object holds the page's keywords but most of the page's running text lies
+    // elsewhere: the single page's object is better supported when it says all the wrapper's
+    // does, an article's worth more, and holds as many of the page's keywords (options.ts).
+    const better = single.method !== 'none' && wordContainment(wrapped.text, single.text) >= t.agreement
+      && wordCount(single.text) - wordCount(wrapped.text) >= t.minWords && keywordCoverage(page, own, single.text) >= covered;
+    return better ? { ...single, reason: `${SET_ASIDE}: its object held ${wordCount(wrapped.text)} words of a page whose single-page object holds them and ${wordCount(single.text) - wordCount(wrapped.text)} more` } : wrapped;
+  }
+  // Doubted: the single page's object stands unless the wrapper's holds more of the page's words.
   const tooShort = wordCount(wrapped.text) < t.minWords && wordCount(single.text) >= t.minWords;
   if (single.method !== 'none' && (tooShort || keywordCoverage(page, own, single.text) > covered)) {
     return { ...single, reason: `${SET_ASIDE}: its object held ${Math.round(100 * covered)}% of the page's own keywords in ${wordCount(wrapped.text)} words` };

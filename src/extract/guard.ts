@@ -44,6 +44,23 @@ export function wordAgreement(a: string, b: string): number {
   return total === 0 ? 1 : (2 * shared) / total;
 }
 
+/** The share of `part`'s words (as a bag) that `whole` holds too: 1 when `whole` says all `part` says. */
+export function wordContainment(part: string, whole: string): number {
+  const bag = new Map<string, number>();
+  for (const word of words(whole)) bag.set(word, (bag.get(word) ?? 0) + 1);
+  let held = 0;
+  let total = 0;
+  for (const word of words(part)) {
+    total++;
+    const left = bag.get(word) ?? 0;
+    if (left > 0) {
+      held++;
+      bag.set(word, left - 1);
+    }
+  }
+  return total === 0 ? 1 : held / total;
+}
+
 export const wordCount = (text: string) => countWordRuns(text.toLowerCase());
 
 /** The signifiers without the site's own words (the keywords most of a template's pages share in their metadata). */

@@ -155,6 +155,16 @@ export interface ExtractorOptions {
   /** Held-out pages checked at most: each costs a learning on the other samples and two extractions. */
   checkedPages: number;
   /**
+   * The per-page guard (issue #69): a wrapper's object holding less than this share of the page's
+   * running text (its words in sentence-length leaves) is checked against the single page's
+   * object, which the page then gets when it holds the wrapper's object (`agreement` of its
+   * words) and an article's worth (`minWords`) more, and as many of the page's own keywords. A
+   * wrapper that matched a part of the article (the lede box of another layout, a gallery's
+   * first caption) then loses to the page's own evidence. Not tuned: "most of the page's
+   * running text is elsewhere".
+   */
+  wrapperRunShare: number;
+  /**
    * A wrapper is adopted when it is worse than the single page on at most this share of the
    * held-out pages: the per-page guard catches an odd page, so one stray page of four does not
    * cost the template its wrapper. Not tuned.
@@ -202,12 +212,13 @@ export const EXTRACTOR_OPTIONS: Readonly<ExtractorOptions> = Object.freeze({
   templateMatch: 0.5,
   agreement: 0.8,
   checkedPages: 5,
+  wrapperRunShare: 0.5,
   worseShare: 0.25,
 });
 
 const SHARES: ReadonlySet<keyof ExtractorOptions> = new Set<keyof ExtractorOptions>([
   'sigfeedShareOfRun', 'fragmentShare', 'captionStoryShare', 'innerShare', 'containerShare', 'shortShare', 'guardCoverage', 'boilerplateShare', 'linkListDensity', 'teaserDensity',
-  'headingCoverage', 'declaredCoverage', 'deckPrefixShare', 'templateShare', 'deckSlotShare', 'siteKeywordShare', 'templateMatch', 'agreement', 'worseShare',
+  'headingCoverage', 'declaredCoverage', 'deckPrefixShare', 'templateShare', 'deckSlotShare', 'siteKeywordShare', 'templateMatch', 'agreement', 'worseShare', 'wrapperRunShare',
 ]);
 const SCORES: ReadonlySet<keyof ExtractorOptions> = new Set<keyof ExtractorOptions>(['mssWord', 'mssTag']);
 

@@ -130,3 +130,27 @@ test('a re-learned wrapper that loses text the active one found is refused, and 
   assert.deepEqual([relearned.wrapper?.xpath, relearned.unchanged, relearned.rejected], ["//div[contains(@class,'story')]", false, null]);
   assert.match(relearned.check?.reason ?? '', /^adopted by leave-one-out .*; replaces the active wrapper \(on 5 samples it lost what the active wrapper found on 0, found what that one lost on 5\)$/);
 });
+
+test('a wrapper whose object is a part of the article (a lede box) gives way to the single page\'s object that holds it and the rest', () => {
+  const body = [
+    'The council will now ask the harbour engineers for a second survey of the north quay before any contract is signed this winter.',
+    'Fishermen who use the quay every morning said the cracks had been there for years, and that nobody had listened until the storm.',
+    'A temporary landing stage will be built beside the lifeboat station so that the ferry can keep its timetable through the works.',
+    'The engineers expect the survey to take six weeks, after which the council will publish the costs and the order of the repairs.',
+    'Shops on the quay asked for the works to wait until after the summer, when most visitors have gone and the evenings are quiet.',
+    'The harbour master said the quay would stay open to walkers, with a fence along the damaged stretch until the repairs begin.',
+  ];
+  const title = 'Storm damage closes part of the north quay';
+  const lede = 'Part of the north quay was closed on Monday after the weekend storm opened cracks along forty metres of the harbour wall, the council said.';
+  const html = `<!doctype html><html lang="en"><head><title>${title} | Harbour Times</title><meta name="description" content="${lede}"></head>
+<body><nav><a href="/">Harbour Times</a> <a href="/news">News</a></nav><div class="story"><div class="lede"><h1>${title}</h1><p>${lede}</p></div>
+<div class="story-body">${body.map((p) => `<p>${p}</p>`).join('')}</div></div><footer>© Harbour Times</footer></body></html>`;
+  const ledeBox: Wrapper = { ...commentWrapper, type: 'div[class=lede]', tag: 'div', attributes: { class: 'lede' }, level: 3, xpath: "//div[contains(@class,'lede')]" };
+  const unguarded = extractArticle(html, { url: 'https://times.example/quay', wrapper: ledeBox, guard: false });
+  assert.equal(unguarded.method, 'forest');
+  assert.ok(unguarded.text.includes(lede) && !unguarded.text.includes(body[0]!), 'the wrapper alone finds the lede box');
+  const guarded = extractArticle(html, { url: 'https://times.example/quay', wrapper: ledeBox });
+  assert.notEqual(guarded.method, 'forest');
+  for (const paragraph of [lede, body[0]!, body[5]!]) assert.ok(guarded.text.includes(paragraph), guarded.text.slice(0, 300));
+  assert.match(guarded.reason ?? '', /^wrapper set aside: its object held \d+ words of a page whose single-page object holds them and \d+ more/);
+});
