@@ -1,6 +1,9 @@
 /**
  * Scheduling benchmark: Forest's policy against fixed intervals, Miniflux and CommaFeed on the
- * same generated months of feeds, in one run. Each seed draws its feeds from one of three
+ * same generated months of feeds, in one run. A third of the feeds link their older items
+ * (traces.ts, PAGES_SHARE): what overflows their document Forest walks back and catches late —
+ * counted as caught, with its delay, and shown apart as recovered; the other readers do not walk
+ * gaps, and their losses there stay missed. Each seed draws its feeds from one of three
  * generators (bench/schedule/traces.ts); the targets must hold on every seed, so the report
  * gives the mean and the worst seed. Seeds 1–10 (the default) are the ones the policy's settings
  * were compared on; seeds 11–20 are the held-out check (README).
@@ -84,6 +87,8 @@ interface Row {
   polls: number;
   items: number;
   missed: number;
+  /** Items a gap walk recovered (counted as captured, with their delay). */
+  recovered: number;
   median: number;
   p95: number;
   feeds: FeedResult[];
@@ -97,7 +102,8 @@ function run(trace: Trace, policy: SimPolicy<unknown>): Row {
   const polls = pollsOf(feeds);
   const missed = feeds.reduce((sum, feed) => sum + feed.missed, 0);
   const captured = feeds.reduce((sum, feed) => sum + feed.captured, 0);
-  return { name: policy.name, polls, items: captured + missed, missed, median: quantile(delays, 0.5), p95: quantile(delays, 0.95), feeds };
+  const recovered = feeds.reduce((sum, feed) => sum + feed.recovered, 0);
+  return { name: policy.name, polls, items: captured + missed, missed, recovered, median: quantile(delays, 0.5), p95: quantile(delays, 0.95), feeds };
 }
 
 interface Targets {
@@ -119,12 +125,16 @@ function targetsOf(rows: Row[]): Targets {
   return { missedShare: forest.missed / forest.items, vsMiniflux: forest.polls / miniflux.polls, vsCommafeed: forest.polls / commafeed.polls, p95: forest.p95, commafeedP95: commafeed.p95, median: forest.median };
 }
 
-/** Each target as a share of its limit (≤ 1 is met; the larger, the worse the seed). */
+/**
+ * Each target as a share of its limit (≤ 1 is met; the larger, the worse the seed). Issue #69
+ * settles the trade between misses and polls in favour of completeness, within a budget: polls
+ * up to 1.1× Miniflux's on average over the seeds (the mean is checked once, below) and 1.25× on
+ * any seed, and at most half CommaFeed's.
+ */
 const checks: Array<{ text: string; share: (t: Targets) => number; value: (t: Targets) => string; strict?: boolean }> = [
   { text: 'missed ≤ 0.1 % of items', share: (t) => t.missedShare / 0.001, value: (t) => `${(100 * t.missedShare).toFixed(3)}%` },
-  { text: 'fewer polls than Miniflux', share: (t) => t.vsMiniflux, value: (t) => `${t.vsMiniflux.toFixed(2)}×`, strict: true },
+  { text: "at most 1.25× Miniflux's polls", share: (t) => t.vsMiniflux / 1.25, value: (t) => `${t.vsMiniflux.toFixed(2)}×` },
   { text: "at most half of CommaFeed's polls", share: (t) => t.vsCommafeed / 0.5, value: (t) => `${t.vsCommafeed.toFixed(2)}×` },
-  { text: "p95 delay no worse than CommaFeed's", share: (t) => t.p95 / t.commafeedP95, value: (t) => `${minutes(t.p95)} vs ${minutes(t.commafeedP95)} min` },
   { text: 'median delay under 15 min', share: (t) => t.median / (15 * 60), value: (t) => `${minutes(t.median)} min`, strict: true },
 ];
 type Check = (typeof checks)[number];
@@ -170,7 +180,7 @@ interface EqualPolls {
   row: Row;
 }
 const BASELINES = [{ name: 'CommaFeed', policy: commafeedPolicy }, { name: 'Miniflux', policy: minifluxPolicy }];
-const results: Array<{ seed: number; generator: string; feeds: number; rows: Row[]; targets: Targets; bounds: Bounds | null; fleet: FleetBound | null; equal: EqualPolls[]; losses: Array<{ feed: string; losses: Loss[] }> }> = [];
+const results: Array<{ seed: number; generator: string; feeds: number; paged: number; rows: Row[]; targets: Targets; bounds: Bounds | null; fleet: FleetBound | null; equal: EqualPolls[]; losses: Array<{ feed: string; losses: Loss[] }> }> = [];
 for (const seed of seeds) {
   const trace = generateTraces(seed, days);
   if (values['trace-out'] && seeds.length === 1) writeFileSync(values['trace-out'], JSON.stringify(trace));
@@ -197,7 +207,7 @@ for (const seed of seeds) {
         losses: lossesOf(feed.items.map((item) => Date.parse(item.at)).sort((a, b) => a - b), rows.at(-1)!.feeds[i]!.times.map(Date.parse), feed.window),
       })).filter((entry) => entry.losses.length > 0)
     : [];
-  results.push({ seed, generator: trace.generator, feeds: trace.feeds.length, rows, targets, bounds, fleet, equal, losses });
+  results.push({ seed, generator: trace.generator, feeds: trace.feeds.length, paged: trace.feeds.filter((feed) => feed.pages).length, rows, targets, bounds, fleet, equal, losses });
   for (const row of rows) {
     const totals = perKind.get(row.name) ?? { polls: new Map(), missed: new Map(), items: new Map() };
     perKind.set(row.name, totals);
@@ -233,22 +243,22 @@ console.log(`\n${days} days per seed, seeds ${seeds.join(', ')}\n`);
 const names = results[0]!.rows.map((row) => row.name);
 const meanOf = (name: string, pick: (row: Row) => number) => results.reduce((sum, result) => sum + pick(result.rows.find((row) => row.name === name)!), 0) / results.length;
 print([
-  ['policy (mean over seeds)', 'polls', 'items', 'missed', 'missed %', 'median delay (min)', 'p95 delay (min)'],
+  ['policy (mean over seeds)', 'polls', 'items', 'missed', 'missed %', 'recovered by a gap walk', 'median delay (min)', 'p95 delay (min)'],
   ...names.map((name) => {
     const polls = meanOf(name, (row) => row.polls);
     const items = meanOf(name, (row) => row.items);
     const missed = meanOf(name, (row) => row.missed);
-    return [name, polls.toFixed(0), items.toFixed(0), missed.toFixed(1), percent(missed, items), minutes(meanOf(name, (row) => row.median)), minutes(meanOf(name, (row) => row.p95))];
+    return [name, polls.toFixed(0), items.toFixed(0), missed.toFixed(1), percent(missed, items), meanOf(name, (row) => row.recovered).toFixed(1), minutes(meanOf(name, (row) => row.median)), minutes(meanOf(name, (row) => row.p95))];
   }),
 ]);
 
-console.log('\nForest per seed:');
+console.log('\nForest per seed (feeds with pages: those that link their older items, whose overflows a gap walk recovers):');
 print([
-  ['seed', 'generator', 'feeds', 'polls', 'vs Miniflux', 'vs CommaFeed', 'missed', 'missed %', 'median (min)', 'p95 (min)', 'CommaFeed p95'],
+  ['seed', 'generator', 'feeds', 'with pages', 'polls', 'vs Miniflux', 'vs CommaFeed', 'missed', 'missed %', 'recovered', 'median (min)', 'p95 (min)', 'CommaFeed p95'],
   ...results.map((result) => {
     const forest = result.rows.at(-1)!;
     const t = result.targets;
-    return [String(result.seed), result.generator, String(result.feeds), String(forest.polls), `${t.vsMiniflux.toFixed(2)}×`, `${t.vsCommafeed.toFixed(2)}×`, String(forest.missed), percent(forest.missed, forest.items), minutes(t.median), minutes(t.p95), minutes(t.commafeedP95)];
+    return [String(result.seed), result.generator, String(result.feeds), String(result.paged), String(forest.polls), `${t.vsMiniflux.toFixed(2)}×`, `${t.vsCommafeed.toFixed(2)}×`, String(forest.missed), percent(forest.missed, forest.items), String(forest.recovered), minutes(t.median), minutes(t.p95), minutes(t.commafeedP95)];
   }),
 ]);
 
@@ -265,7 +275,11 @@ function reportTargets(of: (result: (typeof results)[number]) => Targets): boole
 }
 
 console.log('\ntargets (on every seed; the worst seed shown):');
-console.log(reportTargets((result) => result.targets) ? '\nall targets met on every seed' : '\nsome targets NOT MET');
+const everySeed = reportTargets((result) => result.targets);
+const meanVsMiniflux = results.reduce((sum, result) => sum + result.targets.vsMiniflux, 0) / results.length;
+console.log(`  ${meanVsMiniflux <= 1.1 ? 'met       ' : 'NOT MET   '}at most 1.1× Miniflux's polls on average over the seeds — ${meanVsMiniflux.toFixed(2)}×`);
+console.log(everySeed && meanVsMiniflux <= 1.1 ? '\nall targets met' : '\nsome targets NOT MET');
+if (!values['equal-polls']) console.log('(the p95 target is at equal polls: add --equal-polls)');
 
 if (values.bounds) {
   console.log("\nfewest polls for CommaFeed's p95, knowing the rates (bench/schedule/bounds.ts), against CommaFeed's polls:");

@@ -96,6 +96,7 @@ export function commafeedPolicy(): SimPolicy<Entries> {
 export function scaledPolicy<S>(policy: SimPolicy<S>, k: number): SimPolicy<S> {
   return {
     name: `${policy.name} ×${k.toPrecision(3)}`,
+    walksGaps: policy.walksGaps,
     start: (feed) => policy.start(feed),
     afterPoll: (state, at, shown, feed) => {
       const decision = policy.afterPoll(state, at, shown, feed);

@@ -97,6 +97,7 @@ export function fleetBoundPolicy<S>(policy: SimPolicy<S>, trace: Trace, delayMs:
   }
   return {
     name: `${policy.name}, fleet-wide bound (oracle)`,
+    walksGaps: policy.walksGaps,
     start: (feed) => policy.start(feed),
     afterPoll: (state, at, shown, feed) => {
       const decision = policy.afterPoll(state, at, shown, feed);

@@ -19,9 +19,16 @@ import { seededRandom } from '../../src/util/random.js';
  * with long quiet spells; a small window with a high rate at a few hours of the day. Two weeks
  * of history (more for slow feeds) precede the month, so the first poll sees a full document as
  * a real subscription would.
+ *
+ * About a third of the feeds (PAGES_SHARE, drawn per feed from a stream of its own, so that the
+ * arrivals are those of every earlier run) link their older items — an RFC 5005 archive, a paged
+ * feed, WordPress's `?paged=` (WordPress alone runs over two fifths of the web, and its feeds
+ * page): a burst that overflows their document is walked back and caught late, not lost.
  */
 
 const HOUR = 3_600_000;
+/** The share of feeds whose older items are linked (module comment). */
+export const PAGES_SHARE = 1 / 3;
 const DAY = 24 * HOUR;
 
 type Random = () => number;
@@ -251,9 +258,11 @@ export function generateTraces(seed: number, days = 30, generator: GeneratorName
     const historyDays = spec.daily ? Math.min(400, Math.max(14, (2 * spec.window) / spec.daily)) : 14;
     const arrivals = spec.arrivals(random, start - historyDays * DAY, end).sort((a, b) => a - b);
     const id = `${spec.kind}-${index}`;
+    const pages = seededRandom(seed * 15_485_863 + index * 104_729 + 1)() < PAGES_SHARE;
     return {
       id,
       window: spec.window,
+      pages,
       ttl: spec.ttl ?? null,
       maxAge: spec.maxAge ?? null,
       items: arrivals.map((at, i) => ({ guid: `${id}#${i}`, at: new Date(at).toISOString(), date: shownDate(spec.dates ?? 'true', at) })),

@@ -10,6 +10,13 @@ import { emptyState, observePoll, type ScheduleState } from './state.js';
  * `start` and, whatever its policy, once more at `end`: so that items published after a
  * policy's last poll are not counted as lost, which would penalise long intervals for an
  * artefact of where the trace stops.
+ *
+ * A feed with `pages` links its older items (an RFC 5005 archive, a paged feed, WordPress's
+ * `?paged=`): when a poll shows a document of new items only, after an earlier poll saw some,
+ * items scrolled out unseen and Forest walks back (daemon/gap-recovery.ts) — every item since
+ * the newest one seen is recovered at that poll, counted as captured with its delay and as
+ * `recovered`. Without `pages` a feed's lost items stay missed, as they do for a policy that does
+ * not walk gaps (the other readers the benchmark compares).
  */
 
 const iso = z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'not an ISO-8601 date');
@@ -23,6 +30,8 @@ export const traceSchema = z.object({
     ttl: z.number().nullish(),
     /** HTTP Cache-Control max-age, seconds. */
     maxAge: z.number().nullish(),
+    /** Whether the feed links its older items (archive or pages): a gap is walked back. */
+    pages: z.boolean().nullish(),
     items: z.array(z.object({ guid: z.string(), at: iso, date: iso.nullish() })),
   })),
 });
@@ -38,6 +47,8 @@ export interface ShownItem {
 /** A scheduling policy as the simulation drives it: told what each poll showed, it says when to poll next. */
 export interface SimPolicy<S> {
   name: string;
+  /** Whether the reader walks a gap back through a feed's pages (Forest does; other readers do not). */
+  walksGaps?: boolean;
   start(feed: TraceFeed): S;
   afterPoll(state: S, at: number, shown: ShownItem[], feed: TraceFeed): { state: S; next: number };
 }
@@ -48,6 +59,8 @@ export interface FeedResult {
   polls: number;
   captured: number;
   missed: number;
+  /** Of the captured, those a gap walk recovered (a feed with pages). */
+  recovered: number;
   delays: number[];
 }
 
@@ -55,6 +68,7 @@ export interface FeedResult {
 export function forestPolicy(settings: ScheduleSettings, seed = 1): SimPolicy<{ state: ScheduleState; random: () => number }> {
   return {
     name: 'Forest',
+    walksGaps: true,
     start: (feed) => ({ state: emptyState(), random: seededRandom(seedOf(feed.id) ^ seed) }),
     afterPoll: ({ state, random }, at, shown, feed) => {
       const next = observePoll(state, { at, failed: false, notModified: false, items: shown });
@@ -70,13 +84,26 @@ export function simulateFeed<S>(feed: TraceFeed, policy: SimPolicy<S>, start: nu
     .map((item) => ({ guid: item.guid, at: Date.parse(item.at), date: item.date ? Date.parse(item.date) : null }))
     .sort((a, b) => a.at - b.at);
   const seen = new Set<string>();
-  const result: FeedResult = { id: feed.id, times: [], polls: 0, captured: 0, missed: 0, delays: [] };
+  const result: FeedResult = { id: feed.id, times: [], polls: 0, captured: 0, missed: 0, recovered: 0, delays: [] };
   let state = policy.start(feed);
   let now = start;
   let visible = 0; // items[0..visible) have at ≤ now
   for (;;) {
     while (visible < items.length && items[visible]!.at <= now) visible++;
     const document = items.slice(Math.max(0, visible - feed.window), visible).reverse();
+    // A gap: the whole document is new, older items exist, and an earlier poll saw some.
+    const oldest = visible - feed.window;
+    if (policy.walksGaps && feed.pages && oldest > 0 && seen.size > 0 && document.every((item) => !seen.has(item.guid))) {
+      for (let i = oldest - 1; i >= 0 && !seen.has(items[i]!.guid); i--) {
+        const item = items[i]!;
+        seen.add(item.guid);
+        if (item.at >= start) {
+          result.captured++;
+          result.recovered++;
+          result.delays.push((now - item.at) / 1000);
+        }
+      }
+    }
     const shown = document.map((item) => {
       const isNew = !seen.has(item.guid);
       if (isNew) {

@@ -19,7 +19,7 @@ test('an interval loses what arrived in it beyond the window; an item at a poll 
   assert.deepEqual(lossesOf(arrivals, polls, 6), []);
 });
 
-/** Items the simulation missed and items lossesOf finds lost, over every feed of a trace. */
+/** Items the simulation missed (or a gap walk recovered late) and items lossesOf finds lost, over every feed of a trace. */
 function missedAndLost<S>(trace: Trace, policy: SimPolicy<S>): { missed: number; lost: number } {
   const start = Date.parse(trace.start);
   const end = Date.parse(trace.end);
@@ -28,7 +28,7 @@ function missedAndLost<S>(trace: Trace, policy: SimPolicy<S>): { missed: number;
   for (const feed of trace.feeds) {
     const result = simulateFeed(feed, policy, start, end);
     const arrivals = feed.items.map((item) => Date.parse(item.at)).sort((a, b) => a - b);
-    missed += result.missed;
+    missed += result.missed + result.recovered;
     lost += lossesOf(arrivals, result.times.map(Date.parse), feed.window).reduce((sum, loss) => sum + loss.lost, 0);
   }
   return { missed, lost };
@@ -41,4 +41,20 @@ test("the losses of every feed add up to the simulation's missed items", () => {
   const hourly = missedAndLost(trace, fixedPolicy(60 * MIN));
   assert.ok(hourly.missed > 0, 'hourly polls miss items of the busy feeds');
   assert.equal(hourly.lost, hourly.missed, 'fixed 60 min');
+});
+
+test('a feed that links its older items loses nothing to an overflow Forest walks back; one that does not, and a reader that does not walk, lose it', () => {
+  const start = Date.UTC(2026, 0, 5);
+  const end = start + 6 * 60 * MIN;
+  // Ten items of history, then a burst of 25 within 20 minutes, between two polls an hour apart.
+  const items = [...Array.from({ length: 10 }, (_, i) => start - (10 - i) * 60 * MIN), ...Array.from({ length: 25 }, (_, i) => start + 90 * MIN + i * 48_000)]
+    .map((at, i) => ({ guid: `g${i}`, at: new Date(at).toISOString(), date: new Date(at).toISOString() }));
+  const feed = (pages: boolean) => ({ id: `burst-${pages}`, window: 10, ttl: null, maxAge: null, pages, items });
+  const hourly = fixedPolicy(60 * MIN);
+  const walking: SimPolicy<null> = { ...hourly, name: 'hourly, walking gaps', walksGaps: true };
+  const walked = simulateFeed(feed(true), walking, start, end);
+  assert.deepEqual([walked.missed, walked.recovered, walked.captured], [0, 15, 25]);
+  // Recovered at the poll that saw the gap, with their delay: the oldest of the burst waited longest.
+  assert.equal(Math.max(...walked.delays), (120 * MIN - 90 * MIN) / 1000);
+  assert.deepEqual([simulateFeed(feed(false), walking, start, end).missed, simulateFeed(feed(true), hourly, start, end).missed], [15, 15]);
 });
