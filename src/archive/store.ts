@@ -227,6 +227,8 @@ export interface WorkStore {
   storeWrapper(feedId: number, templateId: number, wrapper: Wrapper, reason: string, reextracted: Array<{ snapshotId: number; itemId: number; article: ArticleObject }>): Promise<number>;
   /** A re-learning that found the active wrapper again: it stays, and says so. */
   confirmWrapper(wrapperId: number, samples: number, reason: string): Promise<void>;
+  /** Retires a template's active wrapper: its pages go back to single-page extraction (rules/extractions.ts). */
+  retireWrapper(wrapperId: number, reason: string): Promise<void>;
 
   /**
    * The daemon joins the archive's work. SQLite: its exclusive lease, taken, or the live holder

@@ -23,6 +23,14 @@ import { DAEMON_OPTIONS } from './options.js';
  * that did not help — a template whose pages no wrapper fits (bench:scale: 291 of 617
  * learnings were such retries, each parsing ten pages) is not re-learned every few pages forever.
  */
+/**
+ * Whether a re-learning that found no wrapper retires the template's active one: a re-learning on
+ * drift (not a routine one), after `retireAfter` of them in a row (DAEMON_OPTIONS.learning).
+ */
+export function retiresWrapper(failedRelearns: number, routine: boolean): boolean {
+  return !routine && failedRelearns >= DAEMON_OPTIONS.learning.retireAfter;
+}
+
 export function relearnGap(failedRelearns: number): number {
   return DAEMON_OPTIONS.learning.relearnGap * 2 ** Math.min(failedRelearns, DAEMON_OPTIONS.learning.relearnBackoffSteps);
 }
@@ -285,10 +293,17 @@ export class Extractor {
       const active = (await store.templateChoices(feedId)).find((template) => template.id === templateId);
       const outcome = await pool.learn({ samples, pages: recent, maxBytes: settings.extract.maxBytes, current: active?.wrapper ?? null, routine });
       if (!outcome.wrapper) {
-        // A wrapper the leave-one-out check rejected: the template keeps single-page extraction
-        // (or the wrapper it has, which the per-page guard watches).
+        // A wrapper the leave-one-out check rejected: the template keeps single-page extraction,
+        // or the wrapper it has, which the per-page guard watches — until its drift has been
+        // re-learned `retireAfter` times in vain, and it is retired.
         if (outcome.check) log.info({ feed: feedId, template: templateId, reason, check: outcome.check, ms: Math.round(performance.now() - started) }, 'wrapper rejected');
         else log.info({ template: templateId, reason }, 'no wrapper could be learned');
+        const failed = this.failedRelearns.get(templateId) ?? 0;
+        if (active?.wrapperId && retiresWrapper(failed, routine)) {
+          await store.retireWrapper(active.wrapperId, `${reason}; ${failed} re-learnings found none to replace it`);
+          this.failedRelearns.delete(templateId);
+          log.info({ feed: feedId, template: templateId, wrapper: active.wrapperId, reason }, 'wrapper retired: back to the single page');
+        }
         return;
       }
       if (outcome.unchanged && active?.wrapperId) {

@@ -72,6 +72,14 @@ export const DAEMON_OPTIONS = {
     relearnGap: 3,
     /** …doubling with each re-learning that did not help, up to 2^4 × relearnGap: a template no wrapper fits is not re-learned every few pages forever. */
     relearnBackoffSteps: 4,
+    /**
+     * A wrapper the per-page guard keeps setting aside (or that keeps not matching) is retired —
+     * the template goes back to single-page extraction until a routine learning finds a wrapper
+     * that holds — once this many re-learnings on its drift, relearnGap pages apart and more,
+     * found none to replace it (issue #69): one odd page does not cost a template its wrapper, a
+     * wrapper that disagrees with page after page does not stay.
+     */
+    retireAfter: 2,
     /** The most pages between two routine re-learnings: learning then costs a busy template at most a tenth of its parsing. */
     routineGap: 100,
     /**

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { before, test } from 'node:test';
 import { WARCParser } from 'warcio';
 import { applyDecision, articleById, createArticle, recordRevisit } from '../../src/archive/rules/articles.js';
-import { addTemplate, confirmWrapper, storeWrapper } from '../../src/archive/rules/extractions.js';
+import { addTemplate, confirmWrapper, retireWrapper, storeWrapper, templateChoicesOf } from '../../src/archive/rules/extractions.js';
 import { backlog, dueCaptures, duePolls, dueRevisits } from '../../src/archive/sqlite/queues.js';
 import { captureReferenceOf, getBlob, putEncodedBlob } from '../../src/archive/rules/captures.js';
 import { encodeBody, loadCodec } from '../../src/archive/codec.js';
@@ -300,5 +300,22 @@ test('a wrapper confirmed again and again says when it was last confirmed, not e
   const id = runOn(db, storeWrapper(1, template, wrapper, '3 pages'));
   for (const pages of [5, 10, 20, 40]) runOn(db, confirmWrapper(id, 10, `${pages} pages`));
   assert.equal(db.prepare('SELECT reason FROM wrappers WHERE id = ?').pluck().get(id), '3 pages; re-learned unchanged at 40 pages');
+  db.close();
+});
+
+test('a retired wrapper is no template\'s choice any more, and says why; a new one learned later is', () => {
+  const db = openDatabase(':memory:');
+  runOn(db, syncSubscriptions([{ url: 'https://a.example/', tags: [], enabled: true }]));
+  const template = runOn(db, addTemplate(1, ['div']));
+  const wrapper = { type: 'div', tag: 'div', attributes: {}, dfs: [3], level: 2, xpath: '//div', relevance: 1, samples: 3, templateBlocks: [] };
+  const id = runOn(db, storeWrapper(1, template, wrapper, '3 pages'));
+  assert.equal(runOn(db, templateChoicesOf(1))[0]!.wrapperId, id);
+  runOn(db, retireWrapper(id, 'set aside by the guard at page 40; 2 re-learnings found none to replace it'));
+  assert.equal(runOn(db, templateChoicesOf(1))[0]!.wrapperId, null, 'the template extracts from the single page');
+  assert.equal(db.prepare('SELECT reason FROM wrappers WHERE id = ?').pluck().get(id), '3 pages; retired: set aside by the guard at page 40; 2 re-learnings found none to replace it');
+  runOn(db, retireWrapper(id, 'again'));
+  assert.match(String(db.prepare('SELECT reason FROM wrappers WHERE id = ?').pluck().get(id)), /retired: set aside[^;]*; 2 re-learnings found none to replace it$/, 'retired once');
+  const next = runOn(db, storeWrapper(1, template, { ...wrapper, xpath: '//article' }, '80 pages'));
+  assert.equal(runOn(db, templateChoicesOf(1))[0]!.wrapperId, next);
   db.close();
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { encodeBody, loadCodec, type EncodedBody, type StoredBody } from '../../src/archive/codec.js';
 import { normalizeArticle, objectHash } from '../../src/archive/normalize.js';
-import { learningDue, relearnGap } from '../../src/daemon/extraction.js';
+import { learningDue, relearnGap, retiresWrapper } from '../../src/daemon/extraction.js';
 import { createPool, type CpuPool } from '../../src/daemon/pool.js';
 import { extractTask, type PageInput } from '../../src/daemon/tasks.js';
 import { DAEMON_OPTIONS } from '../../src/daemon/options.js';
@@ -90,6 +90,11 @@ test('a wrapper that keeps failing is re-learned less and less often, and at onc
   assert.equal(relearnGap(0), 3, 'the first failure (a redesign) is re-learned after three pages');
   const gaps = [1, 2, 3, 4, 5, 6].map(relearnGap);
   assert.deepEqual(gaps, [6, 12, 24, 48, 48, 48], 'doubling, then capped');
+});
+
+test('a wrapper whose drift was re-learned twice in vain is retired; one odd page, or a routine learning that found nothing, does not retire it', () => {
+  assert.deepEqual([1, 2, 3].map((failed) => retiresWrapper(failed, false)), [false, true, true]);
+  assert.equal(retiresWrapper(5, true), false, 'a routine learning that found nothing better leaves the wrapper in place');
 });
 
 test('a busy template is re-learned at 3, 5 and 10 pages, then ever further apart up to every 100 pages', () => {

@@ -16,7 +16,7 @@ import {
 import { listArticles, pageOfArticles, articlesAfter } from './article-lists.js';
 import { articleById, articleOfItem, checksOf, versionsOfItem, comparisonKeyOf, otherArticleAt, postponeCheck, recordCheck, recordRevisit, sameArticleElsewhere, versionOf, versionsOf } from '../rules/articles.js';
 import { captureReferenceOf, latestPayloadDigest, recordCapture, recordCaptureFailure, storedBlob } from '../rules/captures.js';
-import { confirmWrapper, itemExtractedBefore, recentSnapshotsOfTemplate, snapshotById, templateChoicesOf } from '../rules/extractions.js';
+import { confirmWrapper, itemExtractedBefore, recentSnapshotsOfTemplate, retireWrapper, snapshotById, templateChoicesOf } from '../rules/extractions.js';
 import { keptWithoutBody, recordExtraction, recordRevisitWithoutBody, storeWrapperWith } from '../rules/work.js';
 import { runStepsAsync, type Steps } from '../steps.js';
 import * as copy from './copy-rows.js';
@@ -499,6 +499,10 @@ export class PgStore extends ExportingStore implements Store {
       await this.fence(sql, 'learn', templateId);
       return runStepsAsync(sql, storeWrapperWith(feedId, templateId, wrapper, reason, reextracted));
     });
+  }
+
+  retireWrapper(wrapperId: number, reason: string) {
+    return this.write((sql) => runStepsAsync(sql, retireWrapper(wrapperId, reason)));
   }
 
   confirmWrapper(wrapperId: number, samples: number, reason: string) {

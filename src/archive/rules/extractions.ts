@@ -59,6 +59,16 @@ export function* storeWrapper(feedId: number, templateId: number, wrapper: Wrapp
     VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?) RETURNING id`, [feedId, templateId, JSON.stringify(wrapper), wrapper.xpath, wrapper.relevance, wrapper.samples, new Date().toISOString(), reason], 'storeWrapper');
 }
 
+/**
+ * Retires a template's active wrapper (issue #69): the template's pages are extracted from the
+ * single page until a wrapper is learned again. The wrapper stays as history, saying why.
+ */
+export function* retireWrapper(wrapperId: number, reason: string): Steps<void> {
+  const learned = yield* row(z.object({ reason: text }), 'SELECT reason FROM wrappers WHERE id = ? AND active = 1', [wrapperId], 'retireWrapper', { lock: true });
+  if (learned === undefined) return;
+  yield* run('UPDATE wrappers SET active = 0, reason = ? WHERE id = ?', [`${learned.reason}; retired: ${reason}`, wrapperId]);
+}
+
 const CONFIRMED = '; re-learned unchanged at ';
 
 /**

@@ -7,7 +7,7 @@ import type { EncodedBody } from '../codec.js';
 import { hasRoomToWrite, type Db } from './database.js';
 import { articleToRevisitOf, captureOf, feedToPollOf, learningPagesOf, versionOfRow } from '../domain-rows.js';
 import { articleById, articleOfItem, versionsOfItem, comparisonKeyOf, otherArticleAt, postponeCheck, recordCheck, recordRevisit } from '../rules/articles.js';
-import { confirmWrapper, itemExtractedBefore, recentSnapshotsOfTemplate, snapshotById, templateChoicesOf } from '../rules/extractions.js';
+import { confirmWrapper, itemExtractedBefore, recentSnapshotsOfTemplate, retireWrapper, snapshotById, templateChoicesOf } from '../rules/extractions.js';
 import { keptWithoutBody, recordExtraction, recordRevisitWithoutBody, storeWrapperWith } from '../rules/work.js';
 import { runOn } from './sql.js';
 import { recordRequisites, requisiteHistory, requisiteKindsOf } from '../rules/requisites.js';
@@ -212,6 +212,10 @@ export abstract class SqliteWork extends ExportingStore implements WorkStore {
 
   async storeWrapper(feedId: number, templateId: number, wrapper: Wrapper, reason: string, reextracted: Array<{ snapshotId: number; itemId: number; article: ArticleObject }>) {
     return this.writeSteps(storeWrapperWith(feedId, templateId, wrapper, reason, reextracted));
+  }
+
+  async retireWrapper(wrapperId: number, reason: string) {
+    this.writeSteps(retireWrapper(wrapperId, reason));
   }
 
   async confirmWrapper(wrapperId: number, samples: number, reason: string) {
