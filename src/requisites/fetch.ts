@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { RequisiteHistory, RequisiteKind, RequisiteRecord } from '../archive/store.js';
 import { decodeStoredBody, encodeRequisite, loadCodec, type StoredBody } from '../archive/codec.js';
 import { FetchError, type Fetcher, type FetchResult } from '../net/fetcher.js';
@@ -71,6 +72,9 @@ export async function fetchRequisites(
     const next: Array<Requisite & { depth: number }> = [];
     const todo = level.filter((found) => wanted.has(found.kind) && !seen.has(found.url) && seen.add(found.url));
     // One capture's requisites go out together; the Fetcher's host queue keeps each host's pace.
+    // Each one waiting or in flight listens on the capture's stop signal: a gallery's thirty
+    // pictures are thirty listeners by design, not a leak (Node warns past ten).
+    setMaxListeners(todo.length + 10, stop);
     await Promise.all(todo.map(async (found) => {
       if (stop.aborted || bytes >= settings.maxBytesPerCapture) {
         records.push(failed(found, null, stop.aborted ? 'the capture\'s requisites ran out of time (capture.requisites.timeout)' : 'the capture\'s byte budget was spent (capture.requisites.maxBytesPerCapture)'));

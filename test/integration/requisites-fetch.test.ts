@@ -100,3 +100,29 @@ test('captures fetched at once share one request per URL', async () => {
     await new Promise((resolve) => slow.close(resolve));
   }
 });
+
+test('a page with many requisites fetched at once, under a stop signal, raises no listener warning', async () => {
+  await loadCodec();
+  const images = createServer((_request, response) => {
+    setTimeout(() => response.writeHead(200, { 'content-type': 'image/gif' }).end(Buffer.from('GIF89a\x01\x00\x01\x00', 'latin1')), 20);
+  });
+  const origin = await listenOn(images, '127.0.0.3');
+  const fetcher = new Fetcher({ userAgent: 'test', connectTimeout: 2000, timeout: 5000, maxBodySize: 1e6, maxRedirects: 3, concurrency: 8, perHostDelay: 0, allowPrivateNetworks: ['127.0.0.0/8'] });
+  const settings: RequisiteSettings = { kinds: ['images'], maxBytes: 1e6, maxBytesPerCapture: 1e7, cssDepth: 0, timeout: 10_000, recheckAfter: 60_000, perHostDelay: 0 };
+  const warnings: Error[] = [];
+  const listen = (warning: Error) => warnings.push(warning);
+  process.on('warning', listen);
+  const stop = new AbortController();
+  try {
+    const html = Array.from({ length: 30 }, (_, i) => `<img src="/photo-${i}.gif">`).join('');
+    const records = await fetchRequisites({ page: fetcher, requisites: fetcher }, memory().source, { url: `${origin}/gallery.html`, html }, settings, stop.signal);
+    assert.equal(records.filter((record) => record.body !== null).length, 30);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(warnings.filter((warning) => warning.name === 'MaxListenersExceededWarning').map((warning) => warning.message), []);
+  } finally {
+    process.off('warning', listen);
+    fetcher.close();
+    images.closeAllConnections();
+    await new Promise((resolve) => images.close(resolve));
+  }
+});
