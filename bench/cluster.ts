@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +27,12 @@ import { launchCluster } from '../test/helpers/pg-cluster.js';
  * then have N times one daemon's CPU on a machine whose cores one daemon, the server and the web
  * would otherwise fill (issue #70) — what a second daemon adds is then measurable here.
  *
+ * Per daemon it prints where the time went, from the effort each minute's report carries
+ * (src/daemon/effort.ts, summed over the run's whole minutes): CPU, the main thread's busy time,
+ * scheduler passes and those that started nothing, claims and those another daemon held, the
+ * wall time of work by kind, and the time spent waiting on the archive with its costliest
+ * methods. After the run, `forest check` reads the archive.
+ *
  *   npm run bench:cluster -- [--feeds=6000] [--hosts=600] [--minutes=8] [--daemons=1,2,3] [--sqlite] [--cpu-quota=0.2] [--json]
  */
 
@@ -39,7 +45,15 @@ const CPU_QUOTA = args.has('cpu-quota') ? Number(args.get('cpu-quota')) : null;
 const MIN_INTERVAL_S = 60;
 const ROOT = join(import.meta.dirname, '..');
 
-const line = z.object({ msg: z.string(), time: z.string(), url: z.string().optional(), feed: z.string().optional() });
+const count = z.number();
+/** The effort a daemon's minute report carries (src/daemon/effort.ts). */
+const effortSchema = z.object({
+  cpuMs: count, mainBusyMs: count, passes: count, emptyPasses: count, passMs: count, claimed: count, refused: count,
+  workMs: z.object({ poll: count, capture: count, revisit: count, extract: count }), storeMs: count, storeCalls: count,
+  storeTop: z.array(z.object({ method: z.string(), calls: count, ms: count })),
+});
+type EffortReport = z.infer<typeof effortSchema>;
+const line = z.object({ msg: z.string(), time: z.string(), url: z.string().optional(), feed: z.string().optional(), effort: effortSchema.optional() });
 type Line = z.infer<typeof line>;
 
 function readLog(path: string): Line[] {
@@ -47,6 +61,22 @@ function readLog(path: string): Line[] {
     const parsed = line.safeParse(JSON.parse(text));
     return parsed.success ? [parsed.data] : [];
   });
+}
+
+/** A daemon's minute reports added up; the archive methods merged by name. */
+function sumEffort(reports: EffortReport[]) {
+  const work = { poll: 0, capture: 0, revisit: 0, extract: 0 };
+  const methods = new Map<string, { calls: number; ms: number }>();
+  const total = { cpuMs: 0, mainBusyMs: 0, passes: 0, emptyPasses: 0, passMs: 0, claimed: 0, refused: 0, storeMs: 0, storeCalls: 0, minutes: reports.length };
+  for (const report of reports) {
+    for (const key of ['cpuMs', 'mainBusyMs', 'passes', 'emptyPasses', 'passMs', 'claimed', 'refused', 'storeMs', 'storeCalls'] as const) total[key] += report[key];
+    for (const kind of ['poll', 'capture', 'revisit', 'extract'] as const) work[kind] += report.workMs[kind];
+    for (const { method, calls, ms } of report.storeTop) {
+      const entry = methods.get(method) ?? { calls: 0, ms: 0 };
+      methods.set(method, { calls: entry.calls + calls, ms: entry.ms + ms });
+    }
+  }
+  return { ...total, work, top: [...methods].sort((a, b) => b[1].ms - a[1].ms).slice(0, 4) };
 }
 
 async function runWith(daemons: number, database: { url: string } | { path: string }) {
@@ -108,12 +138,16 @@ async function runWith(daemons: number, database: { url: string } | { path: stri
     return sum + sorted.slice(1).filter((at, i) => at - sorted[i]! < MIN_INTERVAL_S * 1000 * 0.9).length;
   }, 0);
   const cpuMs = [...cpu.values()].reduce((sum, ms) => sum + ms, 0);
+  const checked = spawnSync(process.execPath, [join(ROOT, 'bin', 'forest.js'), 'check', '--config', join(work, 'settings.yaml')], { encoding: 'utf8' });
   rmSync(work, { recursive: true, force: true });
   return {
     backend: 'url' in database ? 'PostgreSQL' : 'SQLite', daemons, seconds: Math.round(seconds), pages: extracted.size, backlog99: t99, pagesPerSecond: (0.99 * FEEDS) / t99, cpuMsPerPage: cpuMs / Math.max(1, extracted.size),
     polls: polls.length, capturedTwice: captured.length - new Set(captured).size, polledWithinInterval: closePolls,
     machineBusyCores: machineBusy,
     perDaemon: logs.map((log) => log.filter((entry) => entry.msg === 'extracted').length),
+    backlog50: times.length >= Math.ceil(0.5 * FEEDS) ? times[Math.ceil(0.5 * FEEDS) - 1]! / 1000 : NaN,
+    effort: logs.map((log) => sumEffort(log.flatMap((entry) => (entry.effort ? [entry.effort] : [])))),
+    check: checked.status === 0 ? 'clean' : `exit ${checked.status}: ${(checked.stdout + checked.stderr).trim().split('\n').slice(-2).join(' ')}`,
   };
 }
 
@@ -127,10 +161,19 @@ try {
   } else {
     const base = results.find((result) => result.daemons === 1 && result.backend === 'PostgreSQL');
     console.log(`\nbench:cluster — ${FEEDS} feeds on ${HOSTS} hosts (one backlog page each), until archived or ${MINUTES} min, one worker thread per daemon${CPU_QUOTA !== null ? `, each capped at ${CPU_QUOTA} of a core` : ''}, one PostgreSQL archive\n`);
-    console.log('| archive | daemons | pages archived | backlog 99% | pages/s | × one PostgreSQL daemon | CPU ms/page | machine busy | polls | captured twice | polled within interval | pages per daemon |');
+    console.log('| archive | daemons | pages archived | backlog 50% / 99% | pages/s | × one PostgreSQL daemon (backlog p99) | CPU ms/page | machine busy | polls | captured twice | polled within interval | forest check | pages per daemon |');
+    console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+    for (const r of results) {
+      console.log(`| ${r.backend} | ${r.daemons} | ${r.pages} | ${r.backlog50.toFixed(0)} / ${r.backlog99.toFixed(0)} s | ${r.pagesPerSecond.toFixed(2)} | ${base ? (base.backlog99 / r.backlog99).toFixed(2) : '—'} | ${r.cpuMsPerPage.toFixed(1)} | ${r.machineBusyCores.toFixed(2)} of ${availableParallelism()} cores | ${r.polls} | ${r.capturedTwice} | ${r.polledWithinInterval} | ${r.check} | ${r.perDaemon.join(' / ')} |`);
+    }
+    const s = (ms: number) => (ms / 1000).toFixed(1);
+    console.log('\nwhere each daemon\'s time went (its minute reports summed: work and archive times add up over concurrent units):\n');
+    console.log('| archive | daemons | daemon | minutes | CPU s | main thread busy s | passes (started nothing) | pass s | claimed (held by another) | work s: poll / capture / revisit / extract | archive wait s (calls) | costliest archive calls, s |');
     console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
     for (const r of results) {
-      console.log(`| ${r.backend} | ${r.daemons} | ${r.pages} | ${r.backlog99.toFixed(0)} s | ${r.pagesPerSecond.toFixed(2)} | ${base ? (r.pagesPerSecond / base.pagesPerSecond).toFixed(2) : '—'} | ${r.cpuMsPerPage.toFixed(1)} | ${r.machineBusyCores.toFixed(2)} of ${availableParallelism()} cores | ${r.polls} | ${r.capturedTwice} | ${r.polledWithinInterval} | ${r.perDaemon.join(' / ')} |`);
+      r.effort.forEach((e, i) => {
+        console.log(`| ${r.backend} | ${r.daemons} | ${i + 1} | ${e.minutes} | ${s(e.cpuMs)} | ${s(e.mainBusyMs)} | ${e.passes} (${e.emptyPasses}) | ${s(e.passMs)} | ${e.claimed} (${e.refused}) | ${s(e.work.poll)} / ${s(e.work.capture)} / ${s(e.work.revisit)} / ${s(e.work.extract)} | ${s(e.storeMs)} (${e.storeCalls}) | ${e.top.map(([method, entry]) => `${method} ${s(entry.ms)}`).join(', ')} |`);
+      });
     }
   }
 } finally {

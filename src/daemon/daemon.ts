@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import { performance } from 'node:perf_hooks';
 import { isStorageFull, type Backlog, type ClaimRef, type WorkKind, type WorkRef } from '../archive/store.js';
 import { planDispatch, workKey, type DispatchPlan } from './dispatch.js';
 import { ExtractedAhead } from './extracted-ahead.js';
@@ -9,6 +10,7 @@ import type { PipelineContext } from './context.js';
 import { capturePage, pollFeed, revisitPage } from './pipeline.js';
 import { settlesWithin } from '../util/deadline.js';
 import { DAEMON_OPTIONS } from './options.js';
+import { Effort, meteredStore, type EffortReport } from './effort.js';
 
 const megabytes = (usage: NodeJS.MemoryUsage) => ({
   rss: Math.round(usage.rss / 2 ** 20), heap: Math.round(usage.heapUsed / 2 ** 20), external: Math.round(usage.external / 2 ** 20),
@@ -32,6 +34,8 @@ export interface DaemonReport {
   storageFullSince: string | null;
   /** The settings file the daemon runs with (`--config`), or null: the defaults alone. */
   settingsFile: string | null;
+  /** Where the period's time went (effort.ts): in the reports the loop writes each minute. */
+  effort?: EffortReport;
 }
 
 /**
@@ -59,6 +63,7 @@ export class Daemon {
   private full: { since: number; loggedAt: number; error: string } | null = null;
 
   private readonly context: PipelineContext;
+  private readonly effort = new Effort();
   /** Captures' requisites, fetched beside the daemon's work. */
   private readonly lane: RequisiteLane | null;
 
@@ -67,7 +72,8 @@ export class Daemon {
     // (and lets go when it ends): many at once is the normal case, not a leak.
     setMaxListeners(context.settings.http.concurrency * 4 + 64, this.controller.signal);
     this.lane = context.requisiteFetcher ? new RequisiteLane(context) : null;
-    this.context = { ahead: new ExtractedAhead(), requisites: this.lane, hostTrouble: new HostTrouble(context.settings.revisit.retryDelay), ...context };
+    // The daemon's calls to its archive are timed (effort.ts); the store itself stays as it is for everyone else.
+    this.context = { ahead: new ExtractedAhead(), requisites: this.lane, hostTrouble: new HostTrouble(context.settings.revisit.retryDelay), ...context, store: meteredStore(context.store, this.effort) };
     this.extractor = new Extractor(this.context, Math.max(1, context.pool.threads) * 2);
   }
 
@@ -144,6 +150,7 @@ export class Daemon {
 
   /** Tracks a unit of work until it ends. */
   private track(key: string, work: Promise<unknown>, kind: WorkKind | 'extract'): void {
+    const started = performance.now();
     const tracked = work
       .then(() => {
         this.period.done[kind]++;
@@ -153,6 +160,7 @@ export class Daemon {
         else this.context.log.error({ err: error, work: key }, 'unexpected failure');
       })
       .finally(() => {
+        this.effort.worked(kind, performance.now() - started);
         this.inFlight.delete(key);
         // The pool is refilled at once, not at the next pass: passes are spaced (DAEMON_OPTIONS.loop.minPassGapMs)
         // and a pass's wait would leave worker threads idle.
@@ -240,6 +248,7 @@ export class Daemon {
     const { store, fetcher, settings } = this.context;
     const retryAt = await this.stillFull();
     if (retryAt !== null) return retryAt;
+    const started = performance.now();
     const now = this.now();
     const kinds = this.kinds();
     void this.fillExtraction();
@@ -277,6 +286,7 @@ export class Daemon {
     }
     // What the pass starts is claimed together: on PostgreSQL one round trip for all of it.
     const granted = await store.claimAll(plan.start.map((ref): ClaimRef => ({ kind: ref.kind, id: ref.id })), this.now());
+    this.effort.pass(performance.now() - started, plan.start.length, granted.filter((ok) => !ok).length);
     plan.start.forEach((ref, index) => {
       if (!granted[index]) {
         this.refused.set(workKey(ref), Date.now() + DAEMON_OPTIONS.claims.refusedBackoffMs);
@@ -299,7 +309,7 @@ export class Daemon {
 
   private async maybeReport(): Promise<void> {
     if (Date.now() - this.period.started < DAEMON_OPTIONS.loop.reportEveryMs) return;
-    const report = await this.report();
+    const report = { ...(await this.report()), effort: this.effort.take() };
     this.period = this.freshPeriod();
     this.onReport?.(report);
   }

@@ -44,7 +44,7 @@ export class DaemonRunningError extends Error {
 
 function logReport(log: Logger, report: DaemonReport): void {
   const { done, backlog } = report;
-  const fields = { ...done, backlog, memory: report.memory, pollLagSeconds: Math.round(report.pollLagMs / 1000), waitedForSlots: report.waitedForSlots, inFlight: report.inFlight, next: report.nextWorkAt };
+  const fields = { ...done, backlog, memory: report.memory, pollLagSeconds: Math.round(report.pollLagMs / 1000), waitedForSlots: report.waitedForSlots, inFlight: report.inFlight, next: report.nextWorkAt, effort: report.effort };
   if (report.pollLagMs > SCHEDULE_OPTIONS.behindScheduleMs) log.warn(fields, 'behind schedule: polls start late, their intervals are stretched until the backlog clears');
   else if (done.poll + done.capture + done.revisit + done.extract === 0) log.info(fields, 'idle');
   else log.info(fields, 'last minute');
