@@ -11,6 +11,7 @@ import { capturePage, pollFeed, revisitPage } from './pipeline.js';
 import { settlesWithin } from '../util/deadline.js';
 import { DAEMON_OPTIONS } from './options.js';
 import { Effort, meteredStore, type EffortReport } from './effort.js';
+import { ownHostsFirst } from './share.js';
 
 const megabytes = (usage: NodeJS.MemoryUsage) => ({
   rss: Math.round(usage.rss / 2 ** 20), heap: Math.round(usage.heapUsed / 2 ** 20), external: Math.round(usage.external / 2 ** 20),
@@ -46,6 +47,13 @@ export interface DaemonReport {
  * of work — never in a busy loop. All state is in the database, so a restart picks up exactly
  * where this left off.
  */
+/** Who this daemon is on a shared archive, and who else works on it (share.ts). */
+export interface WorkShare {
+  owner: string;
+  /** The owners of the live daemons on the archive, this one's included. */
+  peers: () => Promise<string[]>;
+}
+
 export class Daemon {
   private readonly controller = new AbortController();
   private readonly inFlight = new Map<string, Promise<void>>();
@@ -67,7 +75,10 @@ export class Daemon {
   /** Captures' requisites, fetched beside the daemon's work. */
   private readonly lane: RequisiteLane | null;
 
-  constructor(context: PipelineContext, private readonly onReport?: (report: DaemonReport) => void) {
+  /** The live daemons on the archive (their owners), as last read, and when (share.ts). */
+  private peers: { owners: string[]; readAt: number } = { owners: [], readAt: 0 };
+
+  constructor(context: PipelineContext, private readonly onReport?: (report: DaemonReport) => void, private readonly share?: WorkShare) {
     // Every request in flight and every one waiting for its host listens on the daemon's signal
     // (and lets go when it ends): many at once is the normal case, not a leak.
     setMaxListeners(context.settings.http.concurrency * 4 + 64, this.controller.signal);
@@ -265,11 +276,16 @@ export class Daemon {
     // when one host's many pages fill the candidates (a feed's 30 new items), look further.
     let look = Math.min(DAEMON_OPTIONS.loop.candidates, room + fetcher.unreadyHosts + 8);
     let plan: DispatchPlan = { start: [], wakeAt: null, waitingForSlots: 0 };
+    // With other daemons on the archive, each takes its own hosts' work first (share.ts): it reads
+    // as many candidates again per daemon, so that its own share of them can fill its slots.
+    const owners = await this.liveDaemons();
+    if (owners.length > 1) look = Math.min(DAEMON_OPTIONS.loop.candidates, look * owners.length);
+    const mine = (refs: WorkRef[]) => (this.share ? ownHostsFirst(refs, owners, this.share.owner) : refs);
     while (room > 0) {
       const due = {
-        poll: await store.duePolls(now, look),
-        capture: kinds.capture ? await store.dueCaptures(now, look) : [],
-        revisit: revisitsNow ? await store.dueRevisits(now, look) : [],
+        poll: mine(await store.duePolls(now, look)),
+        capture: kinds.capture ? mine(await store.dueCaptures(now, look)) : [],
+        revisit: revisitsNow ? mine(await store.dueRevisits(now, look)) : [],
       };
       plan = planDispatch({
         due,
@@ -305,6 +321,13 @@ export class Daemon {
     const refusedUntil = this.refused.size ? Math.min(...this.refused.values()) : null;
     const times = [plan.wakeAt, next !== null && next > now.getTime() ? next : null, refusedUntil].filter((at): at is number => at !== null);
     return times.length ? Math.min(...times) : null;
+  }
+
+  /** The live daemons on the archive, read again every DAEMON_OPTIONS.claims.peersEveryMs. */
+  private async liveDaemons(): Promise<string[]> {
+    if (!this.share || Date.now() - this.peers.readAt < DAEMON_OPTIONS.claims.peersEveryMs) return this.peers.owners;
+    this.peers = { owners: (await this.share.peers()).sort(), readAt: Date.now() };
+    return this.peers.owners;
   }
 
   private async maybeReport(): Promise<void> {

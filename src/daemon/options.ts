@@ -42,6 +42,8 @@ export const DAEMON_OPTIONS = {
      * spin the loop on it (several daemons on one PostgreSQL archive).
      */
     refusedBackoffMs: 1000,
+    /** How often a daemon reads which other daemons work on the archive, to take its own hosts' work first (share.ts). */
+    peersEveryMs: 10_000,
     /**
      * Ended units' claims are given back together a moment later, one statement for all (on
      * PostgreSQL each statement is a round trip: one a unit was a twentieth of the daemon's

@@ -15,7 +15,7 @@ import { Daemon, type DaemonReport } from './daemon.js';
 import { createPool, poolSize } from './pool.js';
 import { websubPass } from './websub.js';
 import { DAEMON_OPTIONS } from './options.js';
-import { processAlive } from './status.js';
+import { daemonStatus, processAlive } from './status.js';
 import { SCHEDULE_OPTIONS } from '../schedule/options.js';
 
 export interface RunOptions {
@@ -112,10 +112,12 @@ export async function runDaemon(options: RunOptions): Promise<void> {
   fetcher.shareHosts(store.hostGate());
   requisiteFetcher.shareHosts(store.hostGate());
   let latest: DaemonReport | null = null;
+  // On a shared archive each daemon takes its own hosts' work first (share.ts): the others, from their leases.
+  const peers = async () => (await store.daemons()).flatMap((holder) => daemonStatus(holder) ?? []).filter((daemon) => !daemon.stale).map((daemon) => daemon.owner);
   const daemon = new Daemon({ store, fetcher, requisiteFetcher, settings, log, pool }, (report) => {
     latest = report;
     logReport(log, report);
-  });
+  }, { owner: me.owner, peers });
   // Timers write too: a full database must not turn their write into an unhandled rejection (the
   // daemon reports the full database itself, once a minute).
   const unlessFull = (work: () => Promise<void>) => {
