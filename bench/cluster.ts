@@ -147,6 +147,11 @@ async function runWith(daemons: number, database: { url: string } | { path: stri
     perDaemon: logs.map((log) => log.filter((entry) => entry.msg === 'extracted').length),
     backlog50: times.length >= Math.ceil(0.5 * FEEDS) ? times[Math.ceil(0.5 * FEEDS) - 1]! / 1000 : NaN,
     effort: logs.map((log) => sumEffort(log.flatMap((entry) => (entry.effort ? [entry.effort] : [])))),
+    // How long each daemon took from its spawn to its first poll (loading, the pool, the list's sync: under a cap, slow).
+    firstPollS: logs.map((log) => {
+      const first = log.find((entry) => entry.msg === 'polled');
+      return first ? (Date.parse(first.time) - started) / 1000 : NaN;
+    }),
     check: checked.status === 0 ? 'clean' : `exit ${checked.status}: ${(checked.stdout + checked.stderr).trim().split('\n').slice(-2).join(' ')}`,
   };
 }
@@ -168,11 +173,11 @@ try {
     }
     const s = (ms: number) => (ms / 1000).toFixed(1);
     console.log('\nwhere each daemon\'s time went (its minute reports summed: work and archive times add up over concurrent units):\n');
-    console.log('| archive | daemons | daemon | minutes | CPU s | main thread busy s | passes (started nothing) | pass s | claimed (held by another) | work s: poll / capture / revisit / extract | archive wait s (calls) | costliest archive calls, s |');
-    console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+    console.log('| archive | daemons | daemon | first poll after | minutes | CPU s | main thread busy s | passes (started nothing) | pass s | claimed (held by another) | work s: poll / capture / revisit / extract | archive wait s (calls) | costliest archive calls, s |');
+    console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
     for (const r of results) {
       r.effort.forEach((e, i) => {
-        console.log(`| ${r.backend} | ${r.daemons} | ${i + 1} | ${e.minutes} | ${s(e.cpuMs)} | ${s(e.mainBusyMs)} | ${e.passes} (${e.emptyPasses}) | ${s(e.passMs)} | ${e.claimed} (${e.refused}) | ${s(e.work.poll)} / ${s(e.work.capture)} / ${s(e.work.revisit)} / ${s(e.work.extract)} | ${s(e.storeMs)} (${e.storeCalls}) | ${e.top.map(([method, entry]) => `${method} ${s(entry.ms)}`).join(', ')} |`);
+        console.log(`| ${r.backend} | ${r.daemons} | ${i + 1} | ${r.firstPollS[i]!.toFixed(1)} s | ${e.minutes} | ${s(e.cpuMs)} | ${s(e.mainBusyMs)} | ${e.passes} (${e.emptyPasses}) | ${s(e.passMs)} | ${e.claimed} (${e.refused}) | ${s(e.work.poll)} / ${s(e.work.capture)} / ${s(e.work.revisit)} / ${s(e.work.extract)} | ${s(e.storeMs)} (${e.storeCalls}) | ${e.top.map(([method, entry]) => `${method} ${s(entry.ms)}`).join(', ')} |`);
       });
     }
   }
