@@ -39,6 +39,13 @@ export interface DaemonReport {
   effort?: EffortReport;
 }
 
+/** Who this daemon is on a shared archive, and who else works on it (share.ts). */
+export interface WorkShare {
+  owner: string;
+  /** The owners of the live daemons on the archive, this one's included. */
+  peers: () => Promise<string[]>;
+}
+
 /**
  * The scheduler loop: polls feeds when due, captures pending pages, revisits archived articles,
  * and feeds captured pages to the worker pool for extraction. Each pass takes due work in
@@ -47,13 +54,6 @@ export interface DaemonReport {
  * of work — never in a busy loop. All state is in the database, so a restart picks up exactly
  * where this left off.
  */
-/** Who this daemon is on a shared archive, and who else works on it (share.ts). */
-export interface WorkShare {
-  owner: string;
-  /** The owners of the live daemons on the archive, this one's included. */
-  peers: () => Promise<string[]>;
-}
-
 export class Daemon {
   private readonly controller = new AbortController();
   private readonly inFlight = new Map<string, Promise<void>>();

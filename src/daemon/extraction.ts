@@ -23,16 +23,16 @@ import { DAEMON_OPTIONS } from './options.js';
  * that did not help — a template whose pages no wrapper fits (bench:scale: 291 of 617
  * learnings were such retries, each parsing ten pages) is not re-learned every few pages forever.
  */
+export function relearnGap(failedRelearns: number): number {
+  return DAEMON_OPTIONS.learning.relearnGap * 2 ** Math.min(failedRelearns, DAEMON_OPTIONS.learning.relearnBackoffSteps);
+}
+
 /**
  * Whether a re-learning that found no wrapper retires the template's active one: a re-learning on
  * drift (not a routine one), after `retireAfter` of them in a row (DAEMON_OPTIONS.learning).
  */
 export function retiresWrapper(failedRelearns: number, routine: boolean): boolean {
   return !routine && failedRelearns >= DAEMON_OPTIONS.learning.retireAfter;
-}
-
-export function relearnGap(failedRelearns: number): number {
-  return DAEMON_OPTIONS.learning.relearnGap * 2 ** Math.min(failedRelearns, DAEMON_OPTIONS.learning.relearnBackoffSteps);
 }
 
 /**
