@@ -87,9 +87,17 @@ const wordsIn = (text: string) => (text.match(/\S+/g) ?? []).length;
  * the illustrations of a story told in prose: the HTML keeps them with their pictures (issue #69).
  */
 export function articleText(root: Element, skipped: ReadonlySet<Element>, captionStoryShare: number): string {
-  const credit = (element: Element) => CREDIT.test(classesOf(element)) && !withinCaption(element, root);
-  const whole = textOf(root, (element) => skipped.has(element) || credit(element));
-  const prose = textOf(root, (element) => skipped.has(element) || credit(element) || isCaption(element));
+  const left = (element: Element) => skipped.has(element) || (CREDIT.test(classesOf(element)) && !withinCaption(element, root));
+  // The text with its captions is read only when the prose met one: most articles have none.
+  let captions = false;
+  const prose = textOf(root, (element) => {
+    if (left(element)) return true;
+    if (!isCaption(element)) return false;
+    captions = true;
+    return true;
+  });
+  if (!captions) return prose;
+  const whole = textOf(root, left);
   const total = wordsIn(whole);
   return total > 0 && total - wordsIn(prose) >= captionStoryShare * total ? whole : prose;
 }
