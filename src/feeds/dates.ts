@@ -98,16 +98,21 @@ const ISO_ORDINAL = new RegExp(`^(\\d{4})-?(\\d{3})${ISO_TIME}`);
 const ISO_NAMED_MONTH = new RegExp(`^(\\d{4})-(\\p{L}+)\\.?-(\\d{1,2})${ISO_TIME}`, 'u');
 /** Year, month and day with slashes, after a day name ("Fri, 2006/09/15 08:19:53 EDT"). */
 const SLASHED = new RegExp(`^(?:\\p{L}+\\.?,?\\s*)?(\\d{4})/(\\d{1,2})/(\\d{1,2})${ISO_TIME}`, 'u');
+/** A two-digit year, a month and a day (the first, when none is written), at midnight UTC. */
+const yearMonthDay = (m: RegExpExecArray) => build(Number(m[1]), Number(m[2]) - 1, Number(m[3] ?? 1), 0, 0, 0, 0, 0);
 /**
  * ISO 8601:2000's truncated dates (§5.2.1.3, §5.2.2.2), the century implied: YYMMDD, YY-MM-DD,
  * -YYMM, -YY-MM, and the ordinal YYDDD, YY-DDD. (YYYYMM is no ISO form, for being YYMMDD's twin.)
  */
-const TRUNCATED = [
-  { pattern: /^(\d{2})(\d{2})(\d{2})$/, parts: ['year', 'month', 'day'] },
-  { pattern: /^(\d{2})-(\d{2})-(\d{2})$/, parts: ['year', 'month', 'day'] },
-  { pattern: /^-(\d{2})-?(\d{2})$/, parts: ['year', 'month'] },
-  { pattern: /^(\d{2})-?(\d{3})$/, parts: ['year', 'ordinal'] },
-] as const;
+const TRUNCATED: Array<[RegExp, (m: RegExpExecArray) => Date | null]> = [
+  [/^(\d{2})(\d{2})(\d{2})$/, yearMonthDay],
+  [/^(\d{2})-(\d{2})-(\d{2})$/, yearMonthDay],
+  [/^-(\d{2})-?(\d{2})$/, yearMonthDay],
+  [/^(\d{2})-?(\d{3})$/, (m) => {
+    const start = build(Number(m[1]), 0, 1, 0, 0, 0, 0, 0);
+    return start && nthDay(start, Number(m[2]), start.getUTCFullYear());
+  }],
+];
 /** Korean dates: 2004-05-25 or 2004년 05월 28일, 오전/오후 (a.m./p.m.) before the time. */
 const KOREAN = /^(\d{4})(?:-|년\s*)(\d{1,2})(?:-|월\s*)(\d{1,2})일?\s*(오전|오후)?\s*(\d{1,2}):(\d{2})(?::(\d{2}))?$/;
 /** Korea's time, UTC+9, for a date written in Korean without a zone. */
@@ -117,34 +122,37 @@ const RFC822 = /^(?:\p{L}+\.?,?\s*)?(\d{1,2})[\s-]+(\p{L}+)\.?,?[\s-]+(\d{2,4}),
 // Month first: "Jan 3, 2006 16:53:41 GMT" and asctime "Tue Jan  3 16:53:41 2006".
 const MONTH_FIRST = /^(?:\p{L}+,?\s+)?(\p{L}+)\.?\s+(\d{1,2}),?\s+(?:(\d{4})\s+)?(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([A-Za-z]{1,5}|[+-]\d{2}:?\d{2})?(?:\s+(\d{4}))?$/u;
 
+/** The milliseconds of a fraction of a second written as digits. */
+const millisOf = (digits: string | undefined) => (digits ? Math.round(Number(`0.${digits}`) * 1000) : 0);
+
 function parseIso(text: string): Date | null {
   // A month written with three digits ("2003-012-31", seen in one large publisher's feeds).
   const m = ISO.exec(text.replace(/^(\d{4})-0(\d{2})-(\d{2})/, '$1-$2-$3'));
   if (!m) return null;
   const offset = zoneOffset(m[8]);
   if (offset === undefined) return null;
-  const millis = m[7] ? Math.round(Number(`0.${m[7]}`) * 1000) : 0;
-  return build(Number(m[1]), Number(m[2] ?? 1) - 1, Number(m[3] ?? 1), Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0), millis, offset);
+  return build(Number(m[1]), Number(m[2] ?? 1) - 1, Number(m[3] ?? 1), Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0), millisOf(m[7]), offset);
+}
+
+/** The `dayOfYear`-th day from `start` (the year's first day, at the time read), or null when it is no day of `year`. */
+function nthDay(start: Date, dayOfYear: number, year: number): Date | null {
+  if (dayOfYear < 1 || dayOfYear > 366) return null;
+  const date = new Date(start.getTime() + (dayOfYear - 1) * 86_400_000);
+  return date.getUTCFullYear() === year ? date : null;
 }
 
 function parseOrdinal(text: string): Date | null {
   const m = ISO_ORDINAL.exec(text);
-  if (!m) return null;
-  const dayOfYear = Number(m[2]);
-  const offset = zoneOffset(m[7]);
-  if (dayOfYear < 1 || dayOfYear > 366 || offset === undefined) return null;
-  const start = build(Number(m[1]), 0, 1, Number(m[3] ?? 0), Number(m[4] ?? 0), Number(m[5] ?? 0), m[6] ? Math.round(Number(`0.${m[6]}`) * 1000) : 0, offset);
-  const date = start ? new Date(start.getTime() + (dayOfYear - 1) * 86_400_000) : null;
-  return date && date.getUTCFullYear() === Number(m[1]) ? date : null;
+  const offset = m ? zoneOffset(m[7]) : undefined;
+  if (!m || offset === undefined) return null;
+  const start = build(Number(m[1]), 0, 1, Number(m[3] ?? 0), Number(m[4] ?? 0), Number(m[5] ?? 0), millisOf(m[6]), offset);
+  return start && nthDay(start, Number(m[2]), Number(m[1]));
 }
 
 function month(name: string): number | undefined {
   const key = nameKey(name);
   return MONTHS[key] ?? monthNames().get(key) ?? MONTHS[key.slice(0, 3)];
 }
-
-/** The milliseconds of a fraction of a second written as digits. */
-const millisOf = (digits: string | undefined) => (digits ? Math.round(Number(`0.${digits}`) * 1000) : 0);
 
 function parseNamedMonthIso(text: string): Date | null {
   const m = ISO_NAMED_MONTH.exec(text);
@@ -162,17 +170,9 @@ function parseSlashed(text: string): Date | null {
 }
 
 function parseTruncated(text: string): Date | null {
-  for (const { pattern, parts } of TRUNCATED) {
+  for (const [pattern, date] of TRUNCATED) {
     const m = pattern.exec(text);
-    if (!m) continue;
-    const value = (part: string) => {
-      const index = (parts as readonly string[]).indexOf(part);
-      return index < 0 ? 1 : Number(m[index + 1]);
-    };
-    if (!(parts as readonly string[]).includes('ordinal')) return build(value('year'), value('month') - 1, value('day'), 0, 0, 0, 0, 0);
-    const start = build(value('year'), 0, 1, 0, 0, 0, 0, 0);
-    const date = start ? new Date(start.getTime() + (value('ordinal') - 1) * 86_400_000) : null;
-    return date && value('ordinal') >= 1 && date.getUTCFullYear() === start!.getUTCFullYear() ? date : null;
+    if (m) return date(m);
   }
   return null;
 }
