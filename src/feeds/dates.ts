@@ -125,13 +125,20 @@ const MONTH_FIRST = /^(?:\p{L}+,?\s+)?(\p{L}+)\.?\s+(\d{1,2}),?\s+(?:(\d{4})\s+)
 /** The milliseconds of a fraction of a second written as digits. */
 const millisOf = (digits: string | undefined) => (digits ? Math.round(Number(`0.${digits}`) * 1000) : 0);
 
+/**
+ * A date at the time of day and zone ISO_TIME read into `m`, its groups from `first` on (hour,
+ * minute, second, fraction, zone); null when the zone is none Forest knows.
+ */
+function atIsoTime(m: RegExpExecArray, first: number, year: number, month: number, day: number): Date | null {
+  const offset = zoneOffset(m[first + 4]);
+  if (offset === undefined) return null;
+  return build(year, month, day, Number(m[first] ?? 0), Number(m[first + 1] ?? 0), Number(m[first + 2] ?? 0), millisOf(m[first + 3]), offset);
+}
+
 function parseIso(text: string): Date | null {
   // A month written with three digits ("2003-012-31", seen in one large publisher's feeds).
   const m = ISO.exec(text.replace(/^(\d{4})-0(\d{2})-(\d{2})/, '$1-$2-$3'));
-  if (!m) return null;
-  const offset = zoneOffset(m[8]);
-  if (offset === undefined) return null;
-  return build(Number(m[1]), Number(m[2] ?? 1) - 1, Number(m[3] ?? 1), Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0), millisOf(m[7]), offset);
+  return m && atIsoTime(m, 4, Number(m[1]), Number(m[2] ?? 1) - 1, Number(m[3] ?? 1));
 }
 
 /** The `dayOfYear`-th day from `start` (the year's first day, at the time read), or null when it is no day of `year`. */
@@ -143,10 +150,8 @@ function nthDay(start: Date, dayOfYear: number, year: number): Date | null {
 
 function parseOrdinal(text: string): Date | null {
   const m = ISO_ORDINAL.exec(text);
-  const offset = m ? zoneOffset(m[7]) : undefined;
-  if (!m || offset === undefined) return null;
-  const start = build(Number(m[1]), 0, 1, Number(m[3] ?? 0), Number(m[4] ?? 0), Number(m[5] ?? 0), millisOf(m[6]), offset);
-  return start && nthDay(start, Number(m[2]), Number(m[1]));
+  const start = m && atIsoTime(m, 3, Number(m[1]), 0, 1);
+  return m && start && nthDay(start, Number(m[2]), Number(m[1]));
 }
 
 function month(name: string): number | undefined {
@@ -157,16 +162,12 @@ function month(name: string): number | undefined {
 function parseNamedMonthIso(text: string): Date | null {
   const m = ISO_NAMED_MONTH.exec(text);
   const mon = m ? month(m[2]!) : undefined;
-  const offset = m ? zoneOffset(m[8]) : undefined;
-  if (!m || mon === undefined || offset === undefined) return null;
-  return build(Number(m[1]), mon, Number(m[3]), Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0), millisOf(m[7]), offset);
+  return m && mon !== undefined ? atIsoTime(m, 4, Number(m[1]), mon, Number(m[3])) : null;
 }
 
 function parseSlashed(text: string): Date | null {
   const m = SLASHED.exec(text);
-  const offset = m ? zoneOffset(m[8]) : undefined;
-  if (!m || offset === undefined) return null;
-  return build(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0), millisOf(m[7]), offset);
+  return m && atIsoTime(m, 4, Number(m[1]), Number(m[2]) - 1, Number(m[3]));
 }
 
 function parseTruncated(text: string): Date | null {
