@@ -9,6 +9,7 @@ import { capCpu } from './cpu-quota.js';
 import { busyCores, machineTicks } from './machine.js';
 import { sample, startWeb } from './scale/process.js';
 import { launchCluster } from '../test/helpers/pg-cluster.js';
+import { effortReportSchema, type EffortReport } from '../src/daemon/effort.js';
 
 /**
  * bench:cluster (issue #51): 1, 2 and 3 daemons, one worker thread each, on one PostgreSQL
@@ -45,15 +46,8 @@ const CPU_QUOTA = args.has('cpu-quota') ? Number(args.get('cpu-quota')) : null;
 const MIN_INTERVAL_S = 60;
 const ROOT = join(import.meta.dirname, '..');
 
-const count = z.number();
-/** The effort a daemon's minute report carries (src/daemon/effort.ts). */
-const effortSchema = z.object({
-  cpuMs: count, mainBusyMs: count, passes: count, emptyPasses: count, passMs: count, claimed: count, refused: count,
-  workMs: z.object({ poll: count, capture: count, revisit: count, extract: count }), storeMs: count, storeCalls: count,
-  storeTop: z.array(z.object({ method: z.string(), calls: count, ms: count })),
-});
-type EffortReport = z.infer<typeof effortSchema>;
-const line = z.object({ msg: z.string(), time: z.string(), url: z.string().optional(), feed: z.string().optional(), effort: effortSchema.optional() });
+/** A daemon's log line; a minute report carries the daemon's effort (src/daemon/effort.ts). */
+const line = z.object({ msg: z.string(), time: z.string(), url: z.string().optional(), feed: z.string().optional(), effort: effortReportSchema.optional() });
 type Line = z.infer<typeof line>;
 
 function readLog(path: string): Line[] {

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { z } from 'zod';
 import type { WorkKind } from '../archive/store.js';
 
 /**
@@ -36,6 +37,14 @@ export interface EffortReport {
   /** The store methods that took the most of it: name, calls, ms. */
   storeTop: Array<{ method: string; calls: number; ms: number }>;
 }
+
+const count = z.number();
+/** An effort report as read back (a daemon's lease, its log): the interface above, checked. */
+export const effortReportSchema = z.object({
+  cpuMs: count, mainBusyMs: count, passes: count, emptyPasses: count, passMs: count, claimed: count, refused: count,
+  workMs: z.object({ poll: count, capture: count, revisit: count, extract: count }), storeMs: count, storeCalls: count,
+  storeTop: z.array(z.object({ method: z.string(), calls: count, ms: count })),
+}) satisfies z.ZodType<EffortReport>;
 
 /** How many store methods a report names. */
 const STORE_TOP = 8;

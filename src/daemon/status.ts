@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { LeaseHolder } from '../archive/store.js';
 import type { DaemonReport } from './daemon.js';
 import { DAEMON_OPTIONS } from './options.js';
+import { effortReportSchema } from './effort.js';
 
 const count = z.number();
 
@@ -14,11 +15,7 @@ const daemonReport = z.object({
   memory: z.object({ rss: count, heap: count, external: count }), storageFullSince: z.string().nullable(),
   // Older daemons did not say.
   settingsFile: z.string().nullable().default(null),
-  effort: z.object({
-    cpuMs: count, mainBusyMs: count, passes: count, emptyPasses: count, passMs: count, claimed: count, refused: count,
-    workMs: z.object({ poll: count, capture: count, revisit: count, extract: count }), storeMs: count, storeCalls: count,
-    storeTop: z.array(z.object({ method: z.string(), calls: count, ms: count })),
-  }).optional(),
+  effort: effortReportSchema.optional(),
 }) satisfies z.ZodType<DaemonReport>;
 
 /**

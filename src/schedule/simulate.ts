@@ -88,31 +88,25 @@ export function simulateFeed<S>(feed: TraceFeed, policy: SimPolicy<S>, start: nu
   let state = policy.start(feed);
   let now = start;
   let visible = 0; // items[0..visible) have at ≤ now
+  /** An item first seen now: captured (counted when it appeared within the trace), with its delay. */
+  const capture = (item: (typeof items)[number]) => {
+    seen.add(item.guid);
+    if (item.at < start) return false;
+    result.captured++;
+    result.delays.push((now - item.at) / 1000);
+    return true;
+  };
   for (;;) {
     while (visible < items.length && items[visible]!.at <= now) visible++;
     const document = items.slice(Math.max(0, visible - feed.window), visible).reverse();
     // A gap: the whole document is new, older items exist, and an earlier poll saw some.
     const oldest = visible - feed.window;
     if (policy.walksGaps && feed.pages && oldest > 0 && seen.size > 0 && document.every((item) => !seen.has(item.guid))) {
-      for (let i = oldest - 1; i >= 0 && !seen.has(items[i]!.guid); i--) {
-        const item = items[i]!;
-        seen.add(item.guid);
-        if (item.at >= start) {
-          result.captured++;
-          result.recovered++;
-          result.delays.push((now - item.at) / 1000);
-        }
-      }
+      for (let i = oldest - 1; i >= 0 && !seen.has(items[i]!.guid); i--) if (capture(items[i]!)) result.recovered++;
     }
     const shown = document.map((item) => {
       const isNew = !seen.has(item.guid);
-      if (isNew) {
-        seen.add(item.guid);
-        if (item.at >= start) {
-          result.captured++;
-          result.delays.push((now - item.at) / 1000);
-        }
-      }
+      if (isNew) capture(item);
       return { guid: item.guid, date: item.date, isNew };
     });
     result.polls++;
