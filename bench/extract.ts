@@ -328,11 +328,11 @@ function gapRow(label: string, of: typeof pairs) {
   const mean = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / Math.max(values.length, 1);
   const drops = of.map((pair) => ({ id: pair.id, drop: pair.single - pair.wrapper }));
   const worst = drops.reduce((a, b) => (b.drop > a.drop ? b : a), { id: '—', drop: 0 });
+  const [single, wrapper] = [mean(of.map((pair) => pair.single)), mean(of.map((pair) => pair.wrapper))];
   return {
-    gap: mean(of.map((pair) => pair.wrapper)) - mean(of.map((pair) => pair.single)),
+    gap: wrapper - single,
     past: drops.filter((d) => d.drop > 0.2).length,
-    cells: [label, String(of.length), mean(of.map((p) => p.single)).toFixed(3), mean(of.map((p) => p.wrapper)).toFixed(3),
-      (mean(of.map((p) => p.wrapper)) - mean(of.map((p) => p.single))).toFixed(3), String(drops.filter((d) => d.drop > 0.02).length),
+    cells: [label, String(of.length), single.toFixed(3), wrapper.toFixed(3), (wrapper - single).toFixed(3), String(drops.filter((d) => d.drop > 0.02).length),
       String(drops.filter((d) => d.drop < -0.02).length), worst.drop > 0 ? `${worst.drop.toFixed(2)} ${worst.id}` : '—'],
   };
 }

@@ -363,21 +363,23 @@ export function extractFromPage(page: PreparedPage, options: ExtractOptions = {}
   // about itself (guard.ts) is doubted, and the single page's object is computed too.
   const own = pageOwnSignifiers(signifiers, options.wrapper?.siteTerms);
   const covered = keywordCoverage(page, own, wrapped.text);
-  const trusted = wordCount(wrapped.text) >= t.minWords && covered >= t.guardCoverage;
+  const wrappedWords = wordCount(wrapped.text);
+  const trusted = wrappedWords >= t.minWords && covered >= t.guardCoverage;
   if (trusted && sentenceWords(page, node, t) >= t.wrapperRunShare * runningWords(page, t)) return wrapped;
   const single = singlePage(page, options, signifiers, t);
+  const singleWords = wordCount(single.text);
   if (trusted) {
     // The wrapper's object holds the page's keywords but most of the page's running text lies
     // elsewhere: the single page's object is better supported when it says all the wrapper's
     // does, an article's worth more, and holds as many of the page's keywords (options.ts).
     const better = single.method !== 'none' && wordContainment(wrapped.text, single.text) >= t.agreement
-      && wordCount(single.text) - wordCount(wrapped.text) >= t.minWords && keywordCoverage(page, own, single.text) >= covered;
-    return better ? { ...single, reason: `${SET_ASIDE}: its object held ${wordCount(wrapped.text)} words of a page whose single-page object holds them and ${wordCount(single.text) - wordCount(wrapped.text)} more` } : wrapped;
+      && singleWords - wrappedWords >= t.minWords && keywordCoverage(page, own, single.text) >= covered;
+    return better ? { ...single, reason: `${SET_ASIDE}: its object held ${wrappedWords} words of a page whose single-page object holds them and ${singleWords - wrappedWords} more` } : wrapped;
   }
   // Doubted: the single page's object stands unless the wrapper's holds more of the page's words.
-  const tooShort = wordCount(wrapped.text) < t.minWords && wordCount(single.text) >= t.minWords;
+  const tooShort = wrappedWords < t.minWords && singleWords >= t.minWords;
   if (single.method !== 'none' && (tooShort || keywordCoverage(page, own, single.text) > covered)) {
-    return { ...single, reason: `${SET_ASIDE}: its object held ${Math.round(100 * covered)}% of the page's own keywords in ${wordCount(wrapped.text)} words` };
+    return { ...single, reason: `${SET_ASIDE}: its object held ${Math.round(100 * covered)}% of the page's own keywords in ${wrappedWords} words` };
   }
   return wrapped;
 }
