@@ -292,23 +292,24 @@ test('a site\'s captures are stored against its first capture stored alone; a re
   db.close();
 });
 
-test('a wrapper confirmed again and again says when it was last confirmed, not every time', () => {
+/** An archive of one feed whose one template has a wrapper, learned at 3 pages. */
+function archiveWithWrapper() {
   const db = openDatabase(':memory:');
   runOn(db, syncSubscriptions([{ url: 'https://a.example/', tags: [], enabled: true }]));
   const template = runOn(db, addTemplate(1, ['div']));
   const wrapper = { type: 'div', tag: 'div', attributes: {}, dfs: [3], level: 2, xpath: '//div', relevance: 1, samples: 3, templateBlocks: [] };
-  const id = runOn(db, storeWrapper(1, template, wrapper, '3 pages'));
+  return { db, template, wrapper, id: runOn(db, storeWrapper(1, template, wrapper, '3 pages')) };
+}
+
+test('a wrapper confirmed again and again says when it was last confirmed, not every time', () => {
+  const { db, id } = archiveWithWrapper();
   for (const pages of [5, 10, 20, 40]) runOn(db, confirmWrapper(id, 10, `${pages} pages`));
   assert.equal(db.prepare('SELECT reason FROM wrappers WHERE id = ?').pluck().get(id), '3 pages; re-learned unchanged at 40 pages');
   db.close();
 });
 
 test('a retired wrapper is no template\'s choice any more, and says why; a new one learned later is', () => {
-  const db = openDatabase(':memory:');
-  runOn(db, syncSubscriptions([{ url: 'https://a.example/', tags: [], enabled: true }]));
-  const template = runOn(db, addTemplate(1, ['div']));
-  const wrapper = { type: 'div', tag: 'div', attributes: {}, dfs: [3], level: 2, xpath: '//div', relevance: 1, samples: 3, templateBlocks: [] };
-  const id = runOn(db, storeWrapper(1, template, wrapper, '3 pages'));
+  const { db, template, wrapper, id } = archiveWithWrapper();
   assert.equal(runOn(db, templateChoicesOf(1))[0]!.wrapperId, id);
   runOn(db, retireWrapper(id, 'set aside by the guard at page 40; 2 re-learnings found none to replace it'));
   assert.equal(runOn(db, templateChoicesOf(1))[0]!.wrapperId, null, 'the template extracts from the single page');
