@@ -45,8 +45,8 @@ function printDaemon(daemon: DaemonStatus, label: string, now: number): void {
     console.log(`  last minute: ${done.poll} polls · ${done.capture} captures · ${done.revisit} revisits · ${done.extract} extractions`);
     console.log(`  waiting: ${backlog.duePolls} polls due · ${backlog.pendingCaptures} pages to capture · ${backlog.dueRevisits} revisits due · ${backlog.queuedExtractions} pages to extract`);
     if (report.pollLagMs > SCHEDULE_OPTIONS.behindScheduleMs) console.log(`  BEHIND SCHEDULE: polls start up to ${formatDuration(report.pollLagMs)} late; intervals are stretched until the backlog clears`);
+    // A report written by an older daemon has no settings file: daemon/status.ts reads it back as null.
     console.log(`  settings: ${report.settingsFile ?? 'the defaults alone (no --config)'}`);
-    // A report written by an older daemon has no such field.
     if (report.storageFullSince) console.log(`  DATABASE FULL since ${relative(report.storageFullSince, now)}: no new work until there is room (forest vacuum, database.maxSize, disk space)`);
   }
   console.log('');
