@@ -1,15 +1,14 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { z } from 'zod';
 import { benchArgs } from './args.js';
 import { capCpu } from './cpu-quota.js';
 import { busyCores, machineTicks } from './machine.js';
 import { sample, startWeb } from './scale/process.js';
 import { launchCluster } from '../test/helpers/pg-cluster.js';
-import { effortReportSchema, type EffortReport } from '../src/daemon/effort.js';
+import { readLog, sumEffort } from './scale/effort-log.js';
 
 /**
  * bench:cluster (issue #51): 1, 2 and 3 daemons, one worker thread each, on one PostgreSQL
@@ -45,33 +44,6 @@ const COUNTS = (args.get('daemons') ?? '1,2,3').split(',').map(Number);
 const CPU_QUOTA = args.has('cpu-quota') ? Number(args.get('cpu-quota')) : null;
 const MIN_INTERVAL_S = 60;
 const ROOT = join(import.meta.dirname, '..');
-
-/** A daemon's log line; a minute report carries the daemon's effort (src/daemon/effort.ts). */
-const line = z.object({ msg: z.string(), time: z.string(), url: z.string().optional(), feed: z.string().optional(), effort: effortReportSchema.optional() });
-type Line = z.infer<typeof line>;
-
-function readLog(path: string): Line[] {
-  return readFileSync(path, 'utf8').split('\n').filter((text) => text.startsWith('{')).flatMap((text) => {
-    const parsed = line.safeParse(JSON.parse(text));
-    return parsed.success ? [parsed.data] : [];
-  });
-}
-
-/** A daemon's minute reports added up; the archive methods merged by name. */
-function sumEffort(reports: EffortReport[]) {
-  const work = { poll: 0, capture: 0, revisit: 0, extract: 0 };
-  const methods = new Map<string, { calls: number; ms: number }>();
-  const total = { cpuMs: 0, mainBusyMs: 0, passes: 0, emptyPasses: 0, passMs: 0, claimed: 0, refused: 0, storeMs: 0, storeCalls: 0, minutes: reports.length };
-  for (const report of reports) {
-    for (const key of ['cpuMs', 'mainBusyMs', 'passes', 'emptyPasses', 'passMs', 'claimed', 'refused', 'storeMs', 'storeCalls'] as const) total[key] += report[key];
-    for (const kind of ['poll', 'capture', 'revisit', 'extract'] as const) work[kind] += report.workMs[kind];
-    for (const { method, calls, ms } of report.storeTop) {
-      const entry = methods.get(method) ?? { calls: 0, ms: 0 };
-      methods.set(method, { calls: entry.calls + calls, ms: entry.ms + ms });
-    }
-  }
-  return { ...total, work, top: [...methods].sort((a, b) => b[1].ms - a[1].ms).slice(0, 4) };
-}
 
 async function runWith(daemons: number, database: { url: string } | { path: string }) {
   const work = mkdtempSync(join(tmpdir(), 'forest-cluster-'));

@@ -39,12 +39,12 @@ export function sample(pid: number, t: number): Sample | null {
 }
 
 /** The web's first line: its feeds' URLs (feed n at index n, the hot ones first) and when it started. */
-const webInfo = z.object({ feeds: z.array(z.string()), started: z.number(), cdn: z.string() });
+const webInfo = z.object({ feeds: z.array(z.string()), started: z.number(), cdn: z.string(), port: z.number() });
 export type WebInfo = z.infer<typeof webInfo>;
 
 /** Starts bench/scale/web.ts (its own process, so that its CPU is not the daemon's) and waits for its first line. */
-export async function startWeb(options: { feeds: number; hosts: number; hot: number }): Promise<{ child: ChildProcess; info: WebInfo }> {
-  const args = [`--feeds=${options.feeds}`, `--hosts=${options.hosts}`, `--hot=${options.hot}`];
+export async function startWeb(options: { feeds: number; hosts: number; hot: number; month?: number }): Promise<{ child: ChildProcess; info: WebInfo }> {
+  const args = [`--feeds=${options.feeds}`, `--hosts=${options.hosts}`, `--hot=${options.hot}`, ...(options.month === undefined ? [] : [`--month=${options.month}`])];
   const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'web.ts'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);

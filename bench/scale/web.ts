@@ -12,98 +12,67 @@
  * requests served by kind; SIGTERM stops it.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
-import { decodeHTML } from 'entities';
+import { MONTH_OPTIONS, publications, shownAt } from './month.js';
+import { addressOf, dressedPage, pageOf, rssDocument, sites, titleOf } from './pages.js';
 
 const args = new Map(process.argv.slice(2).map((arg) => arg.replace(/^--/, '').split('=') as [string, string]));
 const FEEDS = Number(args.get('feeds') ?? 10000);
 const HOSTS = Number(args.get('hosts') ?? 500);
 const HOT = Number(args.get('hot') ?? 100);
+/**
+ * `--month=EPOCH` (ms): the feeds of bench:hundred-thousand's steady state instead (month.ts):
+ * heavy-tailed rates, a month of items before EPOCH and more after, no dates in the items and no
+ * photograph in the pages (so that one extraction of each real page stands for every item that
+ * shows it: bench/scale/history.ts).
+ */
+const MONTH_EPOCH = args.has('month') ? Number(args.get('month')) : null;
 const DATASETS = args.get('datasets') ?? join(import.meta.dirname, '..', '..', '..', 'shared', 'datasets');
 const started = Date.now();
 
-/** Pages of one site (a template), as bytes. */
-function sites(): Buffer[][] {
-  const out: Buffer[][] = [];
-  for (const set of ['news-2005', 'news-2009', 'sites-2012']) {
-    const dir = join(DATASETS, 'same-template', set);
-    for (const site of readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort()) {
-      out.push(readdirSync(join(dir, site)).filter((file) => file.endsWith('.html')).sort().map((file) => readFileSync(join(dir, site, file))));
-    }
-  }
-  const benchmark = join(DATASETS, 'article-benchmark', 'html');
-  // The article benchmark's pages are one per site: a host of its own per ten of them.
-  const singles = readdirSync(benchmark).sort().map((file) => gunzipSync(readFileSync(join(benchmark, file))));
-  for (let i = 0; i < singles.length; i += 10) out.push(singles.slice(i, i + 10));
-  return out;
-}
-
-const SITES = sites();
+const SITES = sites(DATASETS);
 const TITLES = new Map(SITES.flat().map((bytes) => [bytes, titleOf(bytes)]));
-const address = (host: number) => `127.0.${1 + Math.floor(host / 250)}.${1 + (host % 250)}`;
 const hostOfFeed = (feed: number) => feed % HOSTS;
 const periodOf = (feed: number) => (20 + ((feed * 7) % 41)) * 1000;
 const isHot = (feed: number) => feed < HOT;
 
+/** A month-mode feed's publication times, up to three hours past the epoch (longer than any run). */
+const monthTimes = new Map<number, number[]>();
+const publicationsOf = (feed: number, epoch: number) => {
+  let times = monthTimes.get(feed);
+  if (!times) monthTimes.set(feed, (times = publications(feed, FEEDS, epoch, epoch + 3 * 3_600_000)));
+  return times;
+};
+
 /**
  * Items a feed shows now (the newest 10): its backlog item, and for a hot feed the items it has
  * published every 20–60 s — nine before the start (its rhythm is visible at the first poll, as
- * a busy feed's is) and the new ones since.
+ * a busy feed's is) and the new ones since. In month mode: its newest items published by now.
  */
-function itemsOf(feed: number, now: number): Array<{ guid: string; n: number; published: number }> {
+function itemsOf(feed: number, now: number): Array<{ guid: string; n: number; published: number | null }> {
+  if (MONTH_EPOCH !== null) {
+    const times = publicationsOf(feed, MONTH_EPOCH);
+    return shownAt(times, now).map((k) => ({ guid: `m-${feed}-${k}`, n: k, published: null }));
+  }
   const items = [{ guid: `b-${feed}`, n: 0, published: started - 86_400_000 - feed * 1000 }];
   if (isHot(feed)) {
     const count = Math.floor((now - started) / periodOf(feed));
     for (let n = -8; n <= count; n++) items.push({ guid: `h-${feed}-${n}`, n: 1000 + n, published: started + n * periodOf(feed) });
   }
-  return items.reverse().slice(0, 10);
-}
-
-const escapeXml = (text: string) => text.replace(/[<>&]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[c]!);
-
-/** The page's own title, as a feed item carries its article's title (SIGFEED's signifiers come from it). */
-function titleOf(bytes: Buffer): string {
-  const match = /<title[^>]*>([^<]*)<\/title>/i.exec(bytes.toString('utf8'));
-  return decodeHTML(match?.[1] ?? '').replace(/\s+/g, ' ').trim() || 'Untitled';
+  return items.reverse().slice(0, MONTH_OPTIONS.window);
 }
 
 function feedDocument(feed: number, base: string, now: number): { body: string; etag: string } {
-  const items = itemsOf(feed, now).map((item) => `<item><guid isPermaLink="false">${item.guid}</guid><title>${escapeXml(TITLES.get(pageOf(feed, item.n))!)}</title>
-<link>${base}/a/${feed}/${item.n}</link><pubDate>${new Date(item.published).toUTCString()}</pubDate></item>`);
-  const body = `<?xml version="1.0" encoding="utf-8"?>\n<rss version="2.0"><channel><title>Feed ${feed}</title><link>${base}/</link><description>bench</description>\n${items.join('\n')}\n</channel></rss>\n`;
-  return { body, etag: `"${createHash('sha1').update(body).digest('hex').slice(0, 16)}"` };
-}
-
-/** The page behind a feed's item n: one of its host's site's pages. */
-function pageOf(feed: number, n: number): Buffer {
-  const pages = SITES[hostOfFeed(feed) % SITES.length]!;
-  return pages[(feed + n) % pages.length]!;
+  return rssDocument(feed, base, itemsOf(feed, now).map((item) => ({ ...item, title: TITLES.get(pageOf(SITES, HOSTS, feed, item.n))! })));
 }
 
 const CDN_ADDRESS = '127.0.255.1';
 
-/** Inserts `insert` before the first `marker` (case-insensitive), or at `fallback`. */
-function inserted(bytes: Buffer, marker: string, insert: string, after = false): Buffer {
-  const at = bytes.toString('latin1').toLowerCase().indexOf(marker);
-  if (at < 0) return bytes;
-  const cut = after ? at + marker.length : at;
-  return Buffer.concat([bytes.subarray(0, cut), Buffer.from(insert), bytes.subarray(cut)]);
-}
-
 let served = 0;
-function page(feed: number, n: number): Buffer {
-  let bytes = pageOf(feed, n);
-  // What a page needs to be seen: its site's stylesheet and logo, the CDN's fonts, its own photograph.
-  bytes = inserted(bytes, '</head>', `<link rel="stylesheet" href="/assets/site.css"><link rel="icon" href="/assets/logo.png"><link rel="stylesheet" href="http://${CDN_ADDRESS}:${port}/fonts.css">`);
-  bytes = inserted(bytes, '</h1>', `<figure><img src="/images/${feed}-${n}.jpg" alt=""></figure>`, true);
-  // What changes on every request around an article: a rotating ad and a counter.
-  const rotating = Buffer.from(`<div class="promo">Sponsored: offer ${served++ % 97}</div>`);
-  const end = bytes.lastIndexOf('</body>');
-  return end < 0 ? Buffer.concat([bytes, rotating]) : Buffer.concat([bytes.subarray(0, end), rotating, bytes.subarray(end)]);
-}
+const page = (feed: number, n: number): Buffer => dressedPage(pageOf(SITES, HOSTS, feed, n), {
+  cdn: `http://${CDN_ADDRESS}:${port}`, photo: MONTH_EPOCH === null ? `/images/${feed}-${n}.jpg` : null, promo: served++,
+});
 
 /** Deterministic filler bytes: a file's content is the same on every request. */
 function filler(seed: number, length: number): Buffer {
@@ -153,7 +122,7 @@ function sendFile(request: import('node:http').IncomingMessage, response: import
 
 function handler(host: number) {
   return (request: import('node:http').IncomingMessage, response: import('node:http').ServerResponse) => {
-    const base = `http://${address(host)}:${port}`;
+    const base = `http://${addressOf(host)}:${port}`;
     const url = request.url ?? '/';
     let match = /^\/feeds\/(\d+)\.xml$/.exec(url);
     if (match) {
@@ -193,7 +162,7 @@ for (let host = 0; host < HOSTS; host++) {
   const server = createServer({ keepAlive: true }, handler(host));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, address(host), () => resolve());
+    server.listen(port, addressOf(host), () => resolve());
   });
   port ||= (server.address() as { port: number }).port;
   servers.push(server);
@@ -212,7 +181,7 @@ await new Promise<void>((resolve, reject) => {
   cdn.listen(port, CDN_ADDRESS, () => resolve());
 });
 servers.push(cdn);
-const feeds = Array.from({ length: FEEDS }, (_, feed) => `http://${address(hostOfFeed(feed))}:${port}/feeds/${feed}.xml`);
+const feeds = Array.from({ length: FEEDS }, (_, feed) => `http://${addressOf(hostOfFeed(feed))}:${port}/feeds/${feed}.xml`);
 process.stdout.write(`${JSON.stringify({ port, hosts: HOSTS, feeds, started, cdn: `http://${CDN_ADDRESS}:${port}`, hot: Array.from({ length: Math.min(HOT, FEEDS) }, (_, feed) => ({ feed, periodMs: periodOf(feed) })) })}\n`);
 process.on('SIGTERM', () => {
   for (const server of servers) server.close();

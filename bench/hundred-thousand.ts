@@ -1,0 +1,245 @@
+/**
+ * `npm run bench:hundred-thousand`: Forest at 100,000 feeds on 5,000 loopback hosts, on one machine
+ * (issue #70, item 3), in two phases:
+ *
+ * (a) `first-day`: every feed subscribed at once, each with one item to capture — bench:scale
+ *     with the issue's size (its table: polls, pages archived, backlog, memory, CPU).
+ * (b) `steady`: an archive that has followed the feeds for a month (bench/scale/history.ts writes
+ *     it through the archive's own store on a virtual clock: ≈ 1 M articles, their revisits, a
+ *     month of polls), then the daemon with the shipped defaults for M minutes against the web
+ *     that goes on publishing (heavy-tailed rates: bench/scale/month.ts). Measured from outside:
+ *     how late polls start against the time their feed's schedule planned (p50/p99/max; the
+ *     issue's target: p99 within 60 s), resident memory (≤ 1 GB and flat), the cores used, the
+ *     archive's growth extrapolated to a day, the archive methods that took the daemon's time
+ *     (its minute reports' effort), and the reads an archivist makes, timed at that size.
+ *
+ *   npm run bench:hundred-thousand -- [--feeds=100000] [--hosts=5000] [--minutes=10] [--phases=first-day,steady]
+ *                                     [--lead=MIN] [--json] [--keep]
+ *
+ * `--lead`: the month ends this many minutes after the bench starts (default: enough for the
+ * history to be written at 2,000 feeds a minute); the daemon starts then, so that the archive
+ * is as fresh as the month left it. When the history takes longer, the daemon starts late and
+ * the run says by how much (its first minutes catch up; lateness counts only polls planned
+ * after the daemon started).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { stringify } from 'yaml';
+import { z } from 'zod';
+import { openArchive } from '../src/archive/open-archive.js';
+import { openStore } from '../src/archive/sqlite/store.js';
+import { loadCodec } from '../src/archive/codec.js';
+import { loadSettings } from '../src/config/settings.js';
+import { serviceNodeFlags } from '../test/helpers/cli.js';
+import { benchArgs } from './args.js';
+import { busyCores, machineTicks } from './machine.js';
+import { quantile } from './quantile.js';
+import { readLog, sumEffort, type LogLine } from './scale/effort-log.js';
+import { fillMonth } from './scale/history.js';
+import { sites } from './scale/pages.js';
+import { sample, startWeb, type Sample } from './scale/process.js';
+
+const args = benchArgs();
+const FEEDS = Number(args.get('feeds') ?? 100_000);
+const HOSTS = Number(args.get('hosts') ?? 5000);
+const MINUTES = Number(args.get('minutes') ?? 10);
+const PHASES = (args.get('phases') ?? 'first-day,steady').split(',');
+const LEAD_MIN = Number(args.get('lead') ?? Math.max(2, Math.ceil(FEEDS / 2000)));
+const ROOT = join(import.meta.dirname, '..');
+const DATASETS = join(ROOT, '..', 'shared', 'datasets');
+const say = (text: string) => {
+  if (!args.has('json')) process.stderr.write(`${text}\n`);
+};
+
+/** The archive's bytes in use: its pages less the free ones (a WAL not yet checkpointed counted too). */
+function archiveBytes(path: string): number {
+  const db = new Database(path, { readonly: true });
+  try {
+    const pages = z.number().parse(db.pragma('page_count', { simple: true }));
+    const free = z.number().parse(db.pragma('freelist_count', { simple: true }));
+    const size = z.number().parse(db.pragma('page_size', { simple: true }));
+    return (pages - free) * size;
+  } finally {
+    db.close();
+  }
+}
+
+const pollLine = z.object({ msg: z.literal('polled'), time: z.string(), feed: z.string(), ms: z.number(), next: z.string() });
+
+/**
+ * How late each poll started against the time planned for it, seconds: by the previous poll of
+ * the run (its `next`) or, for a feed's first poll in the run, by the archive as the month left it.
+ * Only polls planned after `from` (the daemon's start) count.
+ */
+function lateness(log: readonly string[], planned: Map<string, number>, from: number): number[] {
+  const late: number[] = [];
+  for (const text of log) {
+    if (!text.includes('"msg":"polled"')) continue;
+    const parsed = pollLine.safeParse(JSON.parse(text));
+    if (!parsed.success) continue;
+    const { feed, time, ms, next } = parsed.data;
+    const at = planned.get(feed);
+    if (at !== undefined && at >= from) late.push((Date.parse(time) - ms - at) / 1000);
+    planned.set(feed, Date.parse(next));
+  }
+  return late;
+}
+
+async function steady() {
+  const work = mkdtempSync(join(tmpdir(), 'forest-hundred-'));
+  const benchStart = Date.now();
+  const epoch = benchStart + LEAD_MIN * 60_000;
+  const web = await startWeb({ feeds: FEEDS, hosts: HOSTS, hot: 0, month: epoch });
+  const database = join(work, 'forest.db');
+  writeFileSync(join(work, 'feeds.yaml'), stringify(web.info.feeds.map((url) => ({ url }))));
+  writeFileSync(join(work, 'settings.yaml'), stringify({
+    subscriptions: join(work, 'feeds.yaml'), database: { path: database },
+    http: { allowPrivateNetworks: ['127.0.0.0/8'] }, log: { level: 'info', pretty: false },
+  }));
+  const settings = loadSettings({ configFile: join(work, 'settings.yaml') });
+  const store = openStore(database, { create: true });
+  const fill = await fillMonth(store, { feeds: web.info.feeds, hosts: HOSTS, sites: sites(DATASETS), cdn: web.info.cdn, epoch, settings, progress: say });
+  await store.close();
+  // The month's comparison keys were made from one extraction per real page (history.ts): marked
+  // as the previous extractor's, an article's first revisit compares like with like.
+  const writer = new Database(database);
+  writer.prepare('UPDATE articles SET compare_extractor = compare_extractor - 1').run();
+  const planned = new Map(z.array(z.object({ url: z.string(), at: z.string() })).parse(writer.prepare('SELECT url, next_poll_at AS at FROM feeds').all()).map((row) => [row.url, Date.parse(row.at)]));
+  const counts = Object.fromEntries(['polls', 'items', 'snapshots', 'articles', 'versions', 'checks', 'contents', 'blobs'].map((table) => [table, z.number().parse(writer.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get())]));
+  writer.pragma('wal_checkpoint(TRUNCATE)');
+  writer.close();
+  say(`history: ${fill.polls.toLocaleString('en')} polls (${fill.notModified.toLocaleString('en')} not modified), ${fill.articles.toLocaleString('en')} articles, ${fill.revisits.toLocaleString('en')} revisits in ${fill.seconds.toFixed(0)} s`);
+  const lateStartS = Math.max(0, (Date.now() - epoch) / 1000);
+  if (Date.now() < epoch) await new Promise((resolve) => setTimeout(resolve, epoch - Date.now()));
+  const bytesBefore = archiveBytes(database);
+
+  const started = Date.now();
+  const ticksBefore = machineTicks();
+  const log = openSync(join(work, 'forest.log'), 'w');
+  const forest = spawn(process.execPath, [...(await serviceNodeFlags(ROOT)), join(ROOT, 'bin', 'forest.js'), 'run', '--config', join(work, 'settings.yaml')], { stdio: ['ignore', log, 'pipe'] });
+  let stderr = '';
+  forest.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  const exited = new Promise<number | null>((resolve) => forest.once('exit', resolve));
+  let died = false;
+  void exited.then(() => (died = true));
+  const samples: Sample[] = [];
+  const timer = setInterval(() => {
+    const s = sample(forest.pid!, Date.now() - started);
+    if (s) samples.push(s);
+    if (process.stderr.isTTY && !args.has('json')) process.stderr.write(`\r${Math.round((Date.now() - started) / 1000)} s  rss ${s?.rssMb.toFixed(0)} MB  cpu ${((s?.cpuMs ?? 0) / 1000).toFixed(0)} s   `);
+  }, 1000);
+  await Promise.race([new Promise((resolve) => setTimeout(resolve, MINUTES * 60_000)), exited]);
+  clearInterval(timer);
+  const machine = busyCores(ticksBefore, machineTicks());
+  forest.kill('SIGTERM');
+  const code = await exited;
+  web.child.kill('SIGTERM');
+  if (died && code !== 0) throw new Error(`forest exited with ${code}: ${stderr}`);
+  const bytesAfter = archiveBytes(database);
+
+  const logText = readLog(join(work, 'forest.log'));
+  const rawLog = (await import('node:fs')).readFileSync(join(work, 'forest.log'), 'utf8').split('\n');
+  const late = lateness(rawLog, planned, started);
+  const count = (msg: string) => logText.filter((entry: LogLine) => entry.msg === msg).length;
+  const effort = sumEffort(logText.flatMap((entry) => (entry.effort ? [entry.effort] : [])), 8);
+  const reads = await timedReads(database, started);
+  const check = spawnSync(process.execPath, [join(ROOT, 'bin', 'forest.js'), 'check', '--db', database], { encoding: 'utf8' });
+  const last = samples.at(-1)!;
+  const half = samples.filter((s) => s.t >= last.t / 2);
+  const peak = samples.reduce((max, s) => (s.rssMb > max.rssMb ? s : max), samples[0]!);
+  const result = {
+    feeds: FEEDS, hosts: HOSTS, minutes: MINUTES, history: { ...fill, rows: counts, bytes: bytesBefore }, lateStartS,
+    polls: late.length, pollsLogged: count('polled'), captures: count('captured'), revisits: count('revisited'), extracted: count('extracted'),
+    lateP50s: quantile(late, 0.5), lateP99s: quantile(late, 0.99), lateMaxs: quantile(late, 1), lateOver60: late.filter((s) => s > 60).length,
+    rssMaxMb: peak.rssMb, rssMaxAtS: peak.t / 1000, rssGrowthSecondHalf: half.length ? (half.at(-1)!.rssMb - half[0]!.rssMb) / half[0]!.rssMb : NaN,
+    coresUsed: last.cpuMs / last.t, machineBusyCores: machine,
+    bytesPerDay: ((bytesAfter - bytesBefore) / (last.t / 1000)) * 86_400, archiveBytes: bytesAfter,
+    storeMs: effort.storeMs, storeCalls: effort.storeCalls, storeTop: effort.top.map(([method, { calls, ms }]) => ({ method, calls, ms, meanMs: ms / calls })),
+    reads, check: check.status === 0 ? 'clean' : `exit ${check.status}: ${(check.stdout + check.stderr).trim().split('\n').slice(-3).join(' ')}`,
+  };
+  if (args.has('keep')) say(`kept ${work}`);
+  else rmSync(work, { recursive: true, force: true });
+  return result;
+}
+
+/** The reads an archivist (the web app, the API, `forest status`) makes, timed on the archive at its size: the median of up to 5 (fewer past 5 s), ms. */
+async function timedReads(database: string, now: number): Promise<Array<{ read: string; ms: number }>> {
+  const store = await openArchive({ path: database, maxSize: 'unlimited' });
+  try {
+    const [feed] = await store.feeds();
+    const reads: Array<[string, () => Promise<unknown>]> = [
+      ['articles, newest 50 (the web app\'s list)', () => store.articles({}, { limit: 50, offset: 0 })],
+      ['articles of one feed, newest 50', () => store.articles({ feed: feed!.url }, { limit: 50, offset: 0 })],
+      ['search, a common word', () => store.search('the', { limit: 20, offset: 0 })],
+      ['search, a rare phrase', () => store.search('"supreme court"', { limit: 20, offset: 0 })],
+      ['a feed\'s history (50 polls, 30 days)', () => store.feedHistory(feed!.id, { polls: 50, days: 30 })],
+      ['feed statuses (every feed)', () => store.feedStatuses()],
+      ['totals (status)', () => store.totals()],
+      ['backlog (status)', () => store.backlog(new Date(now))],
+      ['due polls, captures, revisits (a pass)', () => Promise.all([store.duePolls(new Date(now), 64), store.dueCaptures(new Date(now), 64), store.dueRevisits(new Date(now), 64)])],
+      ['changes, newest 50', () => store.changes({}, 50)],
+    ];
+    const timed: Array<{ read: string; ms: number }> = [];
+    for (const [read, run] of reads) {
+      const times: number[] = [];
+      for (let i = 0, spent = 0; i < 5 && spent < 5000; i++, spent += times.at(-1)!) {
+        const t = performance.now();
+        await run();
+        times.push(performance.now() - t);
+      }
+      timed.push({ read, ms: quantile(times, 0.5) });
+    }
+    return timed;
+  } finally {
+    await store.close();
+  }
+}
+
+/** Phase (a): bench:scale at the issue's size, its JSON. */
+function firstDay(): unknown {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'scale.ts'), `--feeds=${FEEDS}`, `--hosts=${HOSTS}`, `--minutes=${args.get('first-day-minutes') ?? MINUTES}`, '--requisites=on', '--hot=100', '--json'],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 2 ** 20 });
+  if (run.status !== 0) throw new Error(`the first day (bench:scale) failed with ${run.status}`);
+  return JSON.parse(run.stdout.trim().split('\n').at(-1)!);
+}
+
+const f = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+
+async function main(): Promise<void> {
+  await loadCodec();
+  const out: Record<string, unknown> = {};
+  if (PHASES.includes('first-day')) out['firstDay'] = firstDay();
+  if (PHASES.includes('steady')) {
+    const r = await steady();
+    out['steady'] = r;
+    if (!args.has('json')) {
+      const h = r.history;
+      console.log(`\n| ${FEEDS.toLocaleString('en')} feeds on ${HOSTS.toLocaleString('en')} hosts: steady state, ${MINUTES} min after a month | value | target |`);
+      console.log('|---|---|---|');
+      const rows: Array<[string, string, string]> = [
+        ['the month (written in)', `${h.articles.toLocaleString('en')} articles, ${h.polls.toLocaleString('en')} polls (${h.notModified.toLocaleString('en')} 304), ${h.revisits.toLocaleString('en')} revisits (${f(h.seconds, 0)} s)`, '≈ 1 M articles'],
+        ['archive rows', Object.entries(h.rows).map(([table, n]) => `${table} ${n.toLocaleString('en')}`).join(', '), ''],
+        ['archive size after the month', `${f(h.bytes / 2 ** 30, 2)} GB`, ''],
+        ['daemon started past the month\'s end', `${f(r.lateStartS, 0)} s`, '0'],
+        ['polls planned in the run (logged)', `${r.polls} (${r.pollsLogged})`, ''],
+        ['captures / revisits / extractions', `${r.captures} / ${r.revisits} / ${r.extracted}`, ''],
+        ['poll start past its planned time: p50 / p99 / max', `${f(r.lateP50s)} / ${f(r.lateP99s)} / ${f(r.lateMaxs)} s (${r.lateOver60} over 60 s)`, 'p99 ≤ 60 s'],
+        ['resident memory: max / growth over the 2nd half', `${f(r.rssMaxMb, 0)} MB (at ${f(r.rssMaxAtS, 0)} s) / ${f(100 * r.rssGrowthSecondHalf)} %`, '≤ 1 GB, flat'],
+        [`cores: the daemon / the machine (of ${availableParallelism()})`, `${f(r.coresUsed, 2)} / ${f(r.machineBusyCores, 2)}`, ''],
+        ['archive growth, extrapolated to a day', `${f(r.bytesPerDay / 2 ** 20, 0)} MB`, ''],
+        ['time waiting on the archive (calls)', `${f(r.storeMs / 1000)} s (${r.storeCalls.toLocaleString('en')})`, ''],
+        ...r.storeTop.map((m): [string, string, string] => [`  archive method ${m.method}`, `${f(m.ms / 1000)} s over ${m.calls.toLocaleString('en')} calls (${f(m.meanMs, 2)} ms each)`, '']),
+        ...r.reads.map((read): [string, string, string] => [`  read: ${read.read}`, `${f(read.ms, 1)} ms`, '']),
+        ['forest check after the run', r.check, 'clean'],
+      ];
+      for (const [name, value, target] of rows) console.log(`| ${name} | ${value} | ${target} |`);
+    }
+  }
+  if (args.has('json')) console.log(JSON.stringify(out));
+  else if (out['firstDay']) console.log(`\nfirst day (bench:scale --json): ${JSON.stringify(out['firstDay'])}`);
+}
+
+await main();

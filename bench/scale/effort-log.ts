@@ -1,0 +1,31 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { effortReportSchema, type EffortReport } from '../../src/daemon/effort.js';
+
+/** A daemon's log line, as the benches read it; a minute report carries the daemon's effort (src/daemon/effort.ts). */
+const line = z.object({ msg: z.string(), time: z.string(), url: z.string().optional(), feed: z.string().optional(), effort: effortReportSchema.optional() });
+export type LogLine = z.infer<typeof line>;
+
+/** The JSON lines of a daemon's log (lines that are not the daemon's are skipped). */
+export function readLog(path: string): LogLine[] {
+  return readFileSync(path, 'utf8').split('\n').filter((text) => text.startsWith('{')).flatMap((text) => {
+    const parsed = line.safeParse(JSON.parse(text));
+    return parsed.success ? [parsed.data] : [];
+  });
+}
+
+/** A daemon's minute reports added up; the archive methods merged by name, the `top` costliest kept. */
+export function sumEffort(reports: EffortReport[], top = 4) {
+  const work = { poll: 0, capture: 0, revisit: 0, extract: 0 };
+  const methods = new Map<string, { calls: number; ms: number }>();
+  const total = { cpuMs: 0, mainBusyMs: 0, passes: 0, emptyPasses: 0, passMs: 0, claimed: 0, refused: 0, storeMs: 0, storeCalls: 0, minutes: reports.length };
+  for (const report of reports) {
+    for (const key of ['cpuMs', 'mainBusyMs', 'passes', 'emptyPasses', 'passMs', 'claimed', 'refused', 'storeMs', 'storeCalls'] as const) total[key] += report[key];
+    for (const kind of ['poll', 'capture', 'revisit', 'extract'] as const) work[kind] += report.workMs[kind];
+    for (const { method, calls, ms } of report.storeTop) {
+      const entry = methods.get(method) ?? { calls: 0, ms: 0 };
+      methods.set(method, { calls: entry.calls + calls, ms: entry.ms + ms });
+    }
+  }
+  return { ...total, work, top: [...methods].sort((a, b) => b[1].ms - a[1].ms).slice(0, top) };
+}
