@@ -145,6 +145,11 @@ for (const [name, open] of BACKENDS) {
         await assert.rejects(store.search('*', {}), /no word to search for/);
         const [snippet] = await store.search('yes', {});
         assert.match(snippet!.snippet, /\[yes\]/i);
+        // Each hit of a later page has its own snippet (snippets are made for the page of hits returned).
+        const paged = await store.search('harbour', { limit: 1, offset: 1 });
+        assert.equal(paged.length, 1);
+        assert.match(paged[0]!.snippet, /\[harbour\]/i);
+        assert.deepEqual((await store.search('harbour', {}))[1]!.snippet, paged[0]!.snippet);
 
         // Exports are the same code on both, on each backend's reads.
         const chunks: string[] = [];

@@ -12,6 +12,7 @@ import type { SearchOptions, SearchHit } from '../store.js';
  */
 
 const hitRow = z.object({
+  version: integer,
   article: integer,
   n: integer,
   feed: text,
@@ -20,15 +21,14 @@ const hitRow = z.object({
   latest: integer,
   capturedAt: text,
   rank: count,
-  snippet: text,
 });
 type Row = z.infer<typeof hitRow>;
+const snippetRow = z.object({ version: integer, snippet: text });
 
 export function search(db: Db, query: string, options: SearchOptions = {}): SearchHit[] {
   const match = toFts5(parseSearchQuery(query));
-  const rows: Row[] = checkedRows(hitRow, db.prepare(`SELECT versions.article_id AS article, versions.n, feeds.url AS feed, articles.url, contents.title, articles.versions AS latest,
-        versions.captured_at AS capturedAt, bm25(version_search, 5.0, 1.0) AS rank,
-        snippet(version_search, 1, '[', ']', '…', 16) AS snippet
+  const rows: Row[] = checkedRows(hitRow, db.prepare(`SELECT versions.id AS version, versions.article_id AS article, versions.n, feeds.url AS feed, articles.url, contents.title,
+        articles.versions AS latest, versions.captured_at AS capturedAt, bm25(version_search, 5.0, 1.0) AS rank
       FROM version_search JOIN versions ON versions.id = version_search.rowid JOIN contents ON contents.hash = versions.hash
       JOIN articles ON articles.id = versions.article_id JOIN feeds ON feeds.id = articles.feed_id
       WHERE version_search MATCH @query
@@ -38,9 +38,15 @@ export function search(db: Db, query: string, options: SearchOptions = {}): Sear
     query: match, feed: options.feed ?? null, since: options.since ?? null, until: options.until ?? null,
     limit: options.allVersions ? options.limit ?? 100 : 10_000, offset: options.allVersions ? options.offset ?? 0 : 0,
   }), 'search');
-  const hit = (row: Row, versions: number[]): SearchHit => ({
-    article: row.article, feed: row.feed, url: row.url, title: row.title, versions, latest: row.latest,
-    inLatest: versions.includes(row.latest), capturedAt: row.capturedAt, rank: row.rank, snippet: row.snippet,
-  });
-  return hitsOf(rows, options).map(({ best, versions }) => hit(best, versions));
+  const chosen = hitsOf(rows, options);
+  // Snippets only for the hits returned: one costs about as much as ranking a hundred matches, and
+  // a common word matches up to the 10,000 versions read above (bench:hundred-thousand).
+  const snippets = new Map(checkedRows(snippetRow, db.prepare(`SELECT rowid AS version, snippet(version_search, 1, '[', ']', '…', 16) AS snippet
+      FROM version_search WHERE version_search MATCH @query AND rowid IN (SELECT value FROM json_each(@versions))`).all({
+    query: match, versions: JSON.stringify(chosen.map(({ best }) => best.version)),
+  }), 'search snippets').map((row) => [row.version, row.snippet]));
+  return chosen.map(({ best, versions }) => ({
+    article: best.article, feed: best.feed, url: best.url, title: best.title, versions, latest: best.latest,
+    inLatest: versions.includes(best.latest), capturedAt: best.capturedAt, rank: best.rank, snippet: snippets.get(best.version) ?? '',
+  }));
 }
