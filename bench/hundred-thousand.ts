@@ -14,16 +14,19 @@
  *     (its minute reports' effort), and the reads an archivist makes, timed at that size.
  *
  *   npm run bench:hundred-thousand -- [--feeds=100000] [--hosts=5000] [--minutes=10] [--phases=first-day,steady]
- *                                     [--lead=MIN] [--json] [--keep]
+ *                                     [--db=sqlite|postgres] [--daemons=N] [--lead=MIN] [--json] [--keep]
+ *
+ * `--db=postgres` copies the month to a throwaway PostgreSQL cluster (`forest copy`) and runs
+ * `--daemons` daemons on it (default 2), their polls' lateness read from every daemon's log.
  *
  * `--lead`: the month ends this many minutes after the bench starts (default: enough for the
- * history to be written at 2,000 feeds a minute); the daemon starts then, so that the archive
+ * history to be written at 1,500 feeds a minute, and copied at 1,000 on PostgreSQL); the daemon starts then, so that the archive
  * is as fresh as the month left it. When the history takes longer, the daemon starts late and
  * the run says by how much (its first minutes catch up; lateness counts only polls planned
  * after the daemon started).
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -41,13 +44,19 @@ import { readLog, sumEffort, type LogLine } from './scale/effort-log.js';
 import { fillMonth } from './scale/history.js';
 import { sites } from './scale/pages.js';
 import { sample, startWeb, type Sample } from './scale/process.js';
+import { postgresBytes } from './scale/pg-size.js';
+import { launchCluster } from '../test/helpers/pg-cluster.js';
 
 const args = benchArgs();
 const FEEDS = Number(args.get('feeds') ?? 100_000);
 const HOSTS = Number(args.get('hosts') ?? 5000);
 const MINUTES = Number(args.get('minutes') ?? 10);
 const PHASES = (args.get('phases') ?? 'first-day,steady').split(',');
-const LEAD_MIN = Number(args.get('lead') ?? Math.max(2, Math.ceil(FEEDS / 2000)));
+/** `--db=postgres`: the month copied to a throwaway PostgreSQL cluster, and `--daemons` daemons on it (default 2). */
+const POSTGRES = (args.get('db') ?? 'sqlite') === 'postgres';
+const DAEMONS = Number(args.get('daemons') ?? (POSTGRES ? 2 : 1));
+if (!POSTGRES && DAEMONS !== 1) throw new Error('--daemons: a SQLite archive has one daemon (its lease); --db=postgres for several');
+const LEAD_MIN = Number(args.get('lead') ?? Math.max(2, Math.ceil(FEEDS / (POSTGRES ? 1000 : 1500))));
 const ROOT = join(import.meta.dirname, '..');
 const DATASETS = join(ROOT, '..', 'shared', 'datasets');
 const say = (text: string) => {
@@ -88,86 +97,124 @@ function lateness(log: readonly string[], planned: Map<string, number>, from: nu
   return late;
 }
 
+/** A daemon of the run: its process, its log, its samples. */
+interface Daemon { child: ChildProcess; log: string; exited: Promise<number | null>; samples: Sample[]; stderr: string }
+
+function startDaemon(config: string, log: string, nodeFlags: string[], started: number): Daemon {
+  const child = spawn(process.execPath, [...nodeFlags, join(ROOT, 'bin', 'forest.js'), 'run', '--config', config], { stdio: ['ignore', openSync(log, 'w'), 'pipe'] });
+  const daemon: Daemon = { child, log, exited: new Promise((resolve) => child.once('exit', resolve)), samples: [], stderr: '' };
+  child.stderr!.on('data', (chunk: Buffer) => (daemon.stderr = (daemon.stderr + chunk.toString()).slice(-4000)));
+  const timer = setInterval(() => {
+    const s = sample(child.pid!, Date.now() - started);
+    if (s) daemon.samples.push(s);
+  }, 1000);
+  void daemon.exited.then(() => clearInterval(timer));
+  return daemon;
+}
+
 async function steady() {
   const work = mkdtempSync(join(tmpdir(), 'forest-hundred-'));
   const benchStart = Date.now();
   const epoch = benchStart + LEAD_MIN * 60_000;
   const web = await startWeb({ feeds: FEEDS, hosts: HOSTS, hot: 0, month: epoch });
   const database = join(work, 'forest.db');
-  writeFileSync(join(work, 'feeds.yaml'), stringify(web.info.feeds.map((url) => ({ url }))));
-  writeFileSync(join(work, 'settings.yaml'), stringify({
-    subscriptions: join(work, 'feeds.yaml'), database: { path: database },
-    http: { allowPrivateNetworks: ['127.0.0.0/8'] }, log: { level: 'info', pretty: false },
-  }));
-  const settings = loadSettings({ configFile: join(work, 'settings.yaml') });
-  const store = openStore(database, { create: true });
-  const fill = await fillMonth(store, { feeds: web.info.feeds, hosts: HOSTS, sites: sites(DATASETS), cdn: web.info.cdn, epoch, settings, progress: say });
-  await store.close();
-  // The month's comparison keys were made from one extraction per real page (history.ts): marked
-  // as the previous extractor's, an article's first revisit compares like with like.
-  const writer = new Database(database);
-  writer.prepare('UPDATE articles SET compare_extractor = compare_extractor - 1').run();
-  const planned = new Map(z.array(z.object({ url: z.string(), at: z.string() })).parse(writer.prepare('SELECT url, next_poll_at AS at FROM feeds').all()).map((row) => [row.url, Date.parse(row.at)]));
-  const counts = Object.fromEntries(['polls', 'items', 'snapshots', 'articles', 'versions', 'checks', 'contents', 'blobs'].map((table) => [table, z.number().parse(writer.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get())]));
-  writer.pragma('wal_checkpoint(TRUNCATE)');
-  writer.close();
-  say(`history: ${fill.polls.toLocaleString('en')} polls (${fill.notModified.toLocaleString('en')} not modified), ${fill.articles.toLocaleString('en')} articles, ${fill.revisits.toLocaleString('en')} revisits in ${fill.seconds.toFixed(0)} s`);
-  const lateStartS = Math.max(0, (Date.now() - epoch) / 1000);
-  if (Date.now() < epoch) await new Promise((resolve) => setTimeout(resolve, epoch - Date.now()));
-  const bytesBefore = archiveBytes(database);
+  const cluster = POSTGRES ? launchCluster() : null;
+  try {
+    const url = cluster ? await cluster.createDatabase('hundred') : null;
+    writeFileSync(join(work, 'feeds.yaml'), stringify(web.info.feeds.map((feed) => ({ url: feed }))));
+    writeFileSync(join(work, 'settings.yaml'), stringify({
+      subscriptions: join(work, 'feeds.yaml'), database: url === null ? { path: database } : { url },
+      http: { allowPrivateNetworks: ['127.0.0.0/8'] }, log: { level: 'info', pretty: false },
+    }));
+    const settings = loadSettings({ configFile: join(work, 'settings.yaml') });
+    const store = openStore(database, { create: true });
+    const fill = await fillMonth(store, { feeds: web.info.feeds, hosts: HOSTS, sites: sites(DATASETS), cdn: web.info.cdn, epoch, settings, progress: say });
+    await store.close();
+    // The month's comparison keys were made from one extraction per real page (history.ts): marked
+    // as the previous extractor's, an article's first revisit compares like with like.
+    const writer = new Database(database);
+    writer.prepare('UPDATE articles SET compare_extractor = compare_extractor - 1').run();
+    const planned = new Map(z.array(z.object({ url: z.string(), at: z.string() })).parse(writer.prepare('SELECT url, next_poll_at AS at FROM feeds').all()).map((row) => [row.url, Date.parse(row.at)]));
+    const counts = Object.fromEntries(['polls', 'items', 'snapshots', 'articles', 'versions', 'checks', 'contents', 'blobs'].map((table) => [table, z.number().parse(writer.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get())]));
+    writer.pragma('wal_checkpoint(TRUNCATE)');
+    writer.close();
+    say(`history: ${fill.polls.toLocaleString('en')} polls (${fill.notModified.toLocaleString('en')} not modified), ${fill.articles.toLocaleString('en')} articles, ${fill.revisits.toLocaleString('en')} revisits in ${fill.seconds.toFixed(0)} s`);
+    let copySeconds = 0;
+    if (url !== null) {
+      // The same month on PostgreSQL: forest copy, every row as it was (bench:copy measures it).
+      const copied = Date.now();
+      const copy = spawnSync(process.execPath, [join(ROOT, 'bin', 'forest.js'), 'copy', database, url, '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      if (copy.status !== 0) throw new Error(`forest copy to PostgreSQL failed: ${copy.stderr}`);
+      copySeconds = (Date.now() - copied) / 1000;
+      say(`history copied to PostgreSQL in ${copySeconds.toFixed(0)} s`);
+    }
+    const bytes = () => (url === null ? Promise.resolve(archiveBytes(database)) : postgresBytes(url));
+    const lateStartS = Math.max(0, (Date.now() - epoch) / 1000);
+    if (Date.now() < epoch) await new Promise((resolve) => setTimeout(resolve, epoch - Date.now()));
+    const bytesBefore = await bytes();
 
-  const started = Date.now();
-  const ticksBefore = machineTicks();
-  const log = openSync(join(work, 'forest.log'), 'w');
-  const forest = spawn(process.execPath, [...(await serviceNodeFlags(ROOT)), join(ROOT, 'bin', 'forest.js'), 'run', '--config', join(work, 'settings.yaml')], { stdio: ['ignore', log, 'pipe'] });
-  let stderr = '';
-  forest.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
-  const exited = new Promise<number | null>((resolve) => forest.once('exit', resolve));
-  let died = false;
-  void exited.then(() => (died = true));
-  const samples: Sample[] = [];
-  const timer = setInterval(() => {
-    const s = sample(forest.pid!, Date.now() - started);
-    if (s) samples.push(s);
-    if (process.stderr.isTTY && !args.has('json')) process.stderr.write(`\r${Math.round((Date.now() - started) / 1000)} s  rss ${s?.rssMb.toFixed(0)} MB  cpu ${((s?.cpuMs ?? 0) / 1000).toFixed(0)} s   `);
-  }, 1000);
-  await Promise.race([new Promise((resolve) => setTimeout(resolve, MINUTES * 60_000)), exited]);
-  clearInterval(timer);
-  const machine = busyCores(ticksBefore, machineTicks());
-  forest.kill('SIGTERM');
-  const code = await exited;
-  web.child.kill('SIGTERM');
-  if (died && code !== 0) throw new Error(`forest exited with ${code}: ${stderr}`);
-  const bytesAfter = archiveBytes(database);
+    const started = Date.now();
+    const ticksBefore = machineTicks();
+    const nodeFlags = await serviceNodeFlags(ROOT);
+    const daemons = Array.from({ length: DAEMONS }, (_, i) => startDaemon(join(work, 'settings.yaml'), join(work, `forest-${i + 1}.log`), nodeFlags, started));
+    const progress = setInterval(() => {
+      if (!process.stderr.isTTY || args.has('json')) return;
+      const rss = daemons.map((daemon) => daemon.samples.at(-1)?.rssMb.toFixed(0) ?? '?').join('+');
+      process.stderr.write(`\r${Math.round((Date.now() - started) / 1000)} s  rss ${rss} MB   `);
+    }, 1000);
+    await Promise.race([new Promise((resolve) => setTimeout(resolve, MINUTES * 60_000)), ...daemons.map((daemon) => daemon.exited)]);
+    clearInterval(progress);
+    const machine = busyCores(ticksBefore, machineTicks());
+    const alive = daemons.filter((daemon) => daemon.child.exitCode === null);
+    if (alive.length < daemons.length) throw new Error(`a daemon died during the run: ${daemons.map((daemon) => daemon.stderr).join('\n')}`);
+    for (const daemon of daemons) daemon.child.kill('SIGTERM');
+    const codes = await Promise.all(daemons.map((daemon) => daemon.exited));
+    web.child.kill('SIGTERM');
+    if (codes.some((code) => code !== 0)) throw new Error(`forest exited with ${codes.join(', ')}: ${daemons.map((daemon) => daemon.stderr).join('\n')}`);
+    const bytesAfter = await bytes();
 
-  const logText = readLog(join(work, 'forest.log'));
-  const rawLog = (await import('node:fs')).readFileSync(join(work, 'forest.log'), 'utf8').split('\n');
-  const late = lateness(rawLog, planned, started);
-  const count = (msg: string) => logText.filter((entry: LogLine) => entry.msg === msg).length;
-  const effort = sumEffort(logText.flatMap((entry) => (entry.effort ? [entry.effort] : [])), 8);
-  const reads = await timedReads(database, started);
-  const check = spawnSync(process.execPath, [join(ROOT, 'bin', 'forest.js'), 'check', '--db', database], { encoding: 'utf8' });
-  const last = samples.at(-1)!;
-  const half = samples.filter((s) => s.t >= last.t / 2);
-  const peak = samples.reduce((max, s) => (s.rssMb > max.rssMb ? s : max), samples[0]!);
-  const result = {
-    feeds: FEEDS, hosts: HOSTS, minutes: MINUTES, history: { ...fill, rows: counts, bytes: bytesBefore }, lateStartS,
-    polls: late.length, pollsLogged: count('polled'), captures: count('captured'), revisits: count('revisited'), extracted: count('extracted'),
-    lateP50s: quantile(late, 0.5), lateP99s: quantile(late, 0.99), lateMaxs: quantile(late, 1), lateOver60: late.filter((s) => s > 60).length,
-    rssMaxMb: peak.rssMb, rssMaxAtS: peak.t / 1000, rssGrowthSecondHalf: half.length ? (half.at(-1)!.rssMb - half[0]!.rssMb) / half[0]!.rssMb : NaN,
-    coresUsed: last.cpuMs / last.t, machineBusyCores: machine,
-    bytesPerDay: ((bytesAfter - bytesBefore) / (last.t / 1000)) * 86_400, archiveBytes: bytesAfter,
-    storeMs: effort.storeMs, storeCalls: effort.storeCalls, storeTop: effort.top.map(([method, { calls, ms }]) => ({ method, calls, ms, meanMs: ms / calls })),
-    reads, check: check.status === 0 ? 'clean' : `exit ${check.status}: ${(check.stdout + check.stderr).trim().split('\n').slice(-3).join(' ')}`,
-  };
-  if (args.has('keep')) say(`kept ${work}`);
-  else rmSync(work, { recursive: true, force: true });
-  return result;
+    const logs = daemons.map((daemon) => readLog(daemon.log));
+    // Every daemon's poll lines in time order: a feed's next poll may be another daemon's.
+    const rawLog = daemons.flatMap((daemon) => readFileSync(daemon.log, 'utf8').split('\n').filter((text) => text.startsWith('{'))).sort((x, y) => timeOf(x).localeCompare(timeOf(y)));
+    const late = lateness(rawLog, planned, started);
+    const count = (msg: string) => logs.flat().filter((entry: LogLine) => entry.msg === msg).length;
+    const effort = sumEffort(logs.flat().flatMap((entry) => (entry.effort ? [entry.effort] : [])), 8);
+    const reads = await timedReads(url === null ? { path: database } : { url }, started);
+    const check = spawnSync(process.execPath, [join(ROOT, 'bin', 'forest.js'), 'check', '--db', url ?? database], { encoding: 'utf8' });
+    const seconds = Math.min(...daemons.map((daemon) => daemon.samples.at(-1)!.t)) / 1000;
+    const cpuMs = daemons.reduce((sum, daemon) => sum + daemon.samples.at(-1)!.cpuMs, 0);
+    const peak = Math.max(...daemons.flatMap((daemon) => daemon.samples.map((s) => s.rssMb)));
+    const peakAt = Math.max(...daemons.map((daemon) => daemon.samples.reduce((max, s) => (s.rssMb > max.rssMb ? s : max), daemon.samples[0]!)).map((s) => s.t)) / 1000;
+    // Growth over the second half, the largest of the daemons'.
+    const growth = Math.max(...daemons.map((daemon) => {
+      const half = daemon.samples.filter((s) => s.t >= (seconds * 1000) / 2);
+      return half.length ? (half.at(-1)!.rssMb - half[0]!.rssMb) / half[0]!.rssMb : NaN;
+    }));
+    const result = {
+      feeds: FEEDS, hosts: HOSTS, minutes: MINUTES, archive: url === null ? 'SQLite' : 'PostgreSQL', daemons: DAEMONS,
+      history: { ...fill, rows: counts, bytes: bytesBefore, copySeconds }, lateStartS,
+      polls: late.length, pollsLogged: count('polled'), captures: count('captured'), revisits: count('revisited'), extracted: count('extracted'),
+      lateP50s: quantile(late, 0.5), lateP99s: quantile(late, 0.99), lateMaxs: quantile(late, 1), lateOver60: late.filter((s) => s > 60).length,
+      rssMaxMb: peak, rssMaxAtS: peakAt, rssGrowthSecondHalf: growth,
+      coresUsed: cpuMs / (seconds * 1000), machineBusyCores: machine,
+      bytesPerDay: ((bytesAfter - bytesBefore) / seconds) * 86_400, archiveBytes: bytesAfter,
+      storeMs: effort.storeMs, storeCalls: effort.storeCalls, storeTop: effort.top.map(([method, { calls, ms }]) => ({ method, calls, ms, meanMs: ms / calls })),
+      reads, check: check.status === 0 ? 'clean' : `exit ${check.status}: ${(check.stdout + check.stderr).trim().split('\n').slice(-3).join(' ')}`,
+    };
+    if (args.has('keep')) say(`kept ${work}`);
+    else rmSync(work, { recursive: true, force: true });
+    return result;
+  } finally {
+    web.child.kill('SIGTERM');
+    cluster?.dispose();
+  }
 }
 
+const timeOf = (line: string) => /"time":"([^"]+)"/.exec(line)?.[1] ?? '';
+
 /** The reads an archivist (the web app, the API, `forest status`) makes, timed on the archive at its size: the median of up to 5 (fewer past 5 s), ms. */
-async function timedReads(database: string, now: number): Promise<Array<{ read: string; ms: number }>> {
-  const store = await openArchive({ path: database, maxSize: 'unlimited' });
+async function timedReads(database: { path: string } | { url: string }, now: number): Promise<Array<{ read: string; ms: number }>> {
+  const store = await openArchive({ path: 'path' in database ? database.path : '', url: 'url' in database ? database.url : null, maxSize: 'unlimited' });
   try {
     const [feed] = await store.feeds();
     const reads: Array<[string, () => Promise<unknown>]> = [
@@ -220,6 +267,7 @@ async function main(): Promise<void> {
       console.log(`\n| ${FEEDS.toLocaleString('en')} feeds on ${HOSTS.toLocaleString('en')} hosts: steady state, ${MINUTES} min after a month | value | target |`);
       console.log('|---|---|---|');
       const rows: Array<[string, string, string]> = [
+        ['archive, daemons', `${r.archive}, ${r.daemons}`, ''],
         ['the month (written in)', `${h.articles.toLocaleString('en')} articles, ${h.polls.toLocaleString('en')} polls (${h.notModified.toLocaleString('en')} 304), ${h.revisits.toLocaleString('en')} revisits (${f(h.seconds, 0)} s)`, '≈ 1 M articles'],
         ['archive rows', Object.entries(h.rows).map(([table, n]) => `${table} ${n.toLocaleString('en')}`).join(', '), ''],
         ['archive size after the month', `${f(h.bytes / 2 ** 30, 2)} GB`, ''],
@@ -228,7 +276,7 @@ async function main(): Promise<void> {
         ['captures / revisits / extractions', `${r.captures} / ${r.revisits} / ${r.extracted}`, ''],
         ['poll start past its planned time: p50 / p99 / max', `${f(r.lateP50s)} / ${f(r.lateP99s)} / ${f(r.lateMaxs)} s (${r.lateOver60} over 60 s)`, 'p99 ≤ 60 s'],
         ['resident memory: max / growth over the 2nd half', `${f(r.rssMaxMb, 0)} MB (at ${f(r.rssMaxAtS, 0)} s) / ${f(100 * r.rssGrowthSecondHalf)} %`, '≤ 1 GB, flat'],
-        [`cores: the daemon / the machine (of ${availableParallelism()})`, `${f(r.coresUsed, 2)} / ${f(r.machineBusyCores, 2)}`, ''],
+        [`cores: the daemon${r.daemons > 1 ? 's' : ''} / the machine (of ${availableParallelism()})`, `${f(r.coresUsed, 2)} / ${f(r.machineBusyCores, 2)}`, ''],
         ['archive growth, extrapolated to a day', `${f(r.bytesPerDay / 2 ** 20, 0)} MB`, ''],
         ['time waiting on the archive (calls)', `${f(r.storeMs / 1000)} s (${r.storeCalls.toLocaleString('en')})`, ''],
         ...r.storeTop.map((m): [string, string, string] => [`  archive method ${m.method}`, `${f(m.ms / 1000)} s over ${m.calls.toLocaleString('en')} calls (${f(m.meanMs, 2)} ms each)`, '']),

@@ -52,7 +52,6 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
-import pg from 'pg';
 import { stringify } from 'yaml';
 import { z } from 'zod';
 import { storedBlob } from '../src/archive/rules/captures.js';
@@ -68,6 +67,7 @@ import { launchCluster } from '../test/helpers/pg-cluster.js';
 import { benchArgs } from './args.js';
 import { busyCores, machineTicks } from './machine.js';
 import { PIN, pinPostgres, pinToCore } from './cpu-pin.js';
+import { postgresBytes } from './scale/pg-size.js';
 
 const args = benchArgs();
 const FEEDS = Number(args.get('feeds') ?? 10000);
@@ -196,19 +196,6 @@ function backends(): { list: Backend[]; dispose(): void } {
     throw new Error(`--db: "${name}" is none of sqlite, postgres, postgres://…`);
   });
   return { list, dispose: () => cluster?.dispose() };
-}
-
-/** PostgreSQL's size of the archive: every table of the schema with its indexes and TOAST. */
-async function postgresBytes(url: string): Promise<number> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query(`SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0)::bigint AS bytes FROM pg_class c
-      JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind = 'r'`);
-    return Number(z.object({ bytes: z.string() }).parse(rows[0]).bytes);
-  } finally {
-    await client.end();
-  }
 }
 
 /**
