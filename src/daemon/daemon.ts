@@ -11,7 +11,7 @@ import { capturePage, pollFeed, revisitPage } from './pipeline.js';
 import { settlesWithin } from '../util/deadline.js';
 import { DAEMON_OPTIONS } from './options.js';
 import { Effort, meteredStore, type EffortReport } from './effort.js';
-import { ownHostsFirst } from './share.js';
+import { OwnHosts, ownHostsFirst } from './share.js';
 
 const megabytes = (usage: NodeJS.MemoryUsage) => ({
   rss: Math.round(usage.rss / 2 ** 20), heap: Math.round(usage.heapUsed / 2 ** 20), external: Math.round(usage.external / 2 ** 20),
@@ -77,6 +77,7 @@ export class Daemon {
 
   /** The live daemons on the archive (their owners), as last read, and when (share.ts). */
   private peers: { owners: string[]; readAt: number } = { owners: [], readAt: 0 };
+  private readonly ownHosts = new OwnHosts();
 
   constructor(context: PipelineContext, private readonly onReport?: (report: DaemonReport) => void, private readonly share?: WorkShare) {
     // Every request in flight and every one waiting for its host listens on the daemon's signal
@@ -280,7 +281,7 @@ export class Daemon {
     // as many candidates again per daemon, so that its own share of them can fill its slots.
     const owners = await this.liveDaemons();
     if (owners.length > 1) look = Math.min(DAEMON_OPTIONS.loop.candidates, look * owners.length);
-    const mine = (refs: WorkRef[]) => (this.share ? ownHostsFirst(refs, owners, this.share.owner) : refs);
+    const mine = (refs: WorkRef[]) => (this.share ? ownHostsFirst(refs, owners, this.share.owner, this.ownHosts) : refs);
     while (room > 0) {
       const due = {
         poll: mine(await store.duePolls(now, look)),

@@ -45,6 +45,12 @@ export const DAEMON_OPTIONS = {
     /** How often a daemon reads which other daemons work on the archive, to take its own hosts' work first (share.ts). */
     peersEveryMs: 10_000,
     /**
+     * Hosts whose daemon is remembered between passes (share.ts, OwnHosts), while the live
+     * daemons stay the same: more are forgotten at once (100,000 feeds on 5,000 hosts hold a
+     * twentieth of it; a host's entry is some hundred bytes).
+     */
+    hostsRemembered: 100_000,
+    /**
      * Ended units' claims are given back together a moment later, one statement for all (on
      * PostgreSQL each statement is a round trip: one a unit was a twentieth of the daemon's
      * queries). A unit is no longer due once its work committed, so no other daemon asks for it

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { WorkRef } from '../../src/archive/store.js';
-import { hostOwner, ownHostsFirst } from '../../src/daemon/share.js';
+import { hostOwner, OwnHosts, ownHostsFirst } from '../../src/daemon/share.js';
 
 const hosts = Array.from({ length: 600 }, (_, i) => `127.0.${1 + Math.floor(i / 250)}.${1 + (i % 250)}:8080`);
 
@@ -37,4 +37,19 @@ test('each daemon takes its own hosts\' units first, each group in the queue\'s 
   assert.deepEqual(theOther.slice(0, refs.length - firstOther).map((ref) => ref.id), ordered.slice(firstOther).map((ref) => ref.id), 'the other daemon starts where this one ends');
   assert.deepEqual(ownHostsFirst(refs, ['d-a'], 'd-a'), refs);
   assert.deepEqual(ownHostsFirst(refs, [], 'd-a'), refs);
+});
+
+test('which hosts are a daemon\'s is remembered between passes, and asked again when the live daemons change', () => {
+  const refs: WorkRef[] = hosts.slice(0, 60).map((host, i) => ({ kind: 'poll', id: i, url: `http://${host}/feed/${i}`, dueAt: i }));
+  const remembered = new OwnHosts();
+  const three = ['d-a', 'd-b', 'd-c'];
+  assert.deepEqual(ownHostsFirst(refs, three, 'd-a', remembered), ownHostsFirst(refs, three, 'd-a'));
+  assert.deepEqual(ownHostsFirst(refs, three, 'd-a', remembered), ownHostsFirst(refs, three, 'd-a'), 'the same answers from memory');
+  // d-b left: its hosts are shared by the two others, and the memory follows.
+  const two = ['d-a', 'd-c'];
+  const after = ownHostsFirst(refs, two, 'd-a', remembered);
+  assert.deepEqual(after, ownHostsFirst(refs, two, 'd-a'));
+  assert.notDeepEqual(after, ownHostsFirst(refs, three, 'd-a'), 'd-b\'s hosts moved');
+  // Another daemon asking with the same memory gets its own answers.
+  assert.deepEqual(ownHostsFirst(refs, two, 'd-c', remembered), ownHostsFirst(refs, two, 'd-c'));
 });
