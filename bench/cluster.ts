@@ -33,7 +33,7 @@ import { readLog, sumEffort } from './scale/effort-log.js';
  * wall time of work by kind, and the time spent waiting on the archive with its costliest
  * methods. After the run, `forest check` reads the archive.
  *
- *   npm run bench:cluster -- [--feeds=6000] [--hosts=600] [--minutes=8] [--daemons=1,2,3] [--sqlite] [--cpu-quota=0.2] [--json]
+ *   npm run bench:cluster -- [--feeds=6000] [--hosts=600] [--minutes=8] [--daemons=1,2,3] [--sqlite] [--cpu-quota=0.2] [--profile=DIR] [--json]
  */
 
 const args = benchArgs();
@@ -43,6 +43,8 @@ const MINUTES = Number(args.get('minutes') ?? 8);
 const COUNTS = (args.get('daemons') ?? '1,2,3').split(',').map(Number);
 const CPU_QUOTA = args.has('cpu-quota') ? Number(args.get('cpu-quota')) : null;
 const MIN_INTERVAL_S = 60;
+/** `--profile=DIR`: V8 CPU profiles of every daemon (main thread and worker) in DIR, to see what a daemon's CPU per page is spent on. */
+const PROFILE = args.get('profile') ? ['--cpu-prof', `--cpu-prof-dir=${args.get('profile')}`] : [];
 const ROOT = join(import.meta.dirname, '..');
 
 async function runWith(daemons: number, database: { url: string } | { path: string }) {
@@ -61,7 +63,7 @@ async function runWith(daemons: number, database: { url: string } | { path: stri
   const cpu = new Map<number, number>();
   for (let i = 0; i < daemons; i++) {
     const log = openSync(join(work, `forest-${i}.log`), 'w');
-    const child = spawn(process.execPath, [join(ROOT, 'bin', 'forest.js'), 'run', '--config', join(work, 'settings.yaml')], { stdio: ['ignore', log, 'inherit'] });
+    const child = spawn(process.execPath, [...PROFILE, join(ROOT, 'bin', 'forest.js'), 'run', '--config', join(work, 'settings.yaml')], { stdio: ['ignore', log, 'inherit'] });
     children.push(child);
     if (CPU_QUOTA !== null) uncap.push(capCpu(child.pid!, CPU_QUOTA, `forest-bench-${process.pid}-${i}`));
   }

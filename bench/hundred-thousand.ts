@@ -177,7 +177,8 @@ async function steady() {
     // Every daemon's poll lines in time order: a feed's next poll may be another daemon's.
     const rawLog = daemons.flatMap((daemon) => readFileSync(daemon.log, 'utf8').split('\n').filter((text) => text.startsWith('{'))).sort((x, y) => timeOf(x).localeCompare(timeOf(y)));
     const late = lateness(rawLog, planned, started);
-    const count = (msg: string) => logs.flat().filter((entry: LogLine) => entry.msg === msg).length;
+    // A message and its variants ("revisited: same object" is a revisit too).
+    const count = (msg: string) => logs.flat().filter((entry: LogLine) => entry.msg === msg || entry.msg.startsWith(`${msg}:`)).length;
     const effort = sumEffort(logs.flat().flatMap((entry) => (entry.effort ? [entry.effort] : [])), 8);
     const reads = await timedReads(url === null ? { path: database } : { url }, started);
     const check = spawnSync(process.execPath, [join(ROOT, 'bin', 'forest.js'), 'check', '--db', url ?? database], { encoding: 'utf8' });
