@@ -8,7 +8,7 @@ import { capCpu } from './cpu-quota.js';
 import { busyCores, machineTicks } from './machine.js';
 import { sample, startWeb } from './scale/process.js';
 import { launchCluster } from '../test/helpers/pg-cluster.js';
-import { readLog, sumEffort } from './scale/effort-log.js';
+import { readLog, sumEffort } from './scale/daemon-log.js';
 
 /**
  * bench:cluster (issue #51): 1, 2 and 3 daemons, one worker thread each, on one PostgreSQL

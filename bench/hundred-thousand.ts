@@ -40,7 +40,7 @@ import { serviceNodeFlags } from '../test/helpers/cli.js';
 import { benchArgs } from './args.js';
 import { busyCores, machineTicks } from './machine.js';
 import { quantile } from './quantile.js';
-import { readLog, sumEffort, type LogLine } from './scale/effort-log.js';
+import { pollLateness, readLog, sumEffort, type LogLine } from './scale/daemon-log.js';
 import { fillMonth } from './scale/history.js';
 import { sites } from './scale/pages.js';
 import { sample, startWeb, type Sample } from './scale/process.js';
@@ -74,27 +74,6 @@ function archiveBytes(path: string): number {
   } finally {
     db.close();
   }
-}
-
-const pollLine = z.object({ msg: z.literal('polled'), time: z.string(), feed: z.string(), ms: z.number(), next: z.string() });
-
-/**
- * How late each poll started against the time planned for it, seconds: by the previous poll of
- * the run (its `next`) or, for a feed's first poll in the run, by the archive as the month left it.
- * Only polls planned after `from` (the daemon's start) count.
- */
-function lateness(log: readonly string[], planned: Map<string, number>, from: number): number[] {
-  const late: number[] = [];
-  for (const text of log) {
-    if (!text.includes('"msg":"polled"')) continue;
-    const parsed = pollLine.safeParse(JSON.parse(text));
-    if (!parsed.success) continue;
-    const { feed, time, ms, next } = parsed.data;
-    const at = planned.get(feed);
-    if (at !== undefined && at >= from) late.push((Date.parse(time) - ms - at) / 1000);
-    planned.set(feed, Date.parse(next));
-  }
-  return late;
 }
 
 /** A daemon of the run: its process, its log, its samples. */
@@ -176,7 +155,8 @@ async function steady() {
     const logs = daemons.map((daemon) => readLog(daemon.log));
     // Every daemon's poll lines in time order: a feed's next poll may be another daemon's.
     const rawLog = daemons.flatMap((daemon) => readFileSync(daemon.log, 'utf8').split('\n').filter((text) => text.startsWith('{'))).sort((x, y) => timeOf(x).localeCompare(timeOf(y)));
-    const late = lateness(rawLog, planned, started);
+    // Planned by the previous poll of the run, or for a feed's first poll in it by the archive as the month left it.
+    const late = pollLateness(rawLog, { planned, from: started });
     // A message and its variants ("revisited: same object" is a revisit too).
     const count = (msg: string) => logs.flat().filter((entry: LogLine) => entry.msg === msg || entry.msg.startsWith(`${msg}:`)).length;
     const effort = sumEffort(logs.flat().flatMap((entry) => (entry.effort ? [entry.effort] : [])), 8);

@@ -68,6 +68,7 @@ import { benchArgs } from './args.js';
 import { busyCores, machineTicks } from './machine.js';
 import { PIN, pinPostgres, pinToCore } from './cpu-pin.js';
 import { postgresBytes } from './scale/pg-size.js';
+import { pollLateness } from './scale/daemon-log.js';
 
 const args = benchArgs();
 const FEEDS = Number(args.get('feeds') ?? 10000);
@@ -145,29 +146,6 @@ function firstExtractions(log: readonly string[]): Map<string, string> {
     if (seen === undefined || line.time < seen) first.set(line.url, line.time);
   }
   return first;
-}
-
-const pollLine = z.object({ msg: z.string(), time: z.string(), feed: z.string(), ms: z.number(), next: z.string() });
-
-/**
- * How late the polls of `feeds` started against the time their previous poll planned (seconds),
- * from the daemon's log: a poll's start is its line's time less its duration (the fetch, the
- * parse and the decision; the write after it is a few ms). A hot item's delay is its feed's
- * interval plus this plus the capture's part.
- */
-function pollLateness(log: readonly string[], feeds: ReadonlySet<string>): number[] {
-  const planned = new Map<string, number>();
-  const late: number[] = [];
-  for (const text of log) {
-    if (!text.includes('"msg":"poll')) continue;
-    const parsed = pollLine.safeParse(JSON.parse(text));
-    if (!parsed.success || !feeds.has(parsed.data.feed)) continue;
-    const { feed, time, ms, next } = parsed.data;
-    const at = planned.get(feed);
-    if (at !== undefined) late.push((Date.parse(time) - ms - at) / 1000);
-    planned.set(feed, Date.parse(next));
-  }
-  return late;
 }
 
 /** Where a run's archive lives: a SQLite file of the run's own, or an empty PostgreSQL database. */
@@ -282,7 +260,8 @@ async function runOnce(root: string, backend: Backend, requisites: 'on' | 'off')
   // The service's part: from the poll that saw the item to its capture.
   const hotServiceDelays = captured.map((row) => (Date.parse(row.fetched) - Date.parse(row.seen)) / 1000);
   const hotFeeds = web.info.feeds.slice(0, HOT);
-  const hotPollsLate = pollLateness(logLines, new Set(hotFeeds));
+  // A hot item's delay is its feed's interval plus this lateness plus the capture's part.
+  const hotPollsLate = pollLateness(logLines, { feeds: new Set(hotFeeds) });
   const count = (sql: string, ...params: string[]) => z.number().parse(db.prepare(sql).pluck().get(...params));
   const polls = count('SELECT COUNT(*) FROM polls');
   const hotPolls = count(`SELECT COUNT(*) FROM polls JOIN feeds ON feeds.id = polls.feed_id WHERE feeds.url IN (${hotFeeds.map(() => '?').join(', ')})`, ...hotFeeds);

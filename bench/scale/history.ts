@@ -121,8 +121,8 @@ export async function fillMonth(store: SqliteStore, options: MonthOptions): Prom
   const ids = new Map(db.prepare('SELECT id, url AS key FROM feeds').all().map((row) => idRow.parse(row)).map((row) => [row.key, row.id]));
   const itemIds = (feedId: number, guids: readonly string[]) => new Map(db.prepare(`SELECT id, guid AS key FROM items WHERE feed_id = ? AND guid IN (${guids.map(() => '?').join(', ')})`)
     .all(feedId, ...guids).map((row) => idRow.parse(row)).map((row) => [row.key, row.id]));
-  const titles = new Map<Buffer, string>();
-  const titleOfPage = (bytes: Buffer) => titles.get(bytes) ?? (titles.set(bytes, titleOf(bytes)), titles.get(bytes)!);
+  const titles = new Map(options.sites.flat().map((bytes) => [bytes, titleOf(bytes)]));
+  const titleOfPage = (bytes: Buffer) => titles.get(bytes)!;
   const pages = new Map<Buffer, Page>();
   const pageFor = (feed: FeedState, n: number, url: string): Page => {
     const source = pageOf(options.sites, options.hosts, feed.index, n);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { effortReportSchema, type EffortReport } from '../../src/daemon/effort.js';
 
-/** A daemon's log line, as the benches read it; a minute report carries the daemon's effort (src/daemon/effort.ts). */
+/** A daemon's log line as the benches read it; a minute report carries the daemon's effort (src/daemon/effort.ts). */
 const line = z.object({ msg: z.string(), time: z.string(), url: z.string().optional(), feed: z.string().optional(), effort: effortReportSchema.optional() });
 export type LogLine = z.infer<typeof line>;
 
@@ -28,4 +28,28 @@ export function sumEffort(reports: EffortReport[], top = 4) {
     }
   }
   return { ...total, work, top: [...methods].sort((a, b) => b[1].ms - a[1].ms).slice(0, top) };
+}
+
+const pollLine = z.object({ msg: z.string(), time: z.string(), feed: z.string(), ms: z.number(), next: z.string() });
+
+/**
+ * How late polls started against the time their feed's previous poll planned (seconds), from a
+ * daemon's log lines in time order: a poll's start is its line's time less its duration (the
+ * fetch, the parse and the decision; the write after it is a few ms). `planned`: what was planned
+ * before the log begins (the archive's next polls); `feeds`: these feeds' polls only; `from`:
+ * only polls planned from then on.
+ */
+export function pollLateness(log: readonly string[], options: { feeds?: ReadonlySet<string>; planned?: ReadonlyMap<string, number>; from?: number } = {}): number[] {
+  const planned = new Map(options.planned);
+  const late: number[] = [];
+  for (const text of log) {
+    if (!text.includes('"msg":"poll')) continue;
+    const parsed = pollLine.safeParse(JSON.parse(text));
+    if (!parsed.success || (options.feeds && !options.feeds.has(parsed.data.feed))) continue;
+    const { feed, time, ms, next } = parsed.data;
+    const at = planned.get(feed);
+    if (at !== undefined && at >= (options.from ?? Number.NEGATIVE_INFINITY)) late.push((Date.parse(time) - ms - at) / 1000);
+    planned.set(feed, Date.parse(next));
+  }
+  return late;
 }
