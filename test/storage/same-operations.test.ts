@@ -200,6 +200,7 @@ for (const seed of [1, 2, 3]) {
     for (const store of [await openArchive({ path: file, maxSize: 'unlimited' }, { create: true }), await openArchive({ path: '', maxSize: 'unlimited', url })]) {
       try {
         await play(store, seed, 160);
+        assert.deepEqual((await store.verify()).filter((check) => check.problems.length > 0), [], 'forest check finds nothing wrong');
         const later = at(3000);
         answers.push({
           nextWorkAt: await store.nextWorkAt({ capture: true, revisit: true }), backlog: await store.backlog(later),
@@ -216,5 +217,25 @@ for (const seed of [1, 2, 3]) {
     assert.ok(feedRows.some((row) => !row.includes('["error_count",0]')) && feedRows.some((row) => !row.includes('["etag",null]')), 'the sequence made failed polls and polls with validators');
     assert.ok((sqlite.get('versions')?.length ?? 0) > 5 && (sqlite.get('checks')?.length ?? 0) > 5, `the sequence made versions and checks: ${sqlite.get('versions')?.length}, ${sqlite.get('checks')?.length}`);
     assert.deepEqual(differences(sqlite, postgres), []);
+
+    // Each article's count of checks (what status sums) is of the checks stored, after retention
+    // deleted some; `forest check` on each engine agrees, and sees one count made wrong.
+    const counted = (rows: string[]) => rows.reduce((sum, row) => sum + Number(/\["checks",(\d+)\]/.exec(row)?.[1]), 0);
+    assert.ok((sqlite.get('check_days') ?? []).length > 0, 'retention summarised checks in the sequence');
+    assert.equal(counted(sqlite.get('articles') ?? []), (sqlite.get('checks') ?? []).length);
+    const sqliteDb = new Database(file);
+    sqliteDb.prepare('UPDATE articles SET checks = checks + 1 WHERE id = (SELECT MIN(id) FROM articles)').run();
+    sqliteDb.close();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query('UPDATE articles SET checks = checks + 1 WHERE id = (SELECT MIN(id) FROM articles)');
+    await client.end();
+    for (const store of [await openArchive({ path: file, maxSize: 'unlimited' }), await openArchive({ path: '', maxSize: 'unlimited', url })]) {
+      try {
+        assert.deepEqual((await store.verify()).filter((check) => check.problems.length > 0), [{ name: 'counts of checks', problems: ['1 article whose count of checks differs from the checks stored'] }]);
+      } finally {
+        await store.close();
+      }
+    }
   });
 }

@@ -30,14 +30,13 @@ export async function countEnabledFeeds(sql: Sql): Promise<number> {
 
 /** Per-feed counts for status, each table read once (grouped). */
 export async function feedCounts(sql: Sql): Promise<Map<number, FeedCounts>> {
-  const [items, errors, articles, checks] = await Promise.all([
+  const [items, errors, articles] = await Promise.all([
     sql.all(`SELECT feed_id AS "feedId", COUNT(*) AS items, COUNT(*) FILTER (WHERE page_state = 'captured') AS pages,
       COUNT(*) FILTER (WHERE page_state = 'failed') AS "failedPages", COUNT(*) FILTER (WHERE page_state = 'pending') AS "pendingPages" FROM items GROUP BY feed_id`),
     sql.all(`SELECT DISTINCT ON (feed_id) feed_id AS "feedId", page_error AS error FROM items WHERE page_error IS NOT NULL
       ORDER BY feed_id, page_due_at DESC NULLS LAST`),
-    sql.all(`SELECT feed_id AS "feedId", COUNT(*) AS articles, COALESCE(SUM(versions), 0) AS versions, MIN(next_check_at) AS "nextRevisit",
+    sql.all(`SELECT feed_id AS "feedId", COUNT(*) AS articles, COALESCE(SUM(versions), 0) AS versions, COALESCE(SUM(checks), 0) AS checks, MIN(next_check_at) AS "nextRevisit",
       COUNT(*) FILTER (WHERE failed_checks > 0) AS retrying, MIN(next_check_at) FILTER (WHERE failed_checks > 0) AS "nextRetry" FROM articles GROUP BY feed_id`),
-    sql.all('SELECT articles.feed_id AS "feedId", COUNT(*) AS checks FROM checks JOIN articles ON articles.id = checks.article_id GROUP BY articles.feed_id'),
   ]);
-  return feedCountsOf({ items, errors, articles, checks });
+  return feedCountsOf({ items, errors, articles });
 }

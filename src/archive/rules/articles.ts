@@ -195,19 +195,23 @@ export function* addVersionRow(article: ArticleRow, ref: VersionRef, diff: Objec
   yield* run('UPDATE articles SET versions = ? WHERE id = ?', [n, article.id]);
   // The page's validators stay: no page was fetched for this check, only its pictures.
   const page: CheckedPage = { at: ref.capturedAt, status: null, snapshotId: ref.snapshotId };
-  yield* insertCheck(article.id, page, 'changed', n, diff.summary);
-  yield* updateSchedule(article.id, page, next);
+  yield* writeCheck(article.id, page, { result: 'changed', versionN: n, reason: diff.summary }, next);
   return n;
 }
 
-function* insertCheck(articleId: number, page: CheckedPage, result: CheckRow['result'], versionN: number | null, reason: string | null): Steps<void> {
-  yield* run('INSERT INTO checks (article_id, at, status, result, snapshot_id, version_n, reason) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    [articleId, page.at, page.status, result, page.snapshotId, versionN, reason]);
-}
+/** What a check found: its result, the version it saw or made, and why. */
+interface CheckOutcome { result: CheckRow['result']; versionN: number | null; reason: string | null }
 
-/** The check's time and the next one; validators (ETag, Last-Modified) only from a 200, the only answer whose body they describe. */
-function* updateSchedule(articleId: number, page: CheckedPage, next: NextCheck, title?: string | null): Steps<void> {
-  yield* run(`UPDATE articles SET last_checked = @at, revisit_step = @step, next_check_at = @next, failed_checks = @failures,
+/**
+ * A check of an article: its row, and on the article the check's time, the next one and the count
+ * of checks made (what status sums per feed, without reading the checks; retention, which turns old
+ * checks into per-day counts, leaves it as it is). Validators (ETag, Last-Modified) only from a
+ * 200, the only answer whose body they describe.
+ */
+function* writeCheck(articleId: number, page: CheckedPage, outcome: CheckOutcome, next: NextCheck, title?: string | null): Steps<void> {
+  yield* run('INSERT INTO checks (article_id, at, status, result, snapshot_id, version_n, reason) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    [articleId, page.at, page.status, outcome.result, page.snapshotId, outcome.versionN, outcome.reason]);
+  yield* run(`UPDATE articles SET last_checked = @at, revisit_step = @step, next_check_at = @next, failed_checks = @failures, checks = checks + 1,
       etag = CASE WHEN CAST(@status AS INTEGER) = 200 THEN CAST(@etag AS TEXT) ELSE etag END,
       last_modified = CASE WHEN CAST(@status AS INTEGER) = 200 THEN CAST(@lastModified AS TEXT) ELSE last_modified END,
       title = COALESCE(CAST(@title AS TEXT), title)
@@ -230,8 +234,7 @@ export function* createArticle(article: NewArticle, content: VersionContent, pag
   const id = yield* inserted(`INSERT INTO articles (item_id, feed_id, url, final_url, canonical_url, title, versions, first_captured)
     VALUES (?, ?, ?, ?, ?, ?, 1, ?) RETURNING id`, [article.itemId, article.feedId, article.url, article.finalUrl, article.canonicalUrl, content.title, content.capturedAt], 'createArticle');
   yield* insertVersion(id, 1, content, null);
-  yield* insertCheck(id, page, 'changed', 1, 'first capture');
-  yield* updateSchedule(id, page, next, content.title);
+  yield* writeCheck(id, page, { result: 'changed', versionN: 1, reason: 'first capture' }, next, content.title);
   return id;
 }
 
@@ -240,8 +243,7 @@ export function* addVersion(article: ArticleRow, content: VersionContent, diff: 
   const n = article.versions + 1;
   yield* insertVersion(article.id, n, content, diff);
   yield* run('UPDATE articles SET versions = ? WHERE id = ?', [n, article.id]);
-  yield* insertCheck(article.id, page, 'changed', n, yield* noteComeBack(article, reason));
-  yield* updateSchedule(article.id, page, next, content.title);
+  yield* writeCheck(article.id, page, { result: 'changed', versionN: n, reason: yield* noteComeBack(article, reason) }, next, content.title);
   return n;
 }
 
@@ -318,8 +320,7 @@ export function* postponeCheck(articleId: number, at: string): Steps<void> {
 
 /** The check (in the caller's transaction), and the next one. */
 function* insertCheckOf(article: ArticleRow, page: CheckedPage, result: 'unchanged' | 'failed' | 'unavailable', next: NextCheck, reason: string | null): Steps<void> {
-  yield* insertCheck(article.id, page, result, article.versions, result === 'unchanged' ? yield* noteComeBack(article, reason) : reason);
-  yield* updateSchedule(article.id, page, next);
+  yield* writeCheck(article.id, page, { result, versionN: article.versions, reason: result === 'unchanged' ? yield* noteComeBack(article, reason) : reason }, next);
 }
 
 /** An article that must exist (articles are never deleted): its absence is a bug, not a state. Locked until the transaction ends. */
@@ -351,8 +352,7 @@ export function* recordRevisit(articleId: number, page: FetchedPage, record: Rev
   } else {
     reason = record.kind === 'identical' ? yield* noteComeBack(article, 'identical payload') : record.reason;
   }
-  yield* insertCheck(article.id, checked, record.kind === 'identical' ? 'unchanged' : record.kind, article.versions, reason);
-  yield* updateSchedule(article.id, checked, record.next);
+  yield* writeCheck(article.id, checked, { result: record.kind === 'identical' ? 'unchanged' : record.kind, versionN: article.versions, reason }, record.next);
   return snapshotId;
 }
 

@@ -34,8 +34,7 @@ export function feedCounts(db: Db): Map<number, FeedCounts> {
     items: db.prepare(`SELECT feed_id AS feedId, COUNT(*) AS items, SUM(page_state = 'captured') AS pages, SUM(page_state = 'failed') AS failedPages,
       SUM(page_state = 'pending') AS pendingPages FROM items GROUP BY feed_id`).all(),
     errors: db.prepare('SELECT feed_id AS feedId, page_error AS error, MAX(page_due_at) FROM items WHERE page_error IS NOT NULL GROUP BY feed_id').all(),
-    articles: db.prepare(`SELECT feed_id AS feedId, COUNT(*) AS articles, COALESCE(SUM(versions), 0) AS versions, MIN(next_check_at) AS nextRevisit,
+    articles: db.prepare(`SELECT feed_id AS feedId, COUNT(*) AS articles, COALESCE(SUM(versions), 0) AS versions, COALESCE(SUM(checks), 0) AS checks, MIN(next_check_at) AS nextRevisit,
       SUM(failed_checks > 0) AS retrying, MIN(CASE WHEN failed_checks > 0 THEN next_check_at END) AS nextRetry FROM articles GROUP BY feed_id`).all(),
-    checks: db.prepare('SELECT articles.feed_id AS feedId, COUNT(*) AS checks FROM checks JOIN articles ON articles.id = checks.article_id GROUP BY articles.feed_id').all(),
   });
 }

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Db } from './database.js';
 import { checkedRow, checkedRows, count } from '../rows.js';
 import type { ArchiveCheck } from '../store.js';
+import { MISCOUNTED_CHECKS, miscountedChecks } from '../feed-counts.js';
 
 /** Rows of a query as plain objects (PRAGMA results are untyped). */
 const rows = (db: Db, sql: string) => checkedRows(z.record(z.string(), z.unknown()), db.prepare(sql).all(), sql);
@@ -57,6 +58,7 @@ export function checkArchive(db: Db): ArchiveCheck[] {
   if (missing > 0) bodies.push(`${missing} capture${missing === 1 ? '' : 's'} whose body is missing`);
   if (orphanCount > 0) bodies.push(`${orphanCount} stored bod${orphanCount === 1 ? 'y' : 'ies'} (${orphanBytes} bytes) that nothing uses`);
   checks.push({ name: 'stored bodies', problems: bodies });
+  checks.push(miscountedChecks(checkedRow(count, db.prepare(MISCOUNTED_CHECKS).pluck().get(), 'miscounted checks') ?? 0));
   return checks;
 }
 

@@ -36,6 +36,9 @@ function summariseChecks(db: Db, before: string): number {
       SELECT article_id, substr(at, 1, 10), SUM(result = 'unchanged'), SUM(result = 'failed')
       FROM checks WHERE id IN (SELECT value FROM json_each(?)) GROUP BY article_id, substr(at, 1, 10)
       ON CONFLICT (article_id, day) DO UPDATE SET unchanged = unchanged + excluded.unchanged, failed = failed + excluded.failed`).run(list);
+    // Each article's count of checks is of the checks stored (status sums it): the deleted leave it.
+    db.prepare(`UPDATE articles SET checks = checks - removed.n FROM
+      (SELECT article_id, COUNT(*) AS n FROM checks WHERE id IN (SELECT value FROM json_each(?)) GROUP BY article_id) AS removed WHERE articles.id = removed.article_id`).run(list);
     db.prepare('DELETE FROM checks WHERE id IN (SELECT value FROM json_each(?))').run(list);
     return ids.length;
   })();
