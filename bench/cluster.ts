@@ -28,7 +28,8 @@ import { readLog, sumEffort } from './scale/daemon-log.js';
  * would otherwise fill (issue #70) — what a second daemon adds is then measurable here.
  *
  * Per daemon it prints where the time went, from the effort each minute's report carries
- * (src/daemon/effort.ts, summed over the run's whole minutes): CPU, the main thread's busy time,
+ * (src/daemon/effort.ts, summed over the run's whole minutes): CPU — the main thread's, the pool's
+ * workers' and the rest (V8's compiler and collector threads, libuv's) — the main thread's busy time,
  * scheduler passes and those that started nothing, claims and those another daemon held, the
  * wall time of work by kind, and the time spent waiting on the archive with its costliest
  * methods. After the run, `forest check` reads the archive.
@@ -141,11 +142,13 @@ try {
     }
     const s = (ms: number) => (ms / 1000).toFixed(1);
     console.log('\nwhere each daemon\'s time went (its minute reports summed: work and archive times add up over concurrent units):\n');
-    console.log('| archive | daemons | daemon | first poll after | minutes | CPU s | main thread busy s | passes (started nothing) | pass s | claimed (held by another) | work s: poll / capture / revisit / extract | archive wait s (calls) | costliest archive calls, s |');
+    console.log('| archive | daemons | daemon | first poll after | minutes | CPU s: all (main / pool / rest) | main thread busy s | passes (started nothing) | pass s | claimed (held by another) | work s: poll / capture / revisit / extract | archive wait s (calls) | costliest archive calls, s |');
     console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+    const split = (e: { cpuMs: number; mainCpuMs: number; poolCpuMs: number }) =>
+      (Number.isFinite(e.mainCpuMs) && Number.isFinite(e.poolCpuMs) ? `${s(e.cpuMs)} (${s(e.mainCpuMs)} / ${s(e.poolCpuMs)} / ${s(e.cpuMs - e.mainCpuMs - e.poolCpuMs)})` : s(e.cpuMs));
     for (const r of results) {
       r.effort.forEach((e, i) => {
-        console.log(`| ${r.backend} | ${r.daemons} | ${i + 1} | ${r.firstPollS[i]!.toFixed(1)} s | ${e.minutes} | ${s(e.cpuMs)} | ${s(e.mainBusyMs)} | ${e.passes} (${e.emptyPasses}) | ${s(e.passMs)} | ${e.claimed} (${e.refused}) | ${s(e.work.poll)} / ${s(e.work.capture)} / ${s(e.work.revisit)} / ${s(e.work.extract)} | ${s(e.storeMs)} (${e.storeCalls}) | ${e.top.map(([method, entry]) => `${method} ${s(entry.ms)}`).join(', ')} |`);
+        console.log(`| ${r.backend} | ${r.daemons} | ${i + 1} | ${r.firstPollS[i]!.toFixed(1)} s | ${e.minutes} | ${split(e)} | ${s(e.mainBusyMs)} | ${e.passes} (${e.emptyPasses}) | ${s(e.passMs)} | ${e.claimed} (${e.refused}) | ${s(e.work.poll)} / ${s(e.work.capture)} / ${s(e.work.revisit)} / ${s(e.work.extract)} | ${s(e.storeMs)} (${e.storeCalls}) | ${e.top.map(([method, entry]) => `${method} ${s(entry.ms)}`).join(', ')} |`);
       });
     }
   }

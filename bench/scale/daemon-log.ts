@@ -18,8 +18,10 @@ export function readLog(path: string): LogLine[] {
 export function sumEffort(reports: EffortReport[], top = 4) {
   const work = { poll: 0, capture: 0, revisit: 0, extract: 0 };
   const methods = new Map<string, { calls: number; ms: number }>();
-  const total = { cpuMs: 0, mainBusyMs: 0, passes: 0, emptyPasses: 0, passMs: 0, claimed: 0, refused: 0, storeMs: 0, storeCalls: 0, minutes: reports.length };
+  const total = { cpuMs: 0, mainCpuMs: 0, poolCpuMs: 0, mainBusyMs: 0, passes: 0, emptyPasses: 0, passMs: 0, claimed: 0, refused: 0, storeMs: 0, storeCalls: 0, minutes: reports.length };
   for (const report of reports) {
+    total.mainCpuMs += report.mainCpuMs ?? NaN;
+    total.poolCpuMs += report.poolCpuMs ?? NaN;
     for (const key of ['cpuMs', 'mainBusyMs', 'passes', 'emptyPasses', 'passMs', 'claimed', 'refused', 'storeMs', 'storeCalls'] as const) total[key] += report[key];
     for (const kind of ['poll', 'capture', 'revisit', 'extract'] as const) work[kind] += report.workMs[kind];
     for (const { method, calls, ms } of report.storeTop) {

@@ -333,7 +333,7 @@ export class Daemon {
 
   private async maybeReport(): Promise<void> {
     if (Date.now() - this.period.started < DAEMON_OPTIONS.loop.reportEveryMs) return;
-    const report = { ...(await this.report()), effort: this.effort.take() };
+    const report = { ...(await this.report()), effort: this.effort.take(this.context.pool.threadIds) };
     this.period = this.freshPeriod();
     this.onReport?.(report);
   }

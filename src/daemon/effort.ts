@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import type { WorkKind } from '../archive/store.js';
+import { threadCpuMs } from '../util/thread-cpu.js';
 
 /**
  * Where a daemon's time goes, period by period (issue #70): its process's CPU and its main
@@ -19,6 +20,12 @@ export type EffortKind = WorkKind | 'extract';
 export interface EffortReport {
   /** CPU the process used (every thread: the main one, the pool's, V8's helpers), ms. */
   cpuMs: number;
+  /**
+   * Of it, the main thread's and the pool's workers' (the rest is V8's compiler and collector
+   * threads and libuv's), ms; null where the threads' CPU cannot be read (not Linux).
+   */
+  mainCpuMs: number | null;
+  poolCpuMs: number | null;
   /** The main thread's busy time (its event loop not idle), ms. */
   mainBusyMs: number;
   passes: number;
@@ -41,7 +48,7 @@ export interface EffortReport {
 const count = z.number();
 /** An effort report as read back (a daemon's lease, its log): the interface above, checked. */
 export const effortReportSchema = z.object({
-  cpuMs: count, mainBusyMs: count, passes: count, emptyPasses: count, passMs: count, claimed: count, refused: count,
+  cpuMs: count, mainCpuMs: count.nullable(), poolCpuMs: count.nullable(), mainBusyMs: count, passes: count, emptyPasses: count, passMs: count, claimed: count, refused: count,
   workMs: z.object({ poll: count, capture: count, revisit: count, extract: count }), storeMs: count, storeCalls: count,
   storeTop: z.array(z.object({ method: z.string(), calls: count, ms: count })),
 }) satisfies z.ZodType<EffortReport>;
@@ -53,6 +60,8 @@ const emptyWork = (): Record<EffortKind, number> => ({ poll: 0, capture: 0, revi
 
 export class Effort {
   private cpu = process.cpuUsage();
+  /** Each thread's CPU at the period's start, ms: the main thread's from now, as process.cpuUsage(); a pool's worker from its start. */
+  private threads = new Map<number, number>([[process.pid, threadCpuMs(process.pid) ?? 0]]);
   private loop = performance.eventLoopUtilization();
   private passes = { passes: 0, empty: 0, ms: 0, claimed: 0, refused: 0 };
   private work = emptyWork();
@@ -83,13 +92,29 @@ export class Effort {
     }
   }
 
-  /** The period's figures; the next period starts now. */
-  take(): EffortReport {
+  /** CPU the threads used since the last reading (a thread first seen counts from its start), ms; null without /proc. */
+  private threadsCpu(tids: readonly number[]): number | null {
+    let sum: number | null = null;
+    for (const tid of tids) {
+      const now = threadCpuMs(tid);
+      if (now === null) continue;
+      sum = (sum ?? 0) + now - (this.threads.get(tid) ?? 0);
+      this.threads.set(tid, now);
+    }
+    return sum;
+  }
+
+  /** The period's figures; the next period starts now. `poolThreads`: the kernel's ids of the pool's workers. */
+  take(poolThreads: readonly number[] = []): EffortReport {
     const cpu = process.cpuUsage(this.cpu);
+    const mainCpu = this.threadsCpu([process.pid]);
+    const poolCpu = poolThreads.length > 0 ? this.threadsCpu(poolThreads) : mainCpu === null ? null : 0;
     const loop = performance.eventLoopUtilization(this.loop);
     const store = [...this.store].map(([method, entry]) => ({ method, calls: entry.calls, ms: Math.round(entry.ms) }));
     const report: EffortReport = {
       cpuMs: Math.round((cpu.user + cpu.system) / 1000),
+      mainCpuMs: mainCpu === null ? null : Math.round(mainCpu),
+      poolCpuMs: poolCpu === null ? null : Math.round(poolCpu),
       mainBusyMs: Math.round(loop.active),
       passes: this.passes.passes,
       emptyPasses: this.passes.empty,

@@ -4,8 +4,8 @@ import { Piscina } from 'piscina';
 import { loadCodec, type EncodedBody } from '../archive/codec.js';
 import { settlesWithin } from '../util/deadline.js';
 import {
-  WORKER_LOADED, encodeTask, extractTask, learnTask, parseFeedTask, rebaseTask, revisitTask, type EncodeTask, type ExtractOutcome, type ExtractTask, type LearnOutcome, type LearnTask, type ParseFeedOutcome,
-  type ParseFeedTask, type RebaseOutcome, type RebaseTask, type RevisitOutcome, type RevisitTask,
+  encodeTask, extractTask, learnTask, parseFeedTask, rebaseTask, revisitTask, type EncodeTask, type ExtractOutcome, type ExtractTask, type LearnOutcome, type LearnTask, type ParseFeedOutcome,
+  type ParseFeedTask, type RebaseOutcome, type RebaseTask, type RevisitOutcome, type RevisitTask, workerLoaded,
 } from './tasks.js';
 import { DAEMON_OPTIONS } from './options.js';
 
@@ -22,6 +22,8 @@ export const WORKER_LIMITS = { maxOldGenerationSizeMb: DAEMON_OPTIONS.pool.worke
 
 export interface CpuPool {
   readonly threads: number;
+  /** The kernel's ids of the threads that have loaded (a worker the pool replaced stays listed; its CPU reads as null). */
+  readonly threadIds: readonly number[];
   encode(task: EncodeTask): Promise<EncodedBody>;
   extract(task: ExtractTask): Promise<ExtractOutcome>;
   revisit(task: RevisitTask): Promise<RevisitOutcome>;
@@ -60,12 +62,17 @@ export function createPool(threads: number): CpuPool {
   let loaded = 0;
   let allLoaded: () => void = () => {};
   const loading = new Promise<void>((resolve) => (allLoaded = resolve));
+  const threadIds: number[] = [];
   piscina.on('message', (message: unknown) => {
-    if (message === WORKER_LOADED && ++loaded >= threads) allLoaded();
+    const parsed = workerLoaded.safeParse(message);
+    if (!parsed.success) return;
+    if (parsed.data.tid !== null) threadIds.push(parsed.data.tid);
+    if (++loaded >= threads) allLoaded();
   });
   let closed = false;
   return {
     threads,
+    threadIds,
     encode: (task) => piscina.run(task, { name: 'encode' }) as Promise<EncodedBody>,
     extract: (task) => piscina.run(task, { name: 'extract' }) as Promise<ExtractOutcome>,
     revisit: (task) => piscina.run(task, { name: 'revisit' }) as Promise<RevisitOutcome>,
@@ -90,6 +97,7 @@ function inlinePool(): CpuPool {
   };
   return {
     threads: 0,
+    threadIds: [],
     encode: (task) => run(() => encodeTask(task)),
     extract: (task) => run(() => extractTask(task)),
     revisit: (task) => run(() => revisitTask(task)),

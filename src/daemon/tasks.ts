@@ -22,8 +22,9 @@ import { DAEMON_OPTIONS } from './options.js';
  * and diff all come from that one parse.
  */
 
-/** What a worker posts once its module has loaded (worker.ts); the pool counts them (pool.ts). */
+/** What a worker posts once its module has loaded (worker.ts), with its thread's id in the kernel; the pool counts them (pool.ts). */
 export const WORKER_LOADED = 'forest:worker-loaded';
+export const workerLoaded = z.object({ kind: z.literal(WORKER_LOADED), tid: z.number().int().nullable() });
 
 /** A stored page, still compressed. */
 export interface PageInput {

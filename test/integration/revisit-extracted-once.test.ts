@@ -58,7 +58,7 @@ function countingPool(): { pool: CpuPool; calls: Map<string, number> } {
   return {
     calls,
     pool: {
-      threads: 1, encode: counted('encode', inner.encode), extract: counted('extract', inner.extract), revisit: counted('revisit', inner.revisit),
+      threads: 1, threadIds: inner.threadIds, encode: counted('encode', inner.encode), extract: counted('extract', inner.extract), revisit: counted('revisit', inner.revisit),
       rebase: counted('rebase', inner.rebase), learn: counted('learn', inner.learn), parseFeed: counted('parseFeed', inner.parseFeed), close: inner.close,
     },
   };

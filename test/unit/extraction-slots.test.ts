@@ -43,6 +43,7 @@ test('a slow learning holds its feed, not the extraction slots: the other feeds\
   let learnings = 0;
   const pool: CpuPool = {
     threads: 1,
+    threadIds: [],
     extract: async (task): Promise<ExtractOutcome> => ({
       canonicalUrl: null, template: task.templates[0] ? { id: task.templates[0].id } : { signature: ['html', 'body', 'p'] }, wrapperId: null,
       article: emptyArticle('stood in for'), object: null, hash: null, packed: null, comparison: { kind: 'first' },
