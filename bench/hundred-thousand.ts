@@ -32,7 +32,6 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { stringify } from 'yaml';
 import { z } from 'zod';
-import { openArchive } from '../src/archive/open-archive.js';
 import { openStore } from '../src/archive/sqlite/store.js';
 import { loadCodec } from '../src/archive/codec.js';
 import { loadSettings } from '../src/config/settings.js';
@@ -45,6 +44,7 @@ import { fillMonth } from './scale/history.js';
 import { sites } from './scale/pages.js';
 import { sample, startWeb, type Sample } from './scale/process.js';
 import { postgresBytes } from './scale/pg-size.js';
+import { timedReads } from './scale/reads.js';
 import { launchCluster } from '../test/helpers/pg-cluster.js';
 
 const args = benchArgs();
@@ -192,39 +192,6 @@ async function steady() {
 }
 
 const timeOf = (line: string) => /"time":"([^"]+)"/.exec(line)?.[1] ?? '';
-
-/** The reads an archivist (the web app, the API, `forest status`) makes, timed on the archive at its size: the median of up to 5 (fewer past 5 s), ms. */
-async function timedReads(database: { path: string } | { url: string }, now: number): Promise<Array<{ read: string; ms: number }>> {
-  const store = await openArchive({ path: 'path' in database ? database.path : '', url: 'url' in database ? database.url : null, maxSize: 'unlimited' });
-  try {
-    const [feed] = await store.feeds();
-    const reads: Array<[string, () => Promise<unknown>]> = [
-      ['articles, newest 50 (the web app\'s list)', () => store.articles({}, { limit: 50, offset: 0 })],
-      ['articles of one feed, newest 50', () => store.articles({ feed: feed!.url }, { limit: 50, offset: 0 })],
-      ['search, a common word', () => store.search('the', { limit: 20, offset: 0 })],
-      ['search, a rare phrase', () => store.search('"supreme court"', { limit: 20, offset: 0 })],
-      ['a feed\'s history (50 polls, 30 days)', () => store.feedHistory(feed!.id, { polls: 50, days: 30 })],
-      ['feed statuses (every feed)', () => store.feedStatuses()],
-      ['totals (status)', () => store.totals()],
-      ['backlog (status)', () => store.backlog(new Date(now))],
-      ['due polls, captures, revisits (a pass)', () => Promise.all([store.duePolls(new Date(now), 64), store.dueCaptures(new Date(now), 64), store.dueRevisits(new Date(now), 64)])],
-      ['changes, newest 50', () => store.changes({}, 50)],
-    ];
-    const timed: Array<{ read: string; ms: number }> = [];
-    for (const [read, run] of reads) {
-      const times: number[] = [];
-      for (let i = 0, spent = 0; i < 5 && spent < 5000; i++, spent += times.at(-1)!) {
-        const t = performance.now();
-        await run();
-        times.push(performance.now() - t);
-      }
-      timed.push({ read, ms: quantile(times, 0.5) });
-    }
-    return timed;
-  } finally {
-    await store.close();
-  }
-}
 
 /** Phase (a): bench:scale at the issue's size, its JSON. */
 function firstDay(): unknown {

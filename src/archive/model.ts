@@ -501,16 +501,24 @@ export interface ArticleSummary extends Pick<Article, 'id' | 'url' | 'canonicalU
 }
 
 /** Archive-wide totals (the demo's report; an overview page). */
+/** Archive-wide counts (the API's status, the demo's progress): each one aggregate, whatever the archive's size. */
 export interface ArchiveTotals {
   checks: CheckCounts;
   versionsByMethod: Record<string, number>;
   articles: number;
+  backlog: Backlog;
+}
+
+/**
+ * What the demo shows of its small archive at the end: every capture is read for it (a capture
+ * per feed), so it is not part of the totals a status page asks for on an archive of any size.
+ */
+export interface ArchiveExamples {
   storedBodyBytes: number;
   /** One capture per feed. */
-  examples: Array<{ title: string | null; url: string | null; finalUrl: string; bytes: number }>;
+  captures: Array<{ title: string | null; url: string | null; finalUrl: string; bytes: number }>;
   /** The wrapper each feed uses now. */
   wrappers: Array<{ feed: string; xpath: string; samples: number }>;
-  backlog: Backlog;
 }
 
 /** A version after the first: an edit a revisit found (the change feed). */

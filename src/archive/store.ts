@@ -3,7 +3,7 @@ import type { Wrapper } from '../extract/wrapper.js';
 import type { NextCheck } from '../schedule/revisit.js';
 import type { EncodedBody, ReferenceBody, StoredBody } from './codec.js';
 import type { CopyPart } from './copy-plan.js';
-import type { ArchiveCheck, ArchiveEvent, ArchiveTotals, Article, ArticleCursor, ArticleFilter, ArticleSummary, ArticleToRevisit, Backlog, Capture, Change, Check, CheckedPage, ClaimRef, Decide, DeliveryOutcome, ExportReport, ExportSink, ExtractedFields, ExtractionRecord, Feed, FeedStatus, FeedToPoll, FetchedPage, HostGate, ItemToCapture, LeaseHolder, LeaseRequest, LeaseResult, ListSync, Memento, NotificationSummary, NotifyEvent, PollDay, PollEntry, PollRecord, Progress, PushCandidate, PushRequest, PushSubscriptionRecord, QueuedNotification, RetentionReport, RevisitRecord, SearchHit, SearchOptions, StoredCapture, RedoneVersion, StoredComparisonKey, StoredExtraction, Subscription, SyncReport, TemplateChoice, UpsertReport, Version, WarcOptions, WorkRef, WrapperInfo, RequisiteContent, RequisiteRecord, RequisiteHistory, StoredRequisite, LatestPictures, PictureEdit, VersionPicture, PageRequest, PageProgress, RequisiteSetting } from './model.js';
+import type { ArchiveCheck, ArchiveEvent, ArchiveExamples, ArchiveTotals, Article, ArticleCursor, ArticleFilter, ArticleSummary, ArticleToRevisit, Backlog, Capture, Change, Check, CheckedPage, ClaimRef, Decide, DeliveryOutcome, ExportReport, ExportSink, ExtractedFields, ExtractionRecord, Feed, FeedStatus, FeedToPoll, FetchedPage, HostGate, ItemToCapture, LeaseHolder, LeaseRequest, LeaseResult, ListSync, Memento, NotificationSummary, NotifyEvent, PollDay, PollEntry, PollRecord, Progress, PushCandidate, PushRequest, PushSubscriptionRecord, QueuedNotification, RetentionReport, RevisitRecord, SearchHit, SearchOptions, StoredCapture, RedoneVersion, StoredComparisonKey, StoredExtraction, Subscription, SyncReport, TemplateChoice, UpsertReport, Version, WarcOptions, WorkRef, WrapperInfo, RequisiteContent, RequisiteRecord, RequisiteHistory, StoredRequisite, LatestPictures, PictureEdit, VersionPicture, PageRequest, PageProgress, RequisiteSetting } from './model.js';
 
 /**
  * The archive as the rest of Forest sees it: the daemon, the CLI and the web server reach
@@ -79,6 +79,8 @@ export interface ArchiveReader {
   /** A feed's wrappers, the active ones first. */
   wrappers(feedId: number, limit: number): Promise<WrapperInfo[]>;
   totals(): Promise<ArchiveTotals>;
+  /** The demo's look at its small archive (reads every capture: not for an archive of any size). */
+  examples(): Promise<ArchiveExamples>;
   /** Each article's URL and version count (to compare with what a test web really changed). */
   versionCounts(): Promise<Array<{ id: number; url: string; versions: number }>>;
   /** The webhooks' delivery log. */

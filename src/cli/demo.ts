@@ -76,7 +76,7 @@ function versionReport(totals: ArchiveTotals, articles: Array<{ url: string; ver
 }
 
 async function summarize(store: Store, web: SyntheticWeb, database: string, logFile: string, seconds: number): Promise<Summary> {
-  const totals = await store.totals();
+  const [totals, examples] = [await store.totals(), await store.examples()];
   const feeds = (await store.feedStatuses()).map((feed) => ({ url: feed.url, title: feed.title, items: feed.items, pages: feed.pages, failedPages: feed.failedPages }));
   return {
     database,
@@ -86,10 +86,10 @@ async function summarize(store: Store, web: SyntheticWeb, database: string, logF
     items: feeds.reduce((sum, feed) => sum + feed.items, 0),
     pages: feeds.reduce((sum, feed) => sum + feed.pages, 0),
     sites: feeds.filter((feed) => feed.pages > 0).length,
-    snapshotsBytes: totals.storedBodyBytes,
-    examples: totals.examples,
+    snapshotsBytes: examples.storedBodyBytes,
+    examples: examples.captures,
     versionsByMethod: totals.versionsByMethod,
-    wrappers: totals.wrappers,
+    wrappers: examples.wrappers,
     archive: versionReport(totals, await store.versionCounts(), web, await store.size()),
   };
 }

@@ -111,6 +111,13 @@ for (const [name, open] of BACKENDS) {
         assert.deepEqual(statuses.map((status) => [status.items, status.pages, status.articles, status.versions, status.checks]), [[3, 3, 3, 4, 5], [0, 0, 0, 0, 0]]);
         assert.equal(statuses[0]!.lastPoll, at(0).toISOString());
         assert.equal(statuses[0]!.nextPoll, at(10).toISOString());
+        // Totals are counts only; the demo's examples (a capture per feed) are asked for apart.
+        const totals = await store.totals();
+        assert.deepEqual(Object.keys(totals).sort(), ['articles', 'backlog', 'checks', 'versionsByMethod']);
+        assert.equal(totals.articles, 3);
+        const examples = await store.examples();
+        assert.deepEqual(examples.captures.map((capture) => capture.url), ['https://a.example/1']);
+        assert.ok(examples.storedBodyBytes > 0);
 
         const versions = await store.versions(first.id);
         assert.deepEqual(versions.map((version) => [version.n, version.change, version.title]), [[1, [], 'Story 1'], [2, ['body-edit'], 'Story 1']]);

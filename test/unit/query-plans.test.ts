@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { migrate, openDatabase, type Db } from '../../src/archive/sqlite/database.js';
 import { readMigrations } from '../../src/archive/migrations.js';
 import { itemExtractedBefore, recentSnapshotsOfTemplate, snapshotById, templateChoicesOf } from '../../src/archive/rules/extractions.js';
-import { feedById } from '../../src/archive/sqlite/feeds.js';
+import { feedById, feedCounts } from '../../src/archive/sqlite/feeds.js';
 import { itemById, knownGuids } from '../../src/archive/rules/items.js';
 import { backlog, dueCaptures, duePolls, dueRevisits, nextWorkAt, queuedExtractions } from '../../src/archive/sqlite/queues.js';
 import { latestPayloadDigest } from '../../src/archive/rules/captures.js';
@@ -119,6 +119,21 @@ test('what the web app reads is index lookups too: a page of articles after a cu
   // (A capture is filed under the URL it was fetched at: the fixture's are http://x/<snapshot id>.)
   assert.ok(runOn(watched, capturesOfUrl('http://x/5')).length > 0);
   assertIndexLookups(db, statements, { sortsOwnResult: true });
+  db.close();
+});
+
+test('status reads each table once: the checks not at all, the failed pages by their own index, the articles in table order', () => {
+  const db = openDatabase(':memory:');
+  fillArchive(db, { feeds: 50, itemsPerFeed: 20, snapshotsPerItem: 2 });
+  const { db: watched, statements } = recording(db);
+  feedCounts(watched);
+  const plans = statements.map((statement) => ({ sql: statement.sql, plan: planOf(db, statement.sql, statement.args).join('; ') }));
+  assert.ok(plans.every((entry) => !/\bchecks\b/.test(entry.sql.replace(/AS checks|SUM\(checks\)/g, ''))), 'the checks table is not read');
+  const errors = plans.find((entry) => entry.sql.includes('page_error'))!;
+  assert.match(errors.plan, /USING INDEX items_page_error/, 'only the items whose page failed are read');
+  const articles = plans.find((entry) => entry.sql.includes('FROM articles'))!;
+  // Through an index on feed_id each article would be a lookup of its own.
+  assert.match(articles.plan, /^SCAN articles; USE TEMP B-TREE FOR GROUP BY$/);
   db.close();
 });
 

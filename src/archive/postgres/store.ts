@@ -190,10 +190,11 @@ export class PgStore extends ExportingStore implements Store {
   }
 
   async totals() {
-    return {
-      checks: await checkCounts(this.db), versionsByMethod: await versionsByMethod(this.db), articles: await countArticles(this.db),
-      storedBodyBytes: await storedBodyBytes(this.db), examples: await exampleCaptures(this.db), wrappers: await activeWrappers(this.db), backlog: await backlog(this.db, new Date()),
-    };
+    return { checks: await checkCounts(this.db), versionsByMethod: await versionsByMethod(this.db), articles: await countArticles(this.db), backlog: await backlog(this.db, new Date()) };
+  }
+
+  async examples() {
+    return { storedBodyBytes: await storedBodyBytes(this.db), captures: await exampleCaptures(this.db), wrappers: await activeWrappers(this.db) };
   }
 
   versionCounts() {

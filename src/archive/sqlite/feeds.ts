@@ -28,13 +28,17 @@ export function countEnabledFeeds(db: Db): number {
   return checkedRow(count, db.prepare(`SELECT COUNT(*) FROM feeds WHERE ${DUE.polled}`).pluck().get(), 'countEnabledFeeds') ?? 0;
 }
 
-/** Per-feed counts for status, each table read once (grouped), never a query per feed. */
+/**
+ * Per-feed counts for status, each table read once (grouped), never a query per feed. The articles
+ * are read in their table's order and grouped aside: through the feed index, each row is a lookup
+ * of its own (2.3× slower at 100,000 articles).
+ */
 export function feedCounts(db: Db): Map<number, FeedCounts> {
   return feedCountsOf({
     items: db.prepare(`SELECT feed_id AS feedId, COUNT(*) AS items, SUM(page_state = 'captured') AS pages, SUM(page_state = 'failed') AS failedPages,
       SUM(page_state = 'pending') AS pendingPages FROM items GROUP BY feed_id`).all(),
     errors: db.prepare('SELECT feed_id AS feedId, page_error AS error, MAX(page_due_at) FROM items WHERE page_error IS NOT NULL GROUP BY feed_id').all(),
     articles: db.prepare(`SELECT feed_id AS feedId, COUNT(*) AS articles, COALESCE(SUM(versions), 0) AS versions, COALESCE(SUM(checks), 0) AS checks, MIN(next_check_at) AS nextRevisit,
-      SUM(failed_checks > 0) AS retrying, MIN(CASE WHEN failed_checks > 0 THEN next_check_at END) AS nextRetry FROM articles GROUP BY feed_id`).all(),
+      SUM(failed_checks > 0) AS retrying, MIN(CASE WHEN failed_checks > 0 THEN next_check_at END) AS nextRetry FROM articles NOT INDEXED GROUP BY feed_id`).all(),
   });
 }
