@@ -77,6 +77,20 @@ export async function waitFor(predicate: () => boolean | Promise<boolean>, timeo
 }
 
 /** A `forest` process started by startForest, with its output so far. */
+/**
+ * `forest run` until `done` holds (see waitFor), then SIGTERM, as a service manager stops it: a run
+ * of fixed length ends too soon on a loaded machine (CI, 2026-12-02).
+ */
+export async function runUntil(args: string[], done: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<CliResult> {
+  const daemon = startForest([...args, 'run']);
+  try {
+    await waitFor(done, timeoutMs, what);
+  } finally {
+    daemon.kill('SIGTERM');
+  }
+  return finished(daemon);
+}
+
 export type ForestProcess = ReturnType<typeof startForest>;
 
 /** Starts `forest serve ARGS…` (on a free port unless ARGS name one) and waits until both ports listen; their addresses as printed. */

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { after, before, test } from 'node:test';
 import { stringify } from 'yaml';
 import { SyntheticWeb } from '../../src/synthetic/server.js';
-import { finished, forest, startForest, waitFor } from '../helpers/cli.js';
+import { finished, forest, runUntil, startForest, waitFor } from '../helpers/cli.js';
 import { query, scalar, workspace } from '../helpers/setup.js';
 
 const web = new SyntheticWeb();
@@ -272,7 +272,8 @@ test('OPML import and export round-trip through the CLI; a bad OPML changes noth
 test('every captured page is extracted; wrappers are learned per feed and template, and re-learned after a redesign', async () => {
   const ledger = web.site('ledger');
   const ws = workspace([{ url: ledger.feedUrl }], { http: { perHostDelay: '10ms' } });
-  const first = await forest([...ws.args, 'run', '--exit-after', '5s']);
+  const first = await runUntil(ws.args, () => count(ws.db, 'SELECT COUNT(*) FROM snapshots') >= 8
+    && count(ws.db, 'SELECT COUNT(*) FROM extractions') === count(ws.db, 'SELECT COUNT(*) FROM snapshots'), 60_000, 'eight pages captured and extracted');
   assert.equal(first.code, 0, first.stderr);
   const snapshots = count(ws.db, 'SELECT COUNT(*) FROM snapshots');
   assert.ok(snapshots >= 8);
