@@ -500,7 +500,6 @@ export interface ArticleSummary extends Pick<Article, 'id' | 'url' | 'canonicalU
   guid: string;
 }
 
-/** Archive-wide totals (the demo's report; an overview page). */
 /** Archive-wide counts (the API's status, the demo's progress): each one aggregate, whatever the archive's size. */
 export interface ArchiveTotals {
   checks: CheckCounts;

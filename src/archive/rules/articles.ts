@@ -204,9 +204,9 @@ interface CheckOutcome { result: CheckRow['result']; versionN: number | null; re
 
 /**
  * A check of an article: its row, and on the article the check's time, the next one and the count
- * of checks made (what status sums per feed, without reading the checks; retention, which turns old
- * checks into per-day counts, leaves it as it is). Validators (ETag, Last-Modified) only from a
- * 200, the only answer whose body they describe.
+ * of its checks stored (what status sums per feed, without reading the checks; retention's deletes
+ * take theirs off). Validators (ETag, Last-Modified) only from a 200, the only answer whose body
+ * they describe.
  */
 function* writeCheck(articleId: number, page: CheckedPage, outcome: CheckOutcome, next: NextCheck, title?: string | null): Steps<void> {
   yield* run('INSERT INTO checks (article_id, at, status, result, snapshot_id, version_n, reason) VALUES (?, ?, ?, ?, ?, ?, ?)',
