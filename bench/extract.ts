@@ -33,7 +33,7 @@ import { JSDOM, VirtualConsole } from 'jsdom';
 import { parseHTML as parseLinkedom } from 'linkedom';
 import { z } from 'zod';
 import { preparePage, textOf, parseHtml } from '../src/extract/dom.js';
-import { extractFromPage } from '../src/extract/extract.js';
+import { extractFromPage, wrapperSetAside } from '../src/extract/extract.js';
 import { learnFromSamples } from '../src/extract/learn.js';
 import { decodeBody } from '../src/net/charset.js';
 import { PROJECT_ROOT } from '../src/util/project-root.js';
@@ -352,6 +352,38 @@ if (pairs.length) {
   }).sort((a, b) => a.gap - b.gap);
   print([['set and site', ...gapHeader], ...bySite.map((row) => row.cells)]);
 }
+/** Wrong wrappers (see the header): per set of the page, the pairs where a foreign wrapper matched, against the single page. */
+function wrongWrappers(): void {
+  const all = sets.flatMap(({ name, pages }) => pages.map((page) => ({ set: name, page })));
+  const sites = [...new Set(all.map(({ set, page }) => `${set}\u0000${page.site}`))];
+  const wrappers = sites.flatMap((key) => {
+    const [set, site] = key.split('\u0000') as [string, string];
+    const { wrapper } = learnFromSamples(all.filter((entry) => entry.set === set && entry.page.site === site).map(({ page }) => ({ input: page.bytes, url: page.url })));
+    return wrapper ? [{ key, wrapper }] : [];
+  });
+  const rowsBySet = new Map<string, Array<{ single: number; wrong: number; id: string }>>();
+  for (const { set, page } of all) {
+    const prepared = preparePage(page.bytes, { url: page.url });
+    const alone = extractFromPage(prepared);
+    const single = summarize([scorePage(scoredText(page, alone.title, alone.text), page.gold)]).f1;
+    for (const { key, wrapper } of wrappers) {
+      if (key === `${set}\u0000${page.site}`) continue;
+      const article = extractFromPage(prepared, { wrapper });
+      if (article.method !== 'forest' && !wrapperSetAside(article)) continue;
+      const wrong = summarize([scorePage(scoredText(page, article.title, article.text), page.gold)]).f1;
+      rowsBySet.set(set, [...(rowsBySet.get(set) ?? []), { single, wrong, id: `${set} ${page.id} with ${key.split('\u0000')[1]}'s ${wrapper.xpath}` }]);
+    }
+  }
+  console.log(`\nwrong wrappers: each site's wrapper on every other site's pages (${wrappers.length} wrappers), the pairs where it matched a node:`);
+  const mean = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / Math.max(values.length, 1);
+  print([['set of the page', 'pairs', 'single', 'wrong wrapper', 'gap', 'lowered > 0.20', 'worst drop'], ...[...rowsBySet].map(([set, rows]) => {
+    const worst = rows.reduce((a, b) => (b.single - b.wrong > a.single - a.wrong ? b : a));
+    return [set, String(rows.length), mean(rows.map((r) => r.single)).toFixed(3), mean(rows.map((r) => r.wrong)).toFixed(3), (mean(rows.map((r) => r.wrong)) - mean(rows.map((r) => r.single))).toFixed(3),
+      String(rows.filter((r) => r.single - r.wrong > 0.2).length), worst.single > worst.wrong ? `${(worst.single - worst.wrong).toFixed(2)} ${worst.id}` : '—'];
+  })]);
+}
+if (pairs.length) wrongWrappers();
+
 if (learnTimes.length) {
   console.log(`\nlearning a wrapper from 5 pages: median ${quantile(learnTimes, 0.5).toFixed(0)} ms, max ${Math.max(...learnTimes).toFixed(0)} ms`);
   // In a process of its own (bench/extract/learning-speed.ts), as the daemon learns in a worker of its own.

@@ -3,7 +3,7 @@ import type { Element } from 'domhandler';
 import { escapeUTF8 } from 'entities';
 import { linkWords } from './blocks.js';
 import { boilerplateInside, isTeaserList, namesItselfBoilerplate, namesItselfComments, ALWAYS_SKIPPED } from './clean.js';
-import { keywordCoverage, pageOwnSignifiers, wordContainment, wordCount } from './guard.js';
+import { betterSupported, keywordCoverage, pageOwnSignifiers, wordCount } from './guard.js';
 import { deckBefore } from './deck.js';
 import { depthOf, isInside, lowestCommonAncestor, parentElement, type PreparedPage, preparePage, textOf } from './dom.js';
 import { mssNode } from './fallback.js';
@@ -12,7 +12,7 @@ import { EXTRACTOR_OPTIONS, type ExtractorOptions } from './options.js';
 import { articleText, regionHtml, sanitizedHtml } from './render.js';
 import { leafTerms } from './significance.js';
 import { feedSignifiers, metadataSignifiers, type Signifiers } from './signifiers.js';
-import { sigfeed } from './sigfeed.js';
+import { sigfeed, type SigfeedResult } from './sigfeed.js';
 import { termRules } from './terms.js';
 import { elementType, matchWrapper, typeAttributes, type Wrapper } from './wrapper.js';
 import { cached } from '../util/cached.js';
@@ -110,8 +110,11 @@ export interface ExtractOptions {
  * its words (a slideshow, a photo post), a credit written in a caption with them (issue #69).
  * 12: a wrapper's object holding less than half the page's own running text gives way to the
  * single page's object when that holds it and an article's worth more (issue #69).
+ * 13: a trusted wrapper's object is checked against the single page's whenever SIGFEED's block
+ * lies an article's worth apart from the wrapper's node; words it adds that seldom name the page's
+ * subject, or another block holding more of the page's keywords, set it aside (issue #69).
  */
-export const EXTRACTOR_VERSION = 12;
+export const EXTRACTOR_VERSION = 13;
 
 export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024; // as extract.maxBytes in config/default.yaml
 
@@ -334,7 +337,7 @@ function wrappedNode(page: PreparedPage, wrapper: Wrapper, signifiers: Signifier
   if (!candidate || !validWrapperNode(page, candidate, signifiers, t)) return null;
   // A wrapper learned a level too high (the column around the article) still locates it: a
   // block inside it holding most of its running text, once cleaned, is the article's core.
-  const inner = sigfeed(page, signifiers, t);
+  const inner = sigfeedOf(page, signifiers, t);
   if (!inner || inner.node === candidate || !isInside(inner.node, candidate)) return candidate;
   const skipped = boilerplateInside(page, candidate, { templateBlocks: new Set(wrapper.templateBlocks), thresholds: t });
   const total = sentenceWords(page, candidate, t, skipped);
@@ -351,6 +354,27 @@ function wrappedNode(page: PreparedPage, wrapper: Wrapper, signifiers: Signifier
   return path.find((at) => sentenceWords(page, at, t, skipped) >= t.containerShare * total && shortWords(page, at, t, skipped) - innerShort <= t.shortShare * innerWords) ?? inner.node;
 }
 
+const sigfeedResults = new WeakMap<PreparedPage, WeakMap<Signifiers, WeakMap<ExtractorOptions, SigfeedResult | null>>>();
+/** SIGFEED's block of a page, found once: a wrapper's page asks for it to place the article inside the wrapper's node, and again for the single page's object it is checked against. */
+const sigfeedOf = (page: PreparedPage, signifiers: Signifiers, t: ExtractorOptions): SigfeedResult | null =>
+  cached(cached(cached(sigfeedResults, page, () => new WeakMap()), signifiers, () => new WeakMap()), t, () => sigfeed(page, signifiers, t));
+
+/**
+ * Whether SIGFEED's block (as the single page widens it) and the wrapper's node are one
+ * article's: the same element, or one inside the other with less than an article's worth of
+ * running text between them — the page's evidence and the template agree, and the single page's
+ * object need not be made to compare (the wrapper's speed: on the shared sets four pages of five).
+ */
+function sigfeedAgrees(page: PreparedPage, node: Element, signifiers: Signifiers, t: ExtractorOptions): boolean {
+  const found = signifiedBlock(page, sigfeedOf(page, signifiers, t), signifiers, t);
+  // Only where the single page would take that block: not when it is a fragment of the page's main run.
+  const fallback = mssNode(page, t);
+  if (!found || words(page, found, t) < Math.max(t.minWords, t.sigfeedShareOfRun * (fallback ? cleanedWords(page, fallback, t) : 0))) return false;
+  if (found === node) return true;
+  const nested = isInside(found, node) || isInside(node, found);
+  return nested && Math.abs(sentenceWords(page, found, t) - sentenceWords(page, node, t)) < t.minWords;
+}
+
 /** Extracts the article object of an already prepared page. */
 export function extractFromPage(page: PreparedPage, options: ExtractOptions = {}): ArticleObject {
   const t = options.thresholds ?? EXTRACTOR_OPTIONS;
@@ -365,16 +389,15 @@ export function extractFromPage(page: PreparedPage, options: ExtractOptions = {}
   const covered = keywordCoverage(page, own, wrapped.text);
   const wrappedWords = wordCount(wrapped.text);
   const trusted = wrappedWords >= t.minWords && covered >= t.guardCoverage;
-  if (trusted && sentenceWords(page, node, t) >= t.wrapperRunShare * runningWords(page, t)) return wrapped;
+  if (trusted && sigfeedAgrees(page, node, signifiers, t)) return wrapped;
   const single = singlePage(page, options, signifiers, t);
   const singleWords = wordCount(single.text);
   if (trusted) {
-    // The wrapper's object holds the page's keywords but most of the page's running text lies
-    // elsewhere: the single page's object is better supported when it says all the wrapper's
-    // does, an article's worth more, and holds as many of the page's keywords (options.ts).
-    const better = single.method !== 'none' && wordContainment(wrapped.text, single.text) >= t.agreement
-      && singleWords - wrappedWords >= t.minWords && keywordCoverage(page, own, single.text) >= covered;
-    return better ? { ...single, reason: `${SET_ASIDE}: its object held ${wrappedWords} words of a page whose single-page object holds them and ${singleWords - wrappedWords} more` } : wrapped;
+    // The wrapper's object holds the page's keywords: it stands unless the single page's object
+    // disagrees with it and the page's own words support that one better (guard.ts).
+    const wrapperHoldsRun = sentenceWords(page, node, t) >= t.wrapperRunShare * runningWords(page, t);
+    const verdict = single.method === 'none' ? 'wrapper' : betterSupported(page, own, { wrapper: wrapped.text, single: single.text, wrapperHoldsRun }, t);
+    return verdict === 'wrapper' ? wrapped : { ...single, reason: `${SET_ASIDE}: ${verdict}` };
   }
   // Doubted: the single page's object stands unless the wrapper's holds more of the page's words.
   const tooShort = wrappedWords < t.minWords && singleWords >= t.minWords;
@@ -384,15 +407,20 @@ export function extractFromPage(page: PreparedPage, options: ExtractOptions = {}
   return wrapped;
 }
 
+/** SIGFEED's block as the single page takes it: widened when small, the headline's when the signifiers found none. */
+function signifiedBlock(page: PreparedPage, found: SigfeedResult | null, signifiers: Signifiers, t: ExtractorOptions): Element | null {
+  return widenedToDeclaredBody(page, found ? titledBlock(page, enlargedIfSmall(page, found.node, t), signifiers, t) : headlineBlock(page, t), t);
+}
+
 /** SIGFEED on the page alone, or the maximum subsequence's run when the signifiers are weak. */
 function singlePage(page: PreparedPage, options: ExtractOptions, signifiers: Signifiers, t: ExtractorOptions): ArticleObject {
-  const found = sigfeed(page, signifiers, t);
+  const found = sigfeedOf(page, signifiers, t);
   const fallback = mssNode(page, t);
   // Signifiers concentrated in one paragraph make SIGFEED's lowest common block ancestor that
   // paragraph: too little text to be an article, so its nearest ancestor with enough stands.
   // Signifiers found in no running text (a short post whose title's words are only in its
   // headline, a link) leave the headline itself: the article follows it.
-  const foundNode = widenedToDeclaredBody(page, found ? titledBlock(page, enlargedIfSmall(page, found.node, t), signifiers, t) : headlineBlock(page, t), t);
+  const foundNode = signifiedBlock(page, found, signifiers, t);
   // The headline's block is the page's own word for where its article is: its object stands.
   const signified = found !== null;
   const foundWords = foundNode ? words(page, foundNode, t) : 0;

@@ -63,6 +63,66 @@ export function wordContainment(part: string, whole: string): number {
 
 export const wordCount = (text: string) => countWordRuns(text.toLowerCase());
 
+/** The words of `whole` that `part` does not hold (as bags), joined by spaces: what one object adds to another. */
+export function wordsBeyond(whole: string, part: string): string {
+  const bag = new Map<string, number>();
+  for (const word of words(part)) bag.set(word, (bag.get(word) ?? 0) + 1);
+  return words(whole).filter((word) => {
+    const left = bag.get(word) ?? 0;
+    if (left > 0) bag.set(word, left - 1);
+    return left === 0;
+  }).join(' ');
+}
+
+export interface SupportOptions {
+  /** Two objects whose words agree this much are one article (ExtractorOptions.agreement). */
+  agreement: number;
+  /** An article's worth of words (ExtractorOptions.minWords): less added is a caption or a deck, not a disagreement. */
+  minWords: number;
+  /** Added words speaking of the page's subject at less than this share of the rate of the object they extend are about something else (ExtractorOptions.addedDensityShare). */
+  addedDensityShare: number;
+}
+
+/**
+ * Which of two objects of one page — a wrapper's and the single page's — the page's own words
+ * support better, when they disagree (issue #69): 'wrapper', or why the single page's stands.
+ * Text about a page's subject names it — SIGFEED's relevance, its signifiers' density (thesis
+ * ch. 2 §5) — and the article is where those words concentrate:
+ * - the wrapper's object holds the single page's and more: the added words belong to the
+ *   article when they name its subject at `addedDensityShare` of the single page's rate or more
+ *   (the rest of the story, a second section); below that they are about other things (a
+ *   teaser list, a comment thread, the next story), and the single page's object stands;
+ * - the single page's object holds the wrapper's and more: it stands when it holds as many of
+ *   the page's own keywords and either the wrapper's node held little of the page's running text
+ *   (`wrapperHoldsRun` false: a lede box, a gallery's first caption) or the words it adds name the
+ *   subject as above. The test of added words is not asked alone here: the signifiers come from
+ *   the page's summary, and a wrapper's object that is that summary (a lede box) names the
+ *   subject more densely than any story body does;
+ * - neither holds the other (two blocks): the one holding more of the page's own keywords.
+ * Without evidence — no keyword of the page in the object added to — the wrapper stands: the
+ * template's structure is then the better witness.
+ */
+export function betterSupported(page: PreparedPage, signifiers: Signifiers, objects: { wrapper: string; single: string; wrapperHoldsRun: boolean }, t: SupportOptions): 'wrapper' | string {
+  const { wrapper, single } = objects;
+  if (wordAgreement(wrapper, single) >= t.agreement) return 'wrapper';
+  const [wrapperWords, singleWords] = [wordCount(wrapper), wordCount(single)];
+  const addsTo = (larger: string, smaller: string, largerWords: number, smallerWords: number) =>
+    largerWords - smallerWords >= t.minWords && wordContainment(smaller, larger) >= t.agreement;
+  /** Whether what `larger` adds to `smaller` names the page's subject; null without evidence. */
+  const addedOnSubject = (larger: string, smaller: string): boolean | null => {
+    const base = keywordDensity(page, signifiers, smaller);
+    return base === 0 ? null : keywordDensity(page, signifiers, wordsBeyond(larger, smaller)) >= t.addedDensityShare * base;
+  };
+  const [wrapperCovers, singleCovers] = [keywordCoverage(page, signifiers, wrapper), keywordCoverage(page, signifiers, single)];
+  if (addsTo(wrapper, single, wrapperWords, singleWords)) {
+    return addedOnSubject(wrapper, single) === false ? `its object added ${wrapperWords - singleWords} words to the single page's that seldom name the page's subject` : 'wrapper';
+  }
+  if (addsTo(single, wrapper, singleWords, wrapperWords)) {
+    const leftOut = singleCovers >= wrapperCovers && (!objects.wrapperHoldsRun || addedOnSubject(single, wrapper) === true);
+    return leftOut ? `its object held ${wrapperWords} words of a page whose single-page object holds them and ${singleWords - wrapperWords} more` : 'wrapper';
+  }
+  return singleCovers > wrapperCovers ? `its object held ${Math.round(100 * wrapperCovers)}% of the page's own keywords, another block ${Math.round(100 * singleCovers)}%` : 'wrapper';
+}
 /** The signifiers without the site's own words (the keywords most of a template's pages share in their metadata). */
 export function pageOwnSignifiers(signifiers: Signifiers, siteTerms: readonly string[] | undefined): Signifiers {
   if (!siteTerms || siteTerms.length === 0) return signifiers;

@@ -155,15 +155,22 @@ export interface ExtractorOptions {
   /** Held-out pages checked at most: each costs a learning on the other samples and two extractions. */
   checkedPages: number;
   /**
-   * The per-page guard (issue #69): a wrapper's object holding less than this share of the page's
-   * running text (its words in sentence-length leaves) is checked against the single page's
-   * object, which the page then gets when it holds the wrapper's object (`agreement` of its
-   * words) and an article's worth (`minWords`) more, and as many of the page's own keywords. A
-   * wrapper that matched a part of the article (the lede box of another layout, a gallery's
-   * first caption) then loses to the page's own evidence. Not tuned: "most of the page's
-   * running text is elsewhere".
+   * The per-page guard (issue #69, guard.ts betterSupported): a wrapper's node holding less than
+   * this share of the page's running text (its words in sentence-length leaves) gives way to the
+   * single page's object that holds the wrapper's (`agreement` of its words) and an article's
+   * worth (`minWords`) more, and as many of the page's own keywords — the lede box of another
+   * layout, a gallery's first caption. Holding more, it gives way only when the words the single
+   * page adds name the page's subject. Not tuned: "most of the page's running text is elsewhere".
    */
   wrapperRunShare: number;
+  /**
+   * The per-page guard's test of added words (guard.ts betterSupported): words one object adds
+   * to the other belong to the article when they name the page's subject (its keywords) at this
+   * share of the rate of the object they extend or more. Not tuned: "a quarter as often" — a
+   * story's later paragraphs name its subject less than its lede, a list of other stories or a
+   * thread of comments far less.
+   */
+  addedDensityShare: number;
   /**
    * A wrapper is adopted when it is worse than the single page on at most this share of the
    * held-out pages: the per-page guard catches an odd page, so one stray page of four does not
@@ -213,12 +220,13 @@ export const EXTRACTOR_OPTIONS: Readonly<ExtractorOptions> = Object.freeze({
   agreement: 0.8,
   checkedPages: 5,
   wrapperRunShare: 0.5,
+  addedDensityShare: 0.25,
   worseShare: 0.25,
 });
 
 const SHARES: ReadonlySet<keyof ExtractorOptions> = new Set<keyof ExtractorOptions>([
   'sigfeedShareOfRun', 'fragmentShare', 'captionStoryShare', 'innerShare', 'containerShare', 'shortShare', 'guardCoverage', 'boilerplateShare', 'linkListDensity', 'teaserDensity',
-  'headingCoverage', 'declaredCoverage', 'deckPrefixShare', 'templateShare', 'deckSlotShare', 'siteKeywordShare', 'templateMatch', 'agreement', 'worseShare', 'wrapperRunShare',
+  'headingCoverage', 'declaredCoverage', 'deckPrefixShare', 'templateShare', 'deckSlotShare', 'siteKeywordShare', 'templateMatch', 'agreement', 'worseShare', 'wrapperRunShare', 'addedDensityShare',
 ]);
 const SCORES: ReadonlySet<keyof ExtractorOptions> = new Set<keyof ExtractorOptions>(['mssWord', 'mssTag']);
 

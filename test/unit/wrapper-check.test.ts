@@ -154,3 +154,35 @@ test('a wrapper whose object is a part of the article (a lede box) gives way to 
   for (const paragraph of [lede, body[0]!, body[5]!]) assert.ok(guarded.text.includes(paragraph), guarded.text.slice(0, 300));
   assert.match(guarded.reason ?? '', /^wrapper set aside: its object held \d+ words of a page whose single-page object holds them and \d+ more/);
 });
+
+test('a wrapper whose node also holds another story (the column with the article and the next one) gives way to the article', () => {
+  const title = 'Lifeboat crew rescues two kayakers off the point';
+  const story = [
+    'Two kayakers were brought ashore by the lifeboat crew on Sunday after the tide turned and carried them past the point.',
+    'The crew launched within eight minutes of the call and found the kayakers clinging to a marker buoy beyond the reef.',
+    'Both kayakers were checked by paramedics at the lifeboat station and went home that evening, the coxswain said.',
+    'The coxswain asked visitors to read the tide tables before taking kayaks out beyond the point, where the currents are strong.',
+    'It was the crew\'s fourth launch to the point this summer; each time the kayakers had set out on a falling tide.',
+    'The station will hold an open day in August, when the crew will show how a rescue beyond the reef is carried out.',
+  ];
+  // The next story in the column, as long as the article and about something else: prose, not a link list cleaning drops.
+  const next = [
+    'The bakery on the square has won the county sourdough prize for a third year running, its owner said on Friday.',
+    'She credits a starter kept alive since her grandmother opened the shop, fed twice a day with rye flour from the valley mill.',
+    'Judges praised the crust and the open crumb, and the shop expects queues along the square on Saturday morning.',
+    'A second shop in the market hall is planned for the spring, once the council has agreed the lease and the ovens are fitted.',
+    'The prize money will buy a new proving cabinet, and the rest goes to the school orchestra for its spring concert in the chapel.',
+  ];
+  const html = `<!doctype html><html lang="en"><head><title>${title} | Harbour Times</title><meta name="description" content="${story[0]}"></head>
+<body><nav><a href="/">Harbour Times</a></nav><div class="column"><div class="story"><h1>${title}</h1>${story.map((p) => `<p>${p}</p>`).join('')}</div>
+<div class="brief"><h2>Sourdough prize for the bakery on the square</h2>${next.map((p) => `<p>${p}</p>`).join('')}</div></div><footer>© Harbour Times</footer></body></html>`;
+  const column: Wrapper = { ...commentWrapper, type: 'div[class=column]', tag: 'div', attributes: { class: 'column' }, level: 2, xpath: "//div[contains(@class,'column')]" };
+  const unguarded = extractArticle(html, { url: 'https://times.example/kayak', wrapper: column, guard: false });
+  assert.equal(unguarded.method, 'forest');
+  assert.ok(unguarded.text.includes(next[1]!), 'the wrapper alone takes the column, both stories');
+  const guarded = extractArticle(html, { url: 'https://times.example/kayak', wrapper: column });
+  assert.notEqual(guarded.method, 'forest');
+  for (const paragraph of [story[0]!, story[3]!]) assert.ok(guarded.text.includes(paragraph), guarded.text.slice(0, 300));
+  assert.ok(!guarded.text.includes(next[1]!), guarded.text.slice(-300));
+  assert.match(guarded.reason ?? '', /^wrapper set aside: its object added \d+ words to the single page's that seldom name the page's subject/);
+});
