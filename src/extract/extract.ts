@@ -354,10 +354,39 @@ function wrappedNode(page: PreparedPage, wrapper: Wrapper, signifiers: Signifier
   return path.find((at) => sentenceWords(page, at, t, skipped) >= t.containerShare * total && shortWords(page, at, t, skipped) - innerShort <= t.shortShare * innerWords) ?? inner.node;
 }
 
-const sigfeedResults = new WeakMap<PreparedPage, WeakMap<Signifiers, WeakMap<ExtractorOptions, SigfeedResult | null>>>();
-/** SIGFEED's block of a page, found once: a wrapper's page asks for it to place the article inside the wrapper's node, and again for the single page's object it is checked against. */
+/** What is derived from a page for one set of signifiers and thresholds, kept with the page (a wrapper's page asks for SIGFEED's block, then the single page's object it is checked against). */
+type PerSignifiers<V> = WeakMap<PreparedPage, WeakMap<Signifiers, WeakMap<ExtractorOptions, V>>>;
+const perSignifiers = <V>(cache: PerSignifiers<V>, page: PreparedPage, signifiers: Signifiers, t: ExtractorOptions, compute: () => V): V =>
+  cached(cached(cached(cache, page, () => new WeakMap()), signifiers, () => new WeakMap()), t, compute);
+
+const sigfeedResults: PerSignifiers<SigfeedResult | null> = new WeakMap();
+/** SIGFEED's block of a page, found once. */
 const sigfeedOf = (page: PreparedPage, signifiers: Signifiers, t: ExtractorOptions): SigfeedResult | null =>
-  cached(cached(cached(sigfeedResults, page, () => new WeakMap()), signifiers, () => new WeakMap()), t, () => sigfeed(page, signifiers, t));
+  perSignifiers(sigfeedResults, page, signifiers, t, () => sigfeed(page, signifiers, t));
+
+/** The blocks the single page chooses between: SIGFEED's as it widens it, and the page's main run of text. */
+interface SinglePageBlocks {
+  found: SigfeedResult | null;
+  foundNode: Element | null;
+  foundWords: number;
+  fallback: Element | null;
+  /** The main run's words once cleaned. */
+  fallbackWords: number;
+  /** Whether the single page takes SIGFEED's block (an article's worth, not a fragment of the main run). */
+  takesFound: boolean;
+}
+const singlePageBlockResults: PerSignifiers<SinglePageBlocks> = new WeakMap();
+function singlePageBlocks(page: PreparedPage, signifiers: Signifiers, t: ExtractorOptions): SinglePageBlocks {
+  return perSignifiers(singlePageBlockResults, page, signifiers, t, () => {
+    const found = sigfeedOf(page, signifiers, t);
+    const fallback = mssNode(page, t);
+    const foundNode = signifiedBlock(page, found, signifiers, t);
+    const foundWords = foundNode ? words(page, foundNode, t) : 0;
+    const fallbackWords = fallback ? cleanedWords(page, fallback, t) : 0;
+    const takesFound = foundNode !== null && foundWords >= t.minWords && foundWords >= t.sigfeedShareOfRun * fallbackWords;
+    return { found, foundNode, foundWords, fallback, fallbackWords, takesFound };
+  });
+}
 
 /**
  * Whether SIGFEED's block (as the single page widens it) and the wrapper's node are one
@@ -367,10 +396,9 @@ const sigfeedOf = (page: PreparedPage, signifiers: Signifiers, t: ExtractorOptio
  * shared sets nine pages of ten).
  */
 function sigfeedAgrees(page: PreparedPage, node: Element, wrappedWords: number, signifiers: Signifiers, t: ExtractorOptions): boolean {
-  const found = signifiedBlock(page, sigfeedOf(page, signifiers, t), signifiers, t);
   // Only where the single page would take that block: not when it is a fragment of the page's main run.
-  const fallback = mssNode(page, t);
-  if (!found || words(page, found, t) < Math.max(t.minWords, t.sigfeedShareOfRun * (fallback ? cleanedWords(page, fallback, t) : 0))) return false;
+  const { foundNode: found, takesFound } = singlePageBlocks(page, signifiers, t);
+  if (!found || !takesFound) return false;
   if (found === node) return true;
   if (!isInside(found, node) && !isInside(node, found)) return false;
   const [a, b] = [sentenceWords(page, found, t), sentenceWords(page, node, t)];
@@ -418,23 +446,19 @@ function signifiedBlock(page: PreparedPage, found: SigfeedResult | null, signifi
 
 /** SIGFEED on the page alone, or the maximum subsequence's run when the signifiers are weak. */
 function singlePage(page: PreparedPage, options: ExtractOptions, signifiers: Signifiers, t: ExtractorOptions): ArticleObject {
-  const found = sigfeedOf(page, signifiers, t);
-  const fallback = mssNode(page, t);
   // Signifiers concentrated in one paragraph make SIGFEED's lowest common block ancestor that
   // paragraph: too little text to be an article, so its nearest ancestor with enough stands.
   // Signifiers found in no running text (a short post whose title's words are only in its
-  // headline, a link) leave the headline itself: the article follows it.
-  const foundNode = signifiedBlock(page, found, signifiers, t);
+  // headline, a link) leave the headline itself: the article follows it. The main run's words are
+  // counted once cleaned: a run that is mostly comments or link lists is not the article however
+  // long it is, nor is a run that is a list of other stories' cards.
+  const { found, foundNode, foundWords, fallback, fallbackWords, takesFound } = singlePageBlocks(page, signifiers, t);
   // The headline's block is the page's own word for where its article is: its object stands.
   const signified = found !== null;
-  const foundWords = foundNode ? words(page, foundNode, t) : 0;
-  // The main run's words once cleaned: a run that is mostly comments or link lists is not
-  // the article however long it is, nor is a run that is a list of other stories' cards.
-  const fallbackWords = fallback ? cleanedWords(page, fallback, t) : 0;
   // Weak signifiers (a title that is only the site's name) can point at a footer: when the
   // block they find holds a small part of the page's main run of text, trust the run.
   const fromRun = () => (fallback && fallbackWords >= t.minWords && !isTeaserList(fallback, t) ? objectAt(page, fallback, 'fallback', options, t) : null);
-  if (foundNode && foundWords >= t.minWords && foundWords >= t.sigfeedShareOfRun * fallbackWords) {
+  if (foundNode && takesFound) {
     const object = objectAt(page, foundNode, 'sigfeed', options, t);
     // A page never yields a fragment of its article: SIGFEED's block held an article's words,
     // but cleaning left too few of them to be one, and less than `fragmentShare` of the block's

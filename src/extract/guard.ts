@@ -44,35 +44,27 @@ export function wordAgreement(a: string, b: string): number {
   return total === 0 ? 1 : (2 * shared) / total;
 }
 
-/** The share of `part`'s words (as a bag) that `whole` holds too: 1 when `whole` says all `part` says. */
-export function wordContainment(part: string, whole: string): number {
+/** The words of `part` that `whole` does not hold, each word of `whole` holding one occurrence (bags of words). */
+function wordsNotIn(part: string, whole: string): string[] {
   const bag = new Map<string, number>();
   for (const word of words(whole)) bag.set(word, (bag.get(word) ?? 0) + 1);
-  let held = 0;
-  let total = 0;
-  for (const word of words(part)) {
-    total++;
+  return words(part).filter((word) => {
     const left = bag.get(word) ?? 0;
-    if (left > 0) {
-      held++;
-      bag.set(word, left - 1);
-    }
-  }
-  return total === 0 ? 1 : held / total;
+    if (left > 0) bag.set(word, left - 1);
+    return left === 0;
+  });
+}
+
+/** The share of `part`'s words (as a bag) that `whole` holds too: 1 when `whole` says all `part` says. */
+export function wordContainment(part: string, whole: string): number {
+  const total = words(part).length;
+  return total === 0 ? 1 : 1 - wordsNotIn(part, whole).length / total;
 }
 
 export const wordCount = (text: string) => countWordRuns(text.toLowerCase());
 
 /** The words of `whole` that `part` does not hold (as bags), joined by spaces: what one object adds to another. */
-export function wordsBeyond(whole: string, part: string): string {
-  const bag = new Map<string, number>();
-  for (const word of words(part)) bag.set(word, (bag.get(word) ?? 0) + 1);
-  return words(whole).filter((word) => {
-    const left = bag.get(word) ?? 0;
-    if (left > 0) bag.set(word, left - 1);
-    return left === 0;
-  }).join(' ');
-}
+export const wordsBeyond = (whole: string, part: string): string => wordsNotIn(whole, part).join(' ');
 
 export interface SupportOptions {
   /** Two objects whose words agree this much are one article (ExtractorOptions.agreement). */
@@ -113,16 +105,17 @@ export function betterSupported(page: PreparedPage, signifiers: Signifiers, obje
     const base = keywordDensity(page, signifiers, smaller);
     return base === 0 ? null : keywordDensity(page, signifiers, wordsBeyond(larger, smaller)) >= t.addedDensityShare * base;
   };
-  const [wrapperCovers, singleCovers] = [keywordCoverage(page, signifiers, wrapper), keywordCoverage(page, signifiers, single)];
   if (addsTo(wrapper, single, wrapperWords, singleWords)) {
     return addedOnSubject(wrapper, single) === false ? `its object added ${wrapperWords - singleWords} words to the single page's that seldom name the page's subject` : 'wrapper';
   }
+  const [wrapperCovers, singleCovers] = [keywordCoverage(page, signifiers, wrapper), keywordCoverage(page, signifiers, single)];
   if (addsTo(single, wrapper, singleWords, wrapperWords)) {
     const leftOut = singleCovers >= wrapperCovers && (!objects.wrapperHoldsRun || addedOnSubject(single, wrapper) === true);
     return leftOut ? `its object held ${wrapperWords} words of a page whose single-page object holds them and ${singleWords - wrapperWords} more` : 'wrapper';
   }
   return singleCovers > wrapperCovers ? `its object held ${Math.round(100 * wrapperCovers)}% of the page's own keywords, another block ${Math.round(100 * singleCovers)}%` : 'wrapper';
 }
+
 /** The signifiers without the site's own words (the keywords most of a template's pages share in their metadata). */
 export function pageOwnSignifiers(signifiers: Signifiers, siteTerms: readonly string[] | undefined): Signifiers {
   if (!siteTerms || siteTerms.length === 0) return signifiers;

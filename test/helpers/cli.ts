@@ -76,7 +76,6 @@ export async function waitFor(predicate: () => boolean | Promise<boolean>, timeo
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${String(lastError)})` : ''}`);
 }
 
-/** A `forest` process started by startForest, with its output so far. */
 /**
  * `forest run` until `done` holds (see waitFor), then SIGTERM, as a service manager stops it: a run
  * of fixed length ends too soon on a loaded machine (CI, 2026-12-02).
@@ -91,6 +90,7 @@ export async function runUntil(args: string[], done: () => boolean | Promise<boo
   return finished(daemon);
 }
 
+/** A `forest` process started by startForest, with its output so far. */
 export type ForestProcess = ReturnType<typeof startForest>;
 
 /** Starts `forest serve ARGS…` (on a free port unless ARGS name one) and waits until both ports listen; their addresses as printed. */

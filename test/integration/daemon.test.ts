@@ -38,13 +38,10 @@ test('subscribe with the CLI, run: every item and the page behind it are archive
   // stop it as a service manager would: a fixed run length (6 s) was too short on a loaded
   // machine for the second poll (CI, 2026-12-02).
   const expected = web.published('ledger').slice(0, ledger.definition.window).length + web.published('orbit').slice(0, orbit.definition.window).length;
-  const daemon = startForest([...ws.args, 'run']);
   const pollsOf = (url: string) => count(ws.db, 'SELECT COUNT(*) FROM polls JOIN feeds ON feeds.id = polls.feed_id WHERE feeds.url = ?', url);
-  await waitFor(() => pollsOf(ledger.feedUrl) >= 2 && pollsOf(orbit.feedUrl) >= 2 && count(ws.db, "SELECT COUNT(*) FROM items WHERE page_state = 'captured'") === expected
+  result = await runUntil(ws.args, () => pollsOf(ledger.feedUrl) >= 2 && pollsOf(orbit.feedUrl) >= 2 && count(ws.db, "SELECT COUNT(*) FROM items WHERE page_state = 'captured'") === expected
     && count(ws.db, `SELECT COUNT(DISTINCT feeds.id) FROM requisites JOIN snapshots ON snapshots.id = requisites.snapshot_id JOIN items ON items.id = snapshots.item_id
       JOIN feeds ON feeds.id = items.feed_id WHERE requisites.url = ?`, `${web.cdn!.url}/fonts.css`) === 2, 60_000, 'both feeds polled twice, every page and its requisites captured');
-  daemon.kill('SIGTERM');
-  result = await finished(daemon);
   assert.equal(result.code, 0, result.stderr);
   const logLines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { msg: string; ms?: number });
   assert.ok(logLines.some((line) => line.msg === 'polled' && typeof line.ms === 'number'), 'a log line per poll, with its duration');
