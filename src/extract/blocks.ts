@@ -72,6 +72,13 @@ export function linkWords(element: Element, limit = Number.POSITIVE_INFINITY, un
   return { words, linked };
 }
 
+/** An element's text outside its links, its text nodes joined by spaces. */
+export function unlinkedText(element: Element): string {
+  const unlinked: string[] = [];
+  linkWords(element, Number.POSITIVE_INFINITY, unlinked);
+  return unlinked.join(' ');
+}
+
 /**
  * Keys of a block element: those of its text, and for a block that is mostly links, its label —
  * the text outside the links ("All About", "More on:", "Related:") — so that a label followed by

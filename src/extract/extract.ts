@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Element } from 'domhandler';
 import { escapeUTF8 } from 'entities';
-import { linkWords } from './blocks.js';
+import { linkWords, unlinkedText } from './blocks.js';
 import { boilerplateInside, isTeaserList, namesItselfBoilerplate, namesItselfComments, ALWAYS_SKIPPED } from './clean.js';
 import { betterSupported, keywordCoverage, pageOwnSignifiers, wordCount } from './guard.js';
 import { deckBefore } from './deck.js';
@@ -113,8 +113,10 @@ export interface ExtractOptions {
  * 13: a trusted wrapper's object is checked against the single page's whenever SIGFEED's block
  * lies an article's worth apart from the wrapper's node; words it adds that seldom name the page's
  * subject, or another block holding more of the page's keywords, set it aside (issue #69).
+ * 14: words a trusted wrapper's object adds to the single page's that are mostly the text of links
+ * (a "latest stories" box listing the article itself) set it aside too (issue #69).
  */
-export const EXTRACTOR_VERSION = 13;
+export const EXTRACTOR_VERSION = 14;
 
 export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024; // as extract.maxBytes in config/default.yaml
 
@@ -428,7 +430,7 @@ export function extractFromPage(page: PreparedPage, options: ExtractOptions = {}
     // The wrapper's object holds the page's keywords: it stands unless the single page's object
     // disagrees with it and the page's own words support that one better (guard.ts).
     const wrapperHoldsRun = sentenceWords(page, node, t) >= t.wrapperRunShare * runningWords(page, t);
-    const verdict = single.method === 'none' ? 'wrapper' : betterSupported(page, own, { wrapper: wrapped.text, single: single.text, wrapperHoldsRun }, t);
+    const verdict = single.method === 'none' ? 'wrapper' : betterSupported(page, own, { wrapper: wrapped.text, single: single.text, wrapperHoldsRun, wrapperUnlinked: () => unlinkedText(node) }, t);
     return verdict === 'wrapper' ? wrapped : { ...single, reason: `${SET_ASIDE}: ${verdict}` };
   }
   // Doubted: the single page's object stands unless the wrapper's holds more of the page's words.

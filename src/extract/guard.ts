@@ -66,6 +66,16 @@ export const wordCount = (text: string) => countWordRuns(text.toLowerCase());
 /** The words of `whole` that `part` does not hold (as bags), joined by spaces: what one object adds to another. */
 export const wordsBeyond = (whole: string, part: string): string => wordsNotIn(whole, part).join(' ');
 
+/** A page's two objects, and what betterSupported may ask of the wrapper's node. */
+export interface BothObjects {
+  wrapper: string;
+  single: string;
+  /** Whether the wrapper's node holds `wrapperRunShare` of the page's running text. */
+  wrapperHoldsRun: boolean;
+  /** The text of the wrapper's node outside its links (asked only when its object holds the single page's and more). */
+  wrapperUnlinked: () => string;
+}
+
 export interface SupportOptions {
   /** Two objects whose words agree this much are one article (ExtractorOptions.agreement). */
   agreement: number;
@@ -73,6 +83,8 @@ export interface SupportOptions {
   minWords: number;
   /** Added words speaking of the page's subject at less than this share of the rate of the object they extend are about something else (ExtractorOptions.addedDensityShare). */
   addedDensityShare: number;
+  /** Added words more than this share the text of links are a list of links (ExtractorOptions.linkListDensity). */
+  linkListDensity: number;
 }
 
 /**
@@ -83,7 +95,10 @@ export interface SupportOptions {
  * - the wrapper's object holds the single page's and more: the added words belong to the
  *   article when they name its subject at `addedDensityShare` of the single page's rate or more
  *   (the rest of the story, a second section); below that they are about other things (a
- *   teaser list, a comment thread, the next story), and the single page's object stands;
+ *   teaser list, a comment thread, the next story), and the single page's object stands. So it
+ *   does when the added words are mostly the text of links (`linkListDensity`, cleaning's own
+ *   measure of a link list): a list of other pages, which may name the subject densely — a
+ *   "recent stories" box lists the article's own headline — without being prose about it;
  * - the single page's object holds the wrapper's and more: it stands when it holds as many of
  *   the page's own keywords and either the wrapper's node held little of the page's running text
  *   (`wrapperHoldsRun` false: a lede box, a gallery's first caption) or the words it adds name the
@@ -94,7 +109,7 @@ export interface SupportOptions {
  * Without evidence — no keyword of the page in the object added to — the wrapper stands: the
  * template's structure is then the better witness.
  */
-export function betterSupported(page: PreparedPage, signifiers: Signifiers, objects: { wrapper: string; single: string; wrapperHoldsRun: boolean }, t: SupportOptions): 'wrapper' | string {
+export function betterSupported(page: PreparedPage, signifiers: Signifiers, objects: BothObjects, t: SupportOptions): 'wrapper' | string {
   const { wrapper, single } = objects;
   if (wordAgreement(wrapper, single) >= t.agreement) return 'wrapper';
   const [wrapperWords, singleWords] = [wordCount(wrapper), wordCount(single)];
@@ -106,6 +121,9 @@ export function betterSupported(page: PreparedPage, signifiers: Signifiers, obje
     return base === 0 ? null : keywordDensity(page, signifiers, wordsBeyond(larger, smaller)) >= t.addedDensityShare * base;
   };
   if (addsTo(wrapper, single, wrapperWords, singleWords)) {
+    const added = wordsNotIn(wrapper, single).length;
+    const linked = added - Math.min(added, wordsNotIn(objects.wrapperUnlinked(), single).length);
+    if (linked > t.linkListDensity * added) return `its object added ${added} words to the single page's, ${Math.round((100 * linked) / added)}% of them the text of links`;
     return addedOnSubject(wrapper, single) === false ? `its object added ${wrapperWords - singleWords} words to the single page's that seldom name the page's subject` : 'wrapper';
   }
   const [wrapperCovers, singleCovers] = [keywordCoverage(page, signifiers, wrapper), keywordCoverage(page, signifiers, single)];

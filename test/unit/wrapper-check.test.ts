@@ -186,3 +186,33 @@ test('a wrapper whose node also holds another story (the column with the article
   assert.ok(!guarded.text.includes(next[1]!), guarded.text.slice(-300));
   assert.match(guarded.reason ?? '', /^wrapper set aside: its object added \d+ words to the single page's that seldom name the page's subject/);
 });
+
+test('a wrapper whose node also holds a long list of links — one naming the article itself — gives way to the article', () => {
+  const title = 'Lifeboat crew rescues two kayakers off the point';
+  const story = [
+    'Two kayakers were brought ashore by the lifeboat crew on Sunday after the tide turned and carried them past the point.',
+    'The crew launched within eight minutes of the call and found the kayakers clinging to a marker buoy beyond the reef.',
+    'Both kayakers were checked by paramedics at the lifeboat station and went home that evening, the coxswain said.',
+    'The coxswain asked visitors to read the tide tables before taking kayaks out beyond the point, where the currents are strong.',
+  ];
+  // A "latest" box too long for cleaning's link-list rule (linkListWords), each entry its section
+  // and a linked headline; the box lists the article's own headline, in two sections, so that what
+  // it adds names the page's subject as densely as the test of added words asks.
+  const headlines = ['Bakery on the square wins the county sourdough prize again', 'Council agrees lease for a second shop in the market hall',
+    'School orchestra plans a spring concert in the chapel', 'Valley mill reopens its doors to visitors for the summer',
+    'Harbour wall repairs to start after the autumn storms', 'Ferry timetable changes for the winter months announced',
+    title, 'Village hall gets a new roof after years of leaks', 'Allotment holders asked to save water during the dry spell', title,
+    'Library extends its opening hours on Saturday mornings', 'Footpath along the cliffs closed after a small landslip'];
+  const latest = headlines.map((headline, n) => `<li><span>${n % 2 ? 'Harbour' : 'Valley'}</span> <a href="/stories/${n}">${headline}</a></li>`).join('');
+  const html = `<!doctype html><html lang="en"><head><title>${title} | Harbour Times</title><meta name="description" content="${story[0]}"></head>
+<body><nav><a href="/">Harbour Times</a></nav><div class="column"><div class="story"><h1>${title}</h1>${story.map((p) => `<p>${p}</p>`).join('')}</div>
+<div class="box"><h2>Latest</h2><ul>${latest}</ul></div></div><footer>© Harbour Times</footer></body></html>`;
+  const column: Wrapper = { ...commentWrapper, type: 'div[class=column]', tag: 'div', attributes: { class: 'column' }, level: 2, xpath: "//div[contains(@class,'column')]" };
+  const unguarded = extractArticle(html, { url: 'https://times.example/kayak', wrapper: column, guard: false });
+  assert.ok(unguarded.text.includes(headlines[3]!), 'the wrapper alone takes the column, the list of links too');
+  const guarded = extractArticle(html, { url: 'https://times.example/kayak', wrapper: column });
+  assert.notEqual(guarded.method, 'forest');
+  for (const paragraph of [story[0]!, story[3]!]) assert.ok(guarded.text.includes(paragraph), guarded.text.slice(0, 300));
+  assert.ok(!guarded.text.includes(headlines[3]!), guarded.text.slice(-300));
+  assert.match(guarded.reason ?? '', /^wrapper set aside: its object added \d+ words to the single page's, \d+% of them the text of links$/);
+});
