@@ -63,9 +63,6 @@ export function wordContainment(part: string, whole: string): number {
 
 export const wordCount = (text: string) => countWordRuns(text.toLowerCase());
 
-/** The words of `whole` that `part` does not hold (as bags), joined by spaces: what one object adds to another. */
-export const wordsBeyond = (whole: string, part: string): string => wordsNotIn(whole, part).join(' ');
-
 /** A page's two objects, and what betterSupported may ask of the wrapper's node. */
 export interface BothObjects {
   wrapper: string;
@@ -115,20 +112,20 @@ export function betterSupported(page: PreparedPage, signifiers: Signifiers, obje
   const [wrapperWords, singleWords] = [wordCount(wrapper), wordCount(single)];
   const addsTo = (larger: string, smaller: string, largerWords: number, smallerWords: number) =>
     largerWords - smallerWords >= t.minWords && wordContainment(smaller, larger) >= t.agreement;
-  /** Whether what `larger` adds to `smaller` names the page's subject; null without evidence. */
-  const addedOnSubject = (larger: string, smaller: string): boolean | null => {
+  /** Whether the words `added` to `smaller` name the page's subject; null without evidence. */
+  const addedOnSubject = (added: readonly string[], smaller: string): boolean | null => {
     const base = keywordDensity(page, signifiers, smaller);
-    return base === 0 ? null : keywordDensity(page, signifiers, wordsBeyond(larger, smaller)) >= t.addedDensityShare * base;
+    return base === 0 ? null : keywordDensity(page, signifiers, added.join(' ')) >= t.addedDensityShare * base;
   };
   if (addsTo(wrapper, single, wrapperWords, singleWords)) {
-    const added = wordsNotIn(wrapper, single).length;
-    const linked = added - Math.min(added, wordsNotIn(objects.wrapperUnlinked(), single).length);
-    if (linked > t.linkListDensity * added) return `its object added ${added} words to the single page's, ${Math.round((100 * linked) / added)}% of them the text of links`;
-    return addedOnSubject(wrapper, single) === false ? `its object added ${wrapperWords - singleWords} words to the single page's that seldom name the page's subject` : 'wrapper';
+    const added = wordsNotIn(wrapper, single);
+    const linked = added.length - Math.min(added.length, wordsNotIn(objects.wrapperUnlinked(), single).length);
+    if (linked > t.linkListDensity * added.length) return `its object added ${added.length} words to the single page's, ${Math.round((100 * linked) / added.length)}% of them the text of links`;
+    return addedOnSubject(added, single) === false ? `its object added ${wrapperWords - singleWords} words to the single page's that seldom name the page's subject` : 'wrapper';
   }
   const [wrapperCovers, singleCovers] = [keywordCoverage(page, signifiers, wrapper), keywordCoverage(page, signifiers, single)];
   if (addsTo(single, wrapper, singleWords, wrapperWords)) {
-    const leftOut = singleCovers >= wrapperCovers && (!objects.wrapperHoldsRun || addedOnSubject(single, wrapper) === true);
+    const leftOut = singleCovers >= wrapperCovers && (!objects.wrapperHoldsRun || addedOnSubject(wordsNotIn(single, wrapper), wrapper) === true);
     return leftOut ? `its object held ${wrapperWords} words of a page whose single-page object holds them and ${singleWords - wrapperWords} more` : 'wrapper';
   }
   return singleCovers > wrapperCovers ? `its object held ${Math.round(100 * wrapperCovers)}% of the page's own keywords, another block ${Math.round(100 * singleCovers)}%` : 'wrapper';
