@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { benchArgs } from './args.js';
 import { capCpu } from './cpu-quota.js';
+import { PIN, pinPostgres, pinToCore } from './cpu-pin.js';
 import { busyCores, machineTicks } from './machine.js';
 import { sample, startWeb } from './scale/process.js';
 import { launchCluster } from '../test/helpers/pg-cluster.js';
@@ -27,6 +28,12 @@ import { readLog, sumEffort } from './scale/daemon-log.js';
  * then have N times one daemon's CPU on a machine whose cores one daemon, the server and the web
  * would otherwise fill (issue #70) — what a second daemon adds is then measurable here.
  *
+ * `--pin` puts every daemon on core 0 and the web and the PostgreSQL server on core 1
+ * (cpu-pin.ts): the daemons' core is then the only one whose load changes with their count, so
+ * what a second or third daemon costs is the daemons' coordination and not the rest of the machine
+ * filling up. `--rounds=2` runs the counts again in the same order (1, 2, 3, 1, 2, 3): capped runs on
+ * this machine differ by more from one to the next than the ratios the issue asks about.
+ *
  * Per daemon it prints where the time went, from the effort each minute's report carries
  * (src/daemon/effort.ts, summed over the run's whole minutes): CPU — the main thread's, the pool's
  * workers' and the rest (V8's compiler and collector threads, libuv's) — the main thread's busy time,
@@ -34,7 +41,7 @@ import { readLog, sumEffort } from './scale/daemon-log.js';
  * wall time of work by kind, and the time spent waiting on the archive with its costliest
  * methods. After the run, `forest check` reads the archive.
  *
- *   npm run bench:cluster -- [--feeds=6000] [--hosts=600] [--minutes=8] [--daemons=1,2,3] [--sqlite] [--cpu-quota=0.2] [--interval=10m] [--profile=DIR] [--json]
+ *   npm run bench:cluster -- [--feeds=6000] [--hosts=600] [--minutes=8] [--daemons=1,2,3] [--sqlite] [--cpu-quota=0.2] [--pin] [--rounds=1] [--interval=10m] [--profile=DIR] [--json]
  */
 
 const args = benchArgs();
@@ -43,6 +50,8 @@ const HOSTS = Number(args.get('hosts') ?? 600);
 const MINUTES = Number(args.get('minutes') ?? 8);
 const COUNTS = (args.get('daemons') ?? '1,2,3').split(',').map(Number);
 const CPU_QUOTA = args.has('cpu-quota') ? Number(args.get('cpu-quota')) : null;
+const PINNED = args.has('pin');
+const ROUNDS = Math.max(1, Number(args.get('rounds') ?? 1));
 const MIN_INTERVAL_S = 60;
 /** `--interval`: the feeds' default poll interval (10m). A run longer than it polls every feed again — work a shorter run with more daemons never does; `--interval=2h` keeps long runs comparable. */
 const INTERVAL = args.get('interval') ?? '10m';
@@ -50,9 +59,10 @@ const INTERVAL = args.get('interval') ?? '10m';
 const PROFILE = args.get('profile') ? ['--cpu-prof', `--cpu-prof-dir=${args.get('profile')}`] : [];
 const ROOT = join(import.meta.dirname, '..');
 
-async function runWith(daemons: number, database: { url: string } | { path: string }) {
+async function runWith(daemons: number, database: { url: string } | { path: string }, round: number) {
   const work = mkdtempSync(join(tmpdir(), 'forest-cluster-'));
   const web = await startWeb({ feeds: FEEDS, hosts: HOSTS, hot: 0 });
+  if (PINNED) pinToCore(web.child.pid!, PIN.others);
   writeFileSync(join(work, 'feeds.yaml'), stringify(web.info.feeds.map((feed) => ({ url: feed }))));
   writeFileSync(join(work, 'settings.yaml'), stringify({
     subscriptions: join(work, 'feeds.yaml'), database: 'url' in database ? database : { path: join(work, 'forest.db') },
@@ -68,6 +78,7 @@ async function runWith(daemons: number, database: { url: string } | { path: stri
     const log = openSync(join(work, `forest-${i}.log`), 'w');
     const child = spawn(process.execPath, [...PROFILE, join(ROOT, 'bin', 'forest.js'), 'run', '--config', join(work, 'settings.yaml')], { stdio: ['ignore', log, 'inherit'] });
     children.push(child);
+    if (PINNED) pinToCore(child.pid!, PIN.daemon);
     if (CPU_QUOTA !== null) uncap.push(capCpu(child.pid!, CPU_QUOTA, `forest-bench-${process.pid}-${i}`));
   }
   const timer = setInterval(() => {
@@ -112,7 +123,7 @@ async function runWith(daemons: number, database: { url: string } | { path: stri
   const checked = spawnSync(process.execPath, [join(ROOT, 'bin', 'forest.js'), 'check', '--config', join(work, 'settings.yaml')], { encoding: 'utf8' });
   rmSync(work, { recursive: true, force: true });
   return {
-    backend: 'url' in database ? 'PostgreSQL' : 'SQLite', daemons, seconds: Math.round(seconds), pages: extracted.size, backlog99: t99, pagesPerSecond: (0.99 * FEEDS) / t99, cpuMsPerPage: cpuMs / Math.max(1, extracted.size),
+    backend: 'url' in database ? 'PostgreSQL' : 'SQLite', daemons, round, seconds: Math.round(seconds), pages: extracted.size, backlog99: t99, pagesPerSecond: (0.99 * FEEDS) / t99, cpuMsPerPage: cpuMs / Math.max(1, extracted.size),
     polls: polls.length, capturedTwice: captured.length - new Set(captured).size, polledWithinInterval: closePolls,
     machineBusyCores: machineBusy,
     perDaemon: logs.map((log) => log.filter((entry) => entry.msg === 'extracted').length),
@@ -129,17 +140,22 @@ async function runWith(daemons: number, database: { url: string } | { path: stri
 
 const cluster = launchCluster();
 try {
-  const results = [];
-  if (args.has('sqlite')) results.push(await runWith(1, { path: 'forest.db' }));
-  for (const daemons of COUNTS) results.push(await runWith(daemons, { url: await cluster.createDatabase(`cluster_${daemons}`) }));
+  if (PINNED) pinPostgres(join(cluster.socket, 'data'), PIN.others);
+  const results: Array<Awaited<ReturnType<typeof runWith>>> = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    if (args.has('sqlite')) results.push(await runWith(1, { path: 'forest.db' }, round));
+    for (const daemons of COUNTS) results.push(await runWith(daemons, { url: await cluster.createDatabase(`cluster_${daemons}_${round}`) }, round));
+  }
   if (args.has('json')) {
     console.log(JSON.stringify(results));
   } else {
-    const base = results.find((result) => result.daemons === 1 && result.backend === 'PostgreSQL');
-    console.log(`\nbench:cluster — ${FEEDS} feeds on ${HOSTS} hosts (one backlog page each), until archived or ${MINUTES} min, one worker thread per daemon${CPU_QUOTA !== null ? `, each capped at ${CPU_QUOTA} of a core` : ''}, one PostgreSQL archive\n`);
+    // Each round's counts are measured against that round's one daemon: the machine drifts between rounds.
+    type Run = (typeof results)[number];
+    const baseOf = (r: Run) => results.find((result) => result.daemons === 1 && result.backend === 'PostgreSQL' && result.round === r.round);
+    const label = (r: Run) => (ROUNDS > 1 ? `${r.daemons} (round ${r.round})` : String(r.daemons));
+    console.log(`\nbench:cluster — ${FEEDS} feeds on ${HOSTS} hosts (one backlog page each), until archived or ${MINUTES} min, one worker thread per daemon${CPU_QUOTA !== null ? `, each capped at ${CPU_QUOTA} of a core` : ''}${PINNED ? `, daemons pinned to core ${PIN.daemon}, the web and the server to core ${PIN.others}` : ''}, one PostgreSQL archive\n`);
     console.log('| archive | daemons | pages archived | backlog 50% / 99% | pages/s | × one PostgreSQL daemon (backlog p99) | CPU ms/page | machine busy | polls | captured twice | polled within interval | forest check | pages per daemon |');
     console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
-    type Run = (typeof results)[number];
     // A backlog not archived within the run: its p99 is past the run's length, which bounds the ratio.
     const backlog = (r: Run) => `${Number.isFinite(r.backlog50) ? r.backlog50.toFixed(0) : `> ${r.seconds}`} / ${Number.isFinite(r.backlog99) ? `${r.backlog99.toFixed(0)} s` : `> ${r.seconds} s (${r.pages} of ${FEEDS} archived)`}`;
     const times = (one: Run, r: Run) => {
@@ -148,7 +164,8 @@ try {
       return 'n/a';
     };
     for (const r of results) {
-      console.log(`| ${r.backend} | ${r.daemons} | ${r.pages} | ${backlog(r)} | ${(Number.isFinite(r.pagesPerSecond) ? r.pagesPerSecond : r.pages / r.seconds).toFixed(2)} | ${base ? times(base, r) : '—'} | ${r.cpuMsPerPage.toFixed(1)} | ${r.machineBusyCores.toFixed(2)} of ${availableParallelism()} cores | ${r.polls} | ${r.capturedTwice} | ${r.polledWithinInterval} | ${r.check} | ${r.perDaemon.join(' / ')} |`);
+      const base = baseOf(r);
+      console.log(`| ${r.backend} | ${label(r)} | ${r.pages} | ${backlog(r)} | ${(Number.isFinite(r.pagesPerSecond) ? r.pagesPerSecond : r.pages / r.seconds).toFixed(2)} | ${base ? times(base, r) : '—'} | ${r.cpuMsPerPage.toFixed(1)}${base && base !== r ? ` (${r.cpuMsPerPage >= base.cpuMsPerPage ? '+' : ''}${Math.round((r.cpuMsPerPage / base.cpuMsPerPage - 1) * 100)} %)` : ''} | ${r.machineBusyCores.toFixed(2)} of ${availableParallelism()} cores | ${r.polls} | ${r.capturedTwice} | ${r.polledWithinInterval} | ${r.check} | ${r.perDaemon.join(' / ')} |`);
     }
     const s = (ms: number) => (ms / 1000).toFixed(1);
     console.log('\nwhere each daemon\'s time went (its minute reports summed: work and archive times add up over concurrent units):\n');
@@ -158,7 +175,7 @@ try {
       (Number.isFinite(e.mainCpuMs) && Number.isFinite(e.poolCpuMs) ? `${s(e.cpuMs)} (${s(e.mainCpuMs)} / ${s(e.poolCpuMs)} / ${s(e.cpuMs - e.mainCpuMs - e.poolCpuMs)})` : s(e.cpuMs));
     for (const r of results) {
       r.effort.forEach((e, i) => {
-        console.log(`| ${r.backend} | ${r.daemons} | ${i + 1} | ${r.firstPollS[i]!.toFixed(1)} s | ${e.minutes} | ${split(e)} | ${s(e.mainBusyMs)} | ${e.passes} (${e.emptyPasses}) | ${s(e.passMs)} | ${e.claimed} (${e.refused}) | ${s(e.work.poll)} / ${s(e.work.capture)} / ${s(e.work.revisit)} / ${s(e.work.extract)} | ${s(e.storeMs)} (${e.storeCalls}) | ${e.top.map(([method, entry]) => `${method} ${s(entry.ms)}`).join(', ')} |`);
+        console.log(`| ${r.backend} | ${label(r)} | ${i + 1} | ${r.firstPollS[i]!.toFixed(1)} s | ${e.minutes} | ${split(e)} | ${s(e.mainBusyMs)} | ${e.passes} (${e.emptyPasses}) | ${s(e.passMs)} | ${e.claimed} (${e.refused}) | ${s(e.work.poll)} / ${s(e.work.capture)} / ${s(e.work.revisit)} / ${s(e.work.extract)} | ${s(e.storeMs)} (${e.storeCalls}) | ${e.top.map(([method, entry]) => `${method} ${s(entry.ms)}`).join(', ')} |`);
       });
     }
   }

@@ -153,8 +153,8 @@ export interface Store extends ArchiveReader, ArchiveSubscriptions, ArchiveAdmin
 
 /** The daemon's work: due work, captures, extractions, versions, wrappers, and its lease. */
 export interface WorkStore {
-  /** A requisite URL's last fetch and last kept fetch: whether to ask again, and the validators of a conditional GET. */
-  requisiteHistory(url: string): Promise<RequisiteHistory | null>;
+  /** Requisite URLs' last fetch and last kept fetch, by URL (none for a URL never fetched): whether to ask again, and the validators of a conditional GET. */
+  requisiteHistories(urls: readonly string[]): Promise<Map<string, RequisiteHistory>>;
   /** A capture's requisites, recorded together in one transaction (their bytes once per sha256). */
   recordRequisites(snapshotId: number, requisites: RequisiteRecord[]): Promise<void>;
   /** The requisite kinds a capture's feed chose for its pages (the list's `requisites`), or null when it follows the settings. */

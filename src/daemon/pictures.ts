@@ -25,11 +25,12 @@ export async function lookAtPictures(context: PipelineContext, article: ArticleT
     const pageHost = new URL(article.url).host;
     const changes: PictureChange[] = [];
     const records: RequisiteRecord[] = [];
+    const histories = await store.requisiteHistories(latest.pictures.map((picture) => picture.url));
     for (const picture of latest.pictures) {
       if (signal.aborted) return;
       const found = { url: picture.url, kind: 'image' as const, via: 'the article\'s picture' };
       // Always asked again (recheckAfter 0): this look is for a picture that changed since it was kept.
-      const fetched = await fetchRequisite(new URL(picture.url).host === pageHost ? fetcher : requisiteFetcher, store, found, signal, { ...settings.capture.requisites, recheckAfter: 0 });
+      const fetched = await fetchRequisite(new URL(picture.url).host === pageHost ? fetcher : requisiteFetcher, histories.get(picture.url) ?? null, found, signal, { ...settings.capture.requisites, recheckAfter: 0 });
       const change = fetched.body === null ? null : await compared(context, picture, fetched);
       const { text: _text, finalUrl: _finalUrl, bytes: _bytes, ...record } = fetched;
       if (change) {

@@ -30,7 +30,8 @@ export interface RequisiteSettings {
 }
 
 export interface RequisiteSource {
-  requisiteHistory(url: string): Promise<RequisiteHistory | null>;
+  /** Each URL's last fetch and last kept one, read together (one round trip for a page's requisites, not one each). */
+  requisiteHistories(urls: readonly string[]): Promise<Map<string, RequisiteHistory>>;
   /** Kept bytes, as stored (a stylesheet found unchanged is read again for what it refers to). */
   storedBody(sha256: string): Promise<StoredBody | null>;
 }
@@ -71,6 +72,7 @@ export async function fetchRequisites(
   while (level.length > 0) {
     const next: Array<Requisite & { depth: number }> = [];
     const todo = level.filter((found) => wanted.has(found.kind) && !seen.has(found.url) && seen.add(found.url));
+    const histories = todo.length > 0 && !stop.aborted ? await source.requisiteHistories(todo.map((found) => found.url)) : new Map<string, RequisiteHistory>();
     // One capture's requisites go out together; the Fetcher's host queue keeps each host's pace.
     // Each one waiting or in flight listens on the capture's stop signal: a gallery's thirty
     // pictures are thirty listeners by design, not a leak (Node warns past ten).
@@ -80,7 +82,7 @@ export async function fetchRequisites(
         records.push(failed(found, null, stop.aborted ? 'the capture\'s requisites ran out of time (capture.requisites.timeout)' : 'the capture\'s byte budget was spent (capture.requisites.maxBytesPerCapture)'));
         return;
       }
-      const record = await shared(fetchers.requisites, found, () => fetchRequisite(fetcherOf(found.url), source, found, stop, settings));
+      const record = await shared(fetchers.requisites, found, () => fetchRequisite(fetcherOf(found.url), histories.get(found.url) ?? null, found, stop, settings));
       records.push(record);
       if (record.body && 'data' in record.body) bytes += record.body.size;
       if (found.kind === 'style' && record.body && found.depth < settings.cssDepth) {
@@ -154,16 +156,15 @@ const failed = (found: Requisite, status: number | null, error: string | null): 
 });
 
 /**
- * One requisite. Its URL's last fetch, when younger than `recheckAfter`, is listed again with its
- * own time and no request made — kept bytes, or a refusal that asking again would not change (a
+ * One requisite, given its URL's `history` in the archive (null: never fetched). Its last fetch,
+ * when younger than `recheckAfter`, is listed again with its own time and no request made — kept bytes, or a refusal that asking again would not change (a
  * 4xx, bytes that were not what the page wanted), as a browser's cache keeps both. Otherwise it
  * is fetched, with a conditional GET against its last kept fetch.
  */
 export async function fetchRequisite(
-  fetcher: Fetcher, source: RequisiteSource, found: Requisite, signal: AbortSignal, limits: { maxBytes: number; recheckAfter: number; perHostDelay: number },
+  fetcher: Fetcher, history: RequisiteHistory | null, found: Requisite, signal: AbortSignal, limits: { maxBytes: number; recheckAfter: number; perHostDelay: number },
 ): Promise<Fetched> {
   const { maxBytes } = limits;
-  const history = await source.requisiteHistory(found.url);
   const last = history?.kept ?? null;
   const recent = history !== null && Date.now() - Date.parse(history.last.fetchedAt) < limits.recheckAfter;
   if (recent && !history.last.kept && lasting(history.last)) {

@@ -29,8 +29,16 @@ after(() => new Promise((resolve) => server.close(resolve)));
 function memory() {
   const history = new Map<string, RequisiteHistory>();
   const bodies = new Map<string, StoredBody>();
+  /** The URLs of each history read, in order. */
+  const reads: string[][] = [];
   return {
-    source: { requisiteHistory: async (url: string) => history.get(url) ?? null, storedBody: async (sha256: string) => bodies.get(sha256) ?? null },
+    reads,
+    source: {
+      requisiteHistories: async (urls: readonly string[]) => {
+        reads.push([...urls]);
+        return new Map(urls.flatMap((url) => (history.has(url) ? [[url, history.get(url)!] as const] : [])));
+      },
+      storedBody: async (sha256: string) => bodies.get(sha256) ?? null },
     keep(records: RequisiteRecord[]) {
       for (const record of records) {
         const last = { fetchedAt: record.fetchedAt.toISOString(), status: record.status, contentType: record.contentType, error: record.error, kept: record.body !== null };
@@ -55,6 +63,8 @@ test('a requisite kept less than recheckAfter ago is listed without a request; p
   try {
     const first = await fetchRequisites({ page: fetcher, requisites: fetcher }, archive.source, page, settings);
     archive.keep(first);
+    assert.deepEqual(archive.reads.map((urls) => urls.map((url) => url.replace(origin, '')).sort()), [['/down.gif', '/gone.png', '/site.css'], ['/paper.gif']],
+      'the archive is asked once for the page\'s requisites and once for what its stylesheet names, not once a requisite');
     assert.deepEqual(requests.map((request) => request.path).sort(), ['/down.gif', '/gone.png', '/paper.gif', '/site.css']);
     assert.ok(requests.every((request) => !request.conditional));
     requests.length = 0;

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
-import { loadCodec, encodeBody } from '../../src/archive/codec.js';
+import { loadCodec, encodeBody, encodeRequisite } from '../../src/archive/codec.js';
 import { diffObjects } from '../../src/archive/diff.js';
 import { normalizeArticle, objectHash } from '../../src/archive/normalize.js';
 import { openArchive } from '../../src/archive/open-archive.js';
 import { packContent } from '../../src/archive/packed-content.js';
-import type { FetchedPage, Store, VersionContent, VersionDecision } from '../../src/archive/store.js';
+import type { FetchedPage, RequisiteRecord, Store, VersionContent, VersionDecision } from '../../src/archive/store.js';
 import type { ArticleObject } from '../../src/extract/extract.js';
 import { EXTRACTOR_VERSION } from '../../src/extract/extract.js';
 import type { FeedItem } from '../../src/feeds/model.js';
@@ -195,6 +195,47 @@ for (const [name, open] of BACKENDS) {
         const history = await store.feedHistory((await store.feeds())[0]!.id, { polls: 10, days: 10 });
         assert.deepEqual([history.polls.length, history.days.map((day) => [day.day, day.polls, day.newItems])], [0, [['2026-11-02', 1, 3]]]);
         assert.ok((await store.verify()).every((check) => check.problems.length === 0), 'check finds nothing wrong');
+      } finally {
+        await store.close();
+      }
+    });
+
+    test('requisites\' histories, many URLs in one read: each one\'s last fetch and its last kept one', async () => {
+      const store = await open();
+      try {
+        await store.syncSubscriptions([{ url: 'https://a.example/feed', title: 'A', tags: [], enabled: true }]);
+        const [feed] = await store.feeds();
+        await store.recordPoll({ id: feed!.id, url: feed!.url }, {
+          startedAt: at(0), durationMs: 1, result: 'ok', fetch: { ...page(feed!.url, at(0)), bytes: 100 }, parsed: feedDocument([item(1), item(2)]),
+          error: null, schedule: schedule(at(10)), capturePages: true, revisitChangedItemsAt: null,
+        });
+        const snapshots: number[] = [];
+        for (const [index, ref] of (await store.dueCaptures(at(1), 10)).entries()) {
+          snapshots.push(await store.recordCapture(ref.id, page(ref.url, at(2 + index)), encodeBody(Buffer.from(`<html><body>page ${index}</body></html>`))));
+        }
+        const requisite = (url: string, when: Date, status: number, bytes: string | null, etag: string | null = null): RequisiteRecord => ({
+          url, kind: 'image', via: 'img src', fetchedAt: when, status, contentType: bytes === null ? null : 'image/png', body: bytes === null ? null : encodeRequisite(Buffer.from(bytes), false),
+          etag, lastModified: null, error: bytes === null ? `HTTP ${status}` : null,
+        });
+        const [logo, gone, photo, never] = ['https://cdn.example/logo.png', 'https://cdn.example/gone.png', 'https://a.example/photo.png', 'https://cdn.example/never.png'];
+        await store.recordRequisites(snapshots[0]!, [requisite(logo, at(3), 200, 'logo', '"v1"'), requisite(gone, at(3), 404, null), requisite(photo, at(3), 200, 'photo one')]);
+        // The second page: the logo's server failed, the photograph changed.
+        await store.recordRequisites(snapshots[1]!, [requisite(logo, at(4), 503, null), requisite(photo, at(4), 200, 'photo two', '"p2"')]);
+
+        // More requisites than one statement lists, and more URLs than one statement reads; one URL asked twice.
+        const others = Array.from({ length: 1200 }, (_, n) => `https://cdn.example/other-${n}.png`);
+        await store.recordRequisites(snapshots[1]!, others.slice(0, 450).map((url) => requisite(url, at(4), 200, url)));
+        const histories = await store.requisiteHistories([...others.slice(0, 700), logo, gone, photo, never, logo, ...others.slice(700)]);
+        assert.deepEqual([...histories.keys()].sort(), [photo, gone, logo, ...others.slice(0, 450)].sort(), 'a URL never fetched has no history');
+        assert.equal(histories.get(others[449]!)?.kept?.sha256, encodeRequisite(Buffer.from(others[449]!), false).sha256);
+        assert.deepEqual(histories.get(logo), {
+          last: { fetchedAt: at(4).toISOString(), status: 503, contentType: null, error: 'HTTP 503', kept: false },
+          kept: { fetchedAt: at(3).toISOString(), status: 200, sha256: encodeRequisite(Buffer.from('logo'), false).sha256, contentType: 'image/png', etag: '"v1"', lastModified: null },
+        }, 'the last fetch failed; the validators are the last kept one\'s');
+        assert.deepEqual(histories.get(gone), { last: { fetchedAt: at(3).toISOString(), status: 404, contentType: null, error: 'HTTP 404', kept: false }, kept: null });
+        assert.equal(histories.get(photo)?.kept?.etag, '"p2"', 'the newest kept fetch, not the first');
+        assert.equal(histories.get(photo)?.last.kept, true);
+        assert.equal((await store.requisiteHistories([])).size, 0);
       } finally {
         await store.close();
       }

@@ -35,7 +35,7 @@ import {
   versionsByMethod,
 } from './summary.js';
 import { captureContent, capturesOfUrl, wrappersOfFeed } from '../rules/access.js';
-import { dropUnusedRequisites, recordRequisites, requisiteAt, requisiteKindsOf, requisiteDigestProblems, requisitesOf, requisiteHistory } from '../rules/requisites.js';
+import { dropUnusedRequisites, recordRequisites, requisiteAt, requisiteKindsOf, requisiteDigestProblems, requisitesOf, requisiteHistories } from '../rules/requisites.js';
 import { latestPictures, picturesOfVersion, recordPictureEdit } from '../rules/pictures.js';
 import { addPages, pageProgressOf } from '../rules/pages.js';
 import {
@@ -442,8 +442,8 @@ export class PgStore extends ExportingStore implements Store {
     }));
   }
 
-  requisiteHistory(url: string) {
-    return this.query(requisiteHistory(url));
+  requisiteHistories(urls: readonly string[]) {
+    return this.query(requisiteHistories(urls));
   }
 
   recordRequisites(snapshotId: number, requisites: RequisiteRecord[]) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RequisiteContent, RequisiteHistory, RequisiteKind, RequisiteRecord, RequisiteSetting, RequisiteValidators, StoredRequisite } from '../model.js';
+import type { RequisiteContent, RequisiteHistory, RequisiteKind, RequisiteRecord, RequisiteSetting, StoredRequisite } from '../model.js';
 import { integer, json, nullableInteger, nullableText, text } from '../rows.js';
 import { row, rows, run, value, values, type Steps } from '../steps.js';
 import { sha256 } from '../codec.js';
@@ -17,18 +17,26 @@ const requisiteRow = z.object({
   url: text, kind: requisiteKind, via: text, fetchedAt: text, status: nullableInteger, contentType: nullableText, sha256: nullableText, error: nullableText,
 }) satisfies z.ZodType<StoredRequisite>;
 
+/** Requisites per INSERT: 11 parameters each, well under either engine's limit. */
+const RECORD_CHUNK = 200;
+
 /** A capture's requisites, recorded together (in the caller's transaction): their bytes first, once per sha256. */
 export function* recordRequisites(snapshotId: number, requisites: RequisiteRecord[]): Steps<void> {
   // A capture found unchanged while its requisites were fetched has lost its body (dropCaptureBody): nothing left to replay them with.
   const body = yield* value(nullableText, 'SELECT sha256 FROM snapshots WHERE id = ?', [snapshotId], 'recordRequisites');
   if (body === undefined || body === null) return;
+  const listed: unknown[][] = [];
   for (const requisite of requisites) {
     const body = requisite.body;
     const sha256 = body === null ? null : 'data' in body ? yield* putEncodedBlob(body) : body.sha256;
-    yield* run(`INSERT INTO requisites (snapshot_id, url, kind, via, fetched_at, status, content_type, sha256, etag, last_modified, error)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (snapshot_id, url) DO NOTHING`,
-    [snapshotId, requisite.url, requisite.kind, requisite.via, requisite.fetchedAt.toISOString(), requisite.status, requisite.contentType, sha256,
+    listed.push([snapshotId, requisite.url, requisite.kind, requisite.via, requisite.fetchedAt.toISOString(), requisite.status, requisite.contentType, sha256,
       requisite.etag, requisite.lastModified, requisite.error]);
+  }
+  // Listed together, a statement per RECORD_CHUNK rows: on PostgreSQL each statement is a round trip inside the transaction.
+  for (let start = 0; start < listed.length; start += RECORD_CHUNK) {
+    const chunk = listed.slice(start, start + RECORD_CHUNK);
+    yield* run(`INSERT INTO requisites (snapshot_id, url, kind, via, fetched_at, status, content_type, sha256, etag, last_modified, error)
+      VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')} ON CONFLICT (snapshot_id, url) DO NOTHING`, chunk.flat());
   }
 }
 
@@ -39,23 +47,42 @@ export function requisitesOf(snapshotId: number): Steps<StoredRequisite[]> {
   return rows(requisiteRow, `SELECT ${COLUMNS} FROM requisites WHERE snapshot_id = ? ORDER BY id`, [snapshotId], 'requisitesOf');
 }
 
-const validatorsRow = z.object({ fetchedAt: text, status: nullableInteger, sha256: text, contentType: nullableText, etag: nullableText, lastModified: nullableText }) satisfies z.ZodType<RequisiteValidators>;
+const historyRow = z.object({
+  id: integer, url: text, fetchedAt: text, status: nullableInteger, contentType: nullableText, error: nullableText, sha256: nullableText, etag: nullableText, lastModified: nullableText,
+});
 
-const lastRow = z.object({ fetchedAt: text, status: nullableInteger, contentType: nullableText, error: nullableText, sha256: nullableText });
+/** URLs per statement: a page names tens of requisites, a gallery a few hundred; SQLite's and PostgreSQL's parameter limits are far above. */
+const HISTORY_CHUNK = 500;
 
-/** The last fetch of `url` and its last kept one (each one step of the requisites_url index); null when it was never fetched. */
-export function* requisiteHistory(url: string): Steps<RequisiteHistory | null> {
-  const last = yield* row(lastRow, `SELECT fetched_at AS "fetchedAt", status, content_type AS "contentType", error, sha256 FROM requisites
-    WHERE url = ? ORDER BY fetched_at DESC, id DESC LIMIT 1`, [url], 'requisiteHistory');
-  if (!last) return null;
-  const { sha256, ...rest } = last;
-  return { last: { ...rest, kept: sha256 !== null }, kept: yield* requisiteValidators(url) };
-}
-
-/** The last kept fetch of `url` (the requisites_url index, newest first). */
-function* requisiteValidators(url: string): Steps<RequisiteValidators | null> {
-  return (yield* row(validatorsRow, `SELECT fetched_at AS "fetchedAt", status, sha256, content_type AS "contentType", etag, last_modified AS "lastModified" FROM requisites
-    WHERE url = ? AND sha256 IS NOT NULL ORDER BY fetched_at DESC, id DESC LIMIT 1`, [url], 'requisiteValidators')) ?? null;
+/**
+ * Each URL's last fetch and its last kept one (a conditional GET's validators), for many URLs
+ * in one statement: a capture's requisites are looked up together, not one round trip each (on
+ * PostgreSQL a page's forty requisites were eighty round trips — issue #70, item 2). Per URL it
+ * is the same two steps of the requisites_url index as one URL alone, as correlated subqueries;
+ * the rows they name are read once. A URL never fetched has no entry.
+ */
+export function* requisiteHistories(urls: readonly string[]): Steps<Map<string, RequisiteHistory>> {
+  const histories = new Map<string, RequisiteHistory>();
+  const distinct = [...new Set(urls)];
+  for (let start = 0; start < distinct.length; start += HISTORY_CHUNK) {
+    const chunk = distinct.slice(start, start + HISTORY_CHUNK);
+    const newest = (kept: string) => `SELECT (SELECT x.id FROM requisites x WHERE x.url = wanted.url${kept} ORDER BY x.fetched_at DESC, x.id DESC LIMIT 1) FROM wanted`;
+    const found = yield* rows(historyRow, `WITH wanted (url) AS (VALUES ${chunk.map(() => '(CAST(? AS TEXT))').join(', ')})
+      SELECT id, url, fetched_at AS "fetchedAt", status, content_type AS "contentType", error, sha256, etag, last_modified AS "lastModified" FROM requisites
+      WHERE id IN (${newest('')} UNION ${newest(' AND x.sha256 IS NOT NULL')})`, chunk, 'requisiteHistories');
+    // At most two rows a URL: its last fetch, and its last kept one when that is an earlier fetch.
+    found.sort((a, b) => (a.fetchedAt === b.fetchedAt ? b.id - a.id : a.fetchedAt < b.fetchedAt ? 1 : -1));
+    for (const fetch of found) {
+      if (!histories.has(fetch.url)) {
+        histories.set(fetch.url, { last: { fetchedAt: fetch.fetchedAt, status: fetch.status, contentType: fetch.contentType, error: fetch.error, kept: fetch.sha256 !== null }, kept: null });
+      }
+      const history = histories.get(fetch.url)!;
+      if (history.kept === null && fetch.sha256 !== null) {
+        history.kept = { fetchedAt: fetch.fetchedAt, status: fetch.status, sha256: fetch.sha256, contentType: fetch.contentType, etag: fetch.etag, lastModified: fetch.lastModified };
+      }
+    }
+  }
+  return histories;
 }
 
 const keptRow = z.object({ id: integer, fetchedAt: text, contentType: nullableText, sha256: text });

@@ -10,7 +10,7 @@ import { articleById, articleOfItem, versionsOfItem, comparisonKeyOf, otherArtic
 import { confirmWrapper, itemExtractedBefore, recentSnapshotsOfTemplate, retireWrapper, snapshotById, templateChoicesOf } from '../rules/extractions.js';
 import { keptWithoutBody, recordExtraction, recordRevisitWithoutBody, storeWrapperWith } from '../rules/work.js';
 import { runOn } from './sql.js';
-import { recordRequisites, requisiteHistory, requisiteKindsOf } from '../rules/requisites.js';
+import { recordRequisites, requisiteHistories, requisiteKindsOf } from '../rules/requisites.js';
 import { latestPictures, recordPictureEdit } from '../rules/pictures.js';
 import { ExportingStore } from '../exports/export.js';
 import type { Steps } from '../steps.js';
@@ -160,8 +160,8 @@ export abstract class SqliteWork extends ExportingStore implements WorkStore {
     return keptWithoutBody(() => this.writeSteps(recordRevisitWithoutBody(itemId, page, digest, extraction, decide)));
   }
 
-  async requisiteHistory(url: string) {
-    return this.read(requisiteHistory(url));
+  async requisiteHistories(urls: readonly string[]) {
+    return this.read(requisiteHistories(urls));
   }
 
   async recordRequisites(snapshotId: number, requisites: RequisiteRecord[]) {
