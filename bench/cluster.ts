@@ -8,6 +8,7 @@ import { capCpu } from './cpu-quota.js';
 import { PIN, pinPostgres, pinToCore } from './cpu-pin.js';
 import { busyCores, machineTicks } from './machine.js';
 import { sample, startWeb } from './scale/process.js';
+import { serviceNodeFlags } from '../test/helpers/cli.js';
 import { launchCluster } from '../test/helpers/pg-cluster.js';
 import { readLog, sumEffort } from './scale/daemon-log.js';
 
@@ -28,6 +29,9 @@ import { readLog, sumEffort } from './scale/daemon-log.js';
  * then have N times one daemon's CPU on a machine whose cores one daemon, the server and the web
  * would otherwise fill (issue #70) — what a second daemon adds is then measurable here.
  *
+ * Each daemon starts with the node flags the service starts it with (ecosystem.config.js's
+ * `node_args`, as bench:scale does); `--node-flags="…"` replaces them (`--node-flags=` for none).
+ *
  * `--pin` puts every daemon on core 0 and the web and the PostgreSQL server on core 1
  * (cpu-pin.ts): the daemons' core is then the only one whose load changes with their count, so
  * what a second or third daemon costs is the daemons' coordination and not the rest of the machine
@@ -41,7 +45,7 @@ import { readLog, sumEffort } from './scale/daemon-log.js';
  * wall time of work by kind, and the time spent waiting on the archive with its costliest
  * methods. After the run, `forest check` reads the archive.
  *
- *   npm run bench:cluster -- [--feeds=6000] [--hosts=600] [--minutes=8] [--daemons=1,2,3] [--sqlite] [--cpu-quota=0.2] [--pin] [--rounds=1] [--interval=10m] [--profile=DIR] [--json]
+ *   npm run bench:cluster -- [--feeds=6000] [--hosts=600] [--minutes=8] [--daemons=1,2,3] [--sqlite] [--cpu-quota=0.2] [--pin] [--rounds=1] [--interval=10m] [--node-flags="…"] [--profile=DIR] [--json]
  */
 
 const args = benchArgs();
@@ -58,6 +62,7 @@ const INTERVAL = args.get('interval') ?? '10m';
 /** `--profile=DIR`: V8 CPU profiles of every daemon (main thread and worker) in DIR, to see what a daemon's CPU per page is spent on. */
 const PROFILE = args.get('profile') ? ['--cpu-prof', `--cpu-prof-dir=${args.get('profile')}`] : [];
 const ROOT = join(import.meta.dirname, '..');
+const NODE_FLAGS = args.has('node-flags') ? args.get('node-flags')!.split(' ').filter(Boolean) : await serviceNodeFlags(ROOT);
 
 async function runWith(daemons: number, database: { url: string } | { path: string }, round: number) {
   const work = mkdtempSync(join(tmpdir(), 'forest-cluster-'));
@@ -76,7 +81,7 @@ async function runWith(daemons: number, database: { url: string } | { path: stri
   const cpu = new Map<number, number>();
   for (let i = 0; i < daemons; i++) {
     const log = openSync(join(work, `forest-${i}.log`), 'w');
-    const child = spawn(process.execPath, [...PROFILE, join(ROOT, 'bin', 'forest.js'), 'run', '--config', join(work, 'settings.yaml')], { stdio: ['ignore', log, 'inherit'] });
+    const child = spawn(process.execPath, [...PROFILE, ...NODE_FLAGS, join(ROOT, 'bin', 'forest.js'), 'run', '--config', join(work, 'settings.yaml')], { stdio: ['ignore', log, 'inherit'] });
     children.push(child);
     if (PINNED) pinToCore(child.pid!, PIN.daemon);
     if (CPU_QUOTA !== null) uncap.push(capCpu(child.pid!, CPU_QUOTA, `forest-bench-${process.pid}-${i}`));
@@ -153,7 +158,7 @@ try {
     type Run = (typeof results)[number];
     const baseOf = (r: Run) => results.find((result) => result.daemons === 1 && result.backend === 'PostgreSQL' && result.round === r.round);
     const label = (r: Run) => (ROUNDS > 1 ? `${r.daemons} (round ${r.round})` : String(r.daemons));
-    console.log(`\nbench:cluster — ${FEEDS} feeds on ${HOSTS} hosts (one backlog page each), until archived or ${MINUTES} min, one worker thread per daemon${CPU_QUOTA !== null ? `, each capped at ${CPU_QUOTA} of a core` : ''}${PINNED ? `, daemons pinned to core ${PIN.daemon}, the web and the server to core ${PIN.others}` : ''}, one PostgreSQL archive\n`);
+    console.log(`\nbench:cluster — ${FEEDS} feeds on ${HOSTS} hosts (one backlog page each), until archived or ${MINUTES} min, one worker thread per daemon (node ${NODE_FLAGS.join(' ') || 'without flags'})${CPU_QUOTA !== null ? `, each capped at ${CPU_QUOTA} of a core` : ''}${PINNED ? `, daemons pinned to core ${PIN.daemon}, the web and the server to core ${PIN.others}` : ''}, one PostgreSQL archive\n`);
     console.log('| archive | daemons | pages archived | backlog 50% / 99% | pages/s | × one PostgreSQL daemon (backlog p99) | CPU ms/page | machine busy | polls | captured twice | polled within interval | forest check | pages per daemon |');
     console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
     // A backlog not archived within the run: its p99 is past the run's length, which bounds the ratio.
