@@ -101,7 +101,7 @@ test('a 3-hour outage while 100 items are published: none lost where the feed ha
     capture: { enabled: false },
     revisit: { enabled: false, after: ['1h'] },
   });
-  const first = await forest([...ws.args, 'run', '--exit-after', '3s']);
+  const first = await runUntil(ws.args, () => scalar<number>(ws.db, 'SELECT COUNT(*) FROM items') === WINDOW * sites.length, 60_000, 'every feed\'s first document read');
   assert.equal(first.code, 0, first.stderr);
   for (const feed of await statusOf(ws.args)) assert.deepEqual([feed.items, feed.lastGap], [WINDOW, null], feed.url);
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { after, before, test } from 'node:test';
-import { forest, startServe } from '../helpers/cli.js';
+import { forest, runUntil, startServe } from '../helpers/cli.js';
 import { listenOn } from '../helpers/listen.js';
 import { workspace } from '../helpers/setup.js';
 
@@ -55,10 +55,12 @@ test('every new article is notified once, signed, through a receiver that was do
     notify: { webhooks: [{ url: hookUrl, secret: SECRET, events: ['article', 'version'], tags: ['local'] }], retryDelay: '1s', maxRetryDelay: '2s', timeout: '2s' },
     revisit: { enabled: false, after: ['1h'] },
   });
-  const first = await forest([...ws.args, 'run', '--exit-after', '12s']);
+  // Each run lasts until what it should deliver is delivered (60 s at most), then stops with SIGTERM.
+  const deliveredTitles = () => received.filter((post) => post.status === 200 && post.event === 'article').map((post) => (JSON.parse(post.body) as { article: { title: string } }).article.title);
+  const first = await runUntil(ws.args, () => ['Post 1', 'Post 2', 'Post 3'].every((title) => deliveredTitles().includes(title)), 60_000, 'the three articles delivered through the receiver\'s refusals');
   assert.equal(first.code, 0, first.stderr);
   posts = 4;
-  const second = await forest([...ws.args, 'run', '--exit-after', '9s']);
+  const second = await runUntil(ws.args, () => deliveredTitles().includes('Post 4'), 60_000, 'the article published between the runs delivered');
   assert.equal(second.code, 0, second.stderr);
 
   const delivered = received.filter((post) => post.status === 200).map((post) => {
