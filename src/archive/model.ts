@@ -85,10 +85,15 @@ export interface ClaimRef {
 
 /** Politeness shared with other processes: a host is taken before each request and given back after it (net/fetcher.ts). */
 export interface HostGate {
-  /** Takes `host` for one request: 0 when taken, else how long (ms) to wait before asking again. */
-  take(host: string): Promise<number>;
-  /** The request ended: the host rests perHostDelay from now. */
-  give(host: string): Promise<void>;
+  /**
+   * Takes `host` for one request that rests it `restMs` after (the pause the fetcher's own queue
+   * keeps after that request: a page's perHostDelay, a requisite's lighter
+   * capture.requisites.perHostDelay): 0 when taken, else how long (ms) to wait before asking again.
+   * A lighter request waits its own rest after the last request, a full one the page pace.
+   */
+  take(host: string, restMs: number): Promise<number>;
+  /** The request ended: the host rests `restMs` from now. */
+  give(host: string, restMs: number): Promise<void>;
 }
 
 /** A write of claimed work whose claim another daemon has taken over (its own claim expired): nothing was written. */

@@ -207,19 +207,19 @@ export class Fetcher {
     this.gate = gate;
   }
 
-  /** Runs `request` once the shared gate (if any) has given this process the host. */
-  private async gated<T>(host: string, signal: AbortSignal | undefined, request: () => Promise<T>): Promise<T> {
+  /** Runs `request` once the shared gate (if any) has given this process the host, which then rests `restMs` for every process. */
+  private async gated<T>(host: string, signal: AbortSignal | undefined, restMs: number, request: () => Promise<T>): Promise<T> {
     const gate = this.gate;
     if (!gate) return request();
     // This process's last give of the host lands before its next take.
     await this.giving.get(host);
-    for (let wait = await gate.take(host); wait > 0; wait = await gate.take(host)) await pause(Math.min(wait, GATE_MAX_WAIT_MS), signal);
+    for (let wait = await gate.take(host, restMs); wait > 0; wait = await gate.take(host, restMs)) await pause(Math.min(wait, GATE_MAX_WAIT_MS), signal);
     try {
       return await request();
     } finally {
       // The answer does not wait for the give (a round trip to the database). A give that fails
       // (the database unreachable) leaves the host to expire with this daemon's heartbeat.
-      const given: Promise<void> = gate.give(host).catch(() => undefined).finally(() => {
+      const given: Promise<void> = gate.give(host, restMs).catch(() => undefined).finally(() => {
         if (this.giving.get(host) === given) this.giving.delete(host);
       });
       this.giving.set(host, given);
@@ -253,7 +253,7 @@ export class Fetcher {
             unsent();
             throw notFound();
           }
-          return this.gated(host, signal, async () => {
+          return this.gated(host, signal, limits.restMs ?? this.options.perHostDelay, async () => {
             const result = await this.request(url, conditional, signal, { ...limits, maxBytes: max });
             this.pauseHostIfAsked(host, result);
             return result;
@@ -284,7 +284,7 @@ export class Fetcher {
     const target = this.allowedTarget(url);
     const started = performance.now();
     try {
-      return await this.queue.run(target.host, () => this.gated(target.host, signal, async () => {
+      return await this.queue.run(target.host, () => this.gated(target.host, signal, this.options.perHostDelay, async () => {
         const response = await got.post(url, {
           form, headers: { 'user-agent': this.options.userAgent }, followRedirect: false, throwHttpErrors: false, retry: { limit: 0 },
           timeout: { connect: this.options.connectTimeout, request: this.options.timeout }, dnsLookup: this.lookup, maxHeaderSize: MAX_HEADER_BYTES, signal,

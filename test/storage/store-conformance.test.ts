@@ -352,20 +352,34 @@ describe('several daemons on one PostgreSQL archive', () => {
     }
   });
 
-  test('a host takes one daemon\'s request at a time, perHostDelay apart', async () => {
+  test('a host takes one daemon\'s request at a time, each request\'s rest apart', async () => {
     const url = await cluster.createDatabase(`hosts_${++databases}`);
     const a = await join(url, 'a', 60_000);
     const b = await join(url, 'b', 60_000);
     try {
+      // The daemons' page delay is 300 ms (join above); a page's requisites rest their host 30 ms.
+      const [page, requisite] = [300, 30];
+      const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
       const [gateA, gateB] = [a.hostGate()!, b.hostGate()!];
-      assert.equal(await gateA.take('a.example'), 0);
-      assert.ok(await gateB.take('a.example') > 0, 'in flight for another daemon');
-      assert.equal(await gateB.take('b.example'), 0, 'another host is free');
-      await gateA.give('a.example');
-      const wait = await gateB.take('a.example');
+      assert.equal(await gateA.take('a.example', page), 0);
+      assert.ok(await gateB.take('a.example', page) > 0, 'in flight for another daemon');
+      assert.ok(await gateB.take('a.example', requisite) > 0, 'a lighter request too');
+      assert.equal(await gateB.take('b.example', page), 0, 'another host is free');
+      await gateA.give('a.example', page);
+      const wait = await gateB.take('a.example', page);
       assert.ok(wait > 200 && wait <= 300, `the host rests its delay after a request (${wait} ms left)`);
-      await new Promise((resolve) => setTimeout(resolve, wait + 20));
-      assert.equal(await gateB.take('a.example'), 0);
+      // A page's requisite (another daemon's) waits its own pause after the page, not the page pace, as one daemon's host queue has it.
+      const light = await gateB.take('a.example', requisite);
+      assert.ok(light <= requisite, `a lighter request waits its own rest (${light} ms left)`);
+      if (light > 0) {
+        await sleep(light + 5);
+        assert.equal(await gateB.take('a.example', requisite), 0);
+      }
+      await gateB.give('a.example', requisite);
+      const after = await gateA.take('a.example', page);
+      assert.ok(after > 150, `the page pace holds whatever requisites come between (${after} ms left)`);
+      await sleep(after + 20);
+      assert.equal(await gateA.take('a.example', page), 0);
     } finally {
       await a.close();
       await b.close();

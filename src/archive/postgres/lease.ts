@@ -61,7 +61,7 @@ const STILL_DUE: Record<ClaimRef['kind'], string | null> = {
 };
 
 const claimRow = z.object({ owner: text, token: integer, expires_at: text });
-const hostRow = z.object({ owner: nullableText, expires_at: nullableText, next_at: text });
+const hostRow = z.object({ owner: nullableText, expires_at: nullableText, next_at: text, last_end: text });
 const grantedRow = z.object({ kind: text, id: integer, token: integer });
 /** A unit's key among a daemon's claims (its tokens, its releases waiting for their batch). */
 export const unitKey = (kind: string, id: number) => `${kind}:${id}`;
@@ -117,27 +117,40 @@ export async function releaseUnits(sql: Sql, owner: string, refs: readonly Claim
 }
 
 /**
- * Takes a host for one request of `owner`: 0 when taken, else the ms to wait — until its delay
- * after the last request ends, or a short while when another daemon's request is in flight.
- * One upsert when the host is free (the common case: the daemon's own host queue spaces its
- * requests already); a read of the row to say how long to wait when it is not.
+ * Takes a host for one request of `owner` that rests the host `restMs` after it: 0 when taken,
+ * else the ms to wait — until the host's rest after the last request ends, or a short while when
+ * another daemon's request is in flight. As one daemon's host queue (net/host-queue.ts): a full
+ * request (a page, a feed: `restMs` ≥ the page delay `delayMs`) waits `next_at`, perHostDelay
+ * after the last full one; a lighter one (a page's requisite) its own rest after the last request
+ * of any kind. One upsert when the host is free (the common case: the daemon's own host queue
+ * spaces its requests already); a read of the row to say how long to wait when it is not.
  */
-export async function takeHost(db: PgDatabase, owner: string, host: string, now: Date, ttlMs: number, delayMs: number): Promise<number> {
+export async function takeHost(db: PgDatabase, owner: string, host: string, now: Date, ttlMs: number, delayMs: number, restMs: number): Promise<number> {
   const stamp = now.toISOString();
+  const light = restMs < delayMs;
+  // A lighter request may start once the last request ended `restMs` ago.
+  const endedBy = new Date(now.getTime() - restMs).toISOString();
+  const rested = light ? 'gate.last_end <= @endedBy' : 'gate.next_at <= @now';
   const taken = await db.column(`INSERT INTO hosts AS gate (host, owner, expires_at, next_at) VALUES (@host, @owner, @until, '')
     ON CONFLICT (host) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
-    WHERE (gate.owner IS NULL OR gate.owner = excluded.owner OR gate.expires_at < @now) AND gate.next_at <= @now
-    RETURNING 1`, { host, owner, until: new Date(now.getTime() + ttlMs).toISOString(), now: stamp });
+    WHERE (gate.owner IS NULL OR gate.owner = excluded.owner OR gate.expires_at < @now) AND ${rested}
+    RETURNING 1`, { host, owner, until: new Date(now.getTime() + ttlMs).toISOString(), now: stamp, endedBy });
   if (taken.length > 0) return 0;
-  const row = checkedRow(hostRow, await db.get('SELECT owner, expires_at, next_at FROM hosts WHERE host = ?', [host]), 'takeHost');
+  const row = checkedRow(hostRow, await db.get('SELECT owner, expires_at, next_at, last_end FROM hosts WHERE host = ?', [host]), 'takeHost');
   const busy = Math.max(20, Math.min(delayMs, 250));
   if (!row || (row.owner !== null && row.owner !== owner && (row.expires_at ?? '') >= stamp)) return busy;
-  return row.next_at > stamp ? Math.max(1, Date.parse(row.next_at) - now.getTime()) : busy;
+  const from = light ? (row.last_end === '' ? 0 : Date.parse(row.last_end) + restMs) : Date.parse(row.next_at);
+  return from > now.getTime() ? Math.max(1, from - now.getTime()) : busy;
 }
 
-/** The request ended: the host rests `delayMs` from now. */
-export async function giveHost(sql: Sql, owner: string, host: string, now: Date, delayMs: number): Promise<void> {
-  await sql.run('UPDATE hosts SET owner = NULL, expires_at = NULL, next_at = ? WHERE host = ? AND owner = ?', [new Date(now.getTime() + delayMs).toISOString(), host, owner]);
+/**
+ * The request ended: a full one (`restMs` ≥ `delayMs`) makes the next full one wait `restMs` from
+ * now; a lighter one keeps the page pace already due and lengthens it only to its own rest.
+ */
+export async function giveHost(sql: Sql, owner: string, host: string, now: Date, delayMs: number, restMs: number): Promise<void> {
+  const until = new Date(now.getTime() + restMs).toISOString();
+  await sql.run(`UPDATE hosts SET owner = NULL, expires_at = NULL, last_end = @now, next_at = ${restMs < delayMs ? 'GREATEST(next_at, @until)' : '@until'}
+    WHERE host = @host AND owner = @owner`, { now: now.toISOString(), until, host, owner });
 }
 
 /** Inside a write of claimed work: the claim is still this daemon's, with the token it was given. */

@@ -565,8 +565,8 @@ export class PgStore extends ExportingStore implements Store {
     // A give goes at once, unlike a claim's release: while it waits, another daemon wanting the
     // host would find it taken and ask again and again (bench:cluster, docs/measurements.md).
     return {
-      take: (host) => takeHost(this.db, owner, host, new Date(), this.claimTtlMs, this.hostDelayMs),
-      give: (host) => giveHost(this.db, owner, host, new Date(), this.hostDelayMs),
+      take: (host, restMs) => takeHost(this.db, owner, host, new Date(), this.claimTtlMs, this.hostDelayMs, restMs),
+      give: (host, restMs) => giveHost(this.db, owner, host, new Date(), this.hostDelayMs, restMs),
     };
   }
 
