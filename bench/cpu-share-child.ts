@@ -23,8 +23,8 @@ const loaded = cpuMs();
 
 const perPage: number[] = [];
 for (let feed = from; feed < pages; feed += step) {
-  // As bench:cluster's web serves the page of feed `feed`'s backlog item (web.ts): its site's files named, no photograph.
-  const bytes = dressedPage(pageOf(SITES, hosts, feed, 0), { cdn: 'http://127.0.9.1:8080', photo: null, promo: feed });
+  // As bench:cluster's web serves the page of feed `feed`'s backlog item (web.ts, `page`): its site's files, the CDN's fonts and a photograph named.
+  const bytes = dressedPage(pageOf(SITES, hosts, feed, 0), { cdn: 'http://127.0.255.1:8080', photo: `/images/${feed}-0.jpg`, promo: feed });
   const { encoding, data } = encodeBody(bytes);
   const before = cpuMs();
   extractTask({

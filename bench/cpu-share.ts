@@ -53,12 +53,11 @@ for (let round = 1; round <= ROUNDS; round++) {
   for (const count of COUNTS) {
     const started = Date.now();
     const reports = await Promise.all(Array.from({ length: count }, (_, i) => runChild(i, count)));
-    const mean = (pick: (report: ChildReport) => number) => reports.reduce((sum, report) => sum + pick(report), 0) / reports.length;
+    const total = (pick: (report: ChildReport) => number) => reports.reduce((sum, report) => sum + pick(report), 0);
+    const mean = (pick: (report: ChildReport) => number) => total(pick) / reports.length;
     results.push({
       round, processes: count, wallS: (Date.now() - started) / 1000,
-      loadCpuS: reports.reduce((sum, report) => sum + report.loadCpuMs, 0) / 1000,
-      extractCpuS: reports.reduce((sum, report) => sum + report.extractCpuMs, 0) / 1000,
-      pages: reports.reduce((sum, report) => sum + report.pages, 0),
+      loadCpuS: total((report) => report.loadCpuMs) / 1000, extractCpuS: total((report) => report.extractCpuMs) / 1000, pages: total((report) => report.pages),
       firstHundred: mean((report) => report.firstHundredMsPerPage), lastHundred: mean((report) => report.lastHundredMsPerPage),
     });
     if (process.stderr.isTTY) process.stderr.write(`round ${round}: ${count} process(es) done\n`);

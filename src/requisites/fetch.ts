@@ -157,9 +157,10 @@ const failed = (found: Requisite, status: number | null, error: string | null): 
 
 /**
  * One requisite, given its URL's `history` in the archive (null: never fetched). Its last fetch,
- * when younger than `recheckAfter`, is listed again with its own time and no request made — kept bytes, or a refusal that asking again would not change (a
- * 4xx, bytes that were not what the page wanted), as a browser's cache keeps both. Otherwise it
- * is fetched, with a conditional GET against its last kept fetch.
+ * when younger than `recheckAfter`, is listed again with its own time and no request made — kept
+ * bytes, or a refusal that asking again would not change (a 4xx, bytes that were not what the
+ * page wanted), as a browser's cache keeps both. Otherwise it is fetched, with a conditional GET
+ * against its last kept fetch.
  */
 export async function fetchRequisite(
   fetcher: Fetcher, history: RequisiteHistory | null, found: Requisite, signal: AbortSignal, limits: { maxBytes: number; recheckAfter: number; perHostDelay: number },
