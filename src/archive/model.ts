@@ -94,6 +94,8 @@ export interface HostGate {
   take(host: string, restMs: number): Promise<number>;
   /** The request ended: the host rests `restMs` from now. */
   give(host: string, restMs: number): Promise<void>;
+  /** True while this daemon is alone on the archive and keeps its hosts in its own queues (nothing written per request). */
+  readonly isAlone: boolean;
 }
 
 /** A write of claimed work whose claim another daemon has taken over (its own claim expired): nothing was written. */

@@ -138,7 +138,10 @@ export async function runDaemon(options: RunOptions): Promise<void> {
   const heartbeat = setInterval(() => unlessFull(async () => {
     // The minute's report, with what cannot wait a minute: that the database is full.
     const status = { ...(latest ?? await daemon.report()), storageFullSince: daemon.storageFullSince };
+    const wasAlone = store.hostGate()?.isAlone;
     if (!(await store.renewLease(me.owner, new Date(), status))) log.error('the daemon lease was taken over by another process');
+    const alone = store.hostGate()?.isAlone;
+    if (alone !== wasAlone) log.info({ alone }, alone ? 'alone on the archive: hosts kept in this daemon\'s own queues' : 'another daemon on the archive: hosts kept with it');
   }), DAEMON_OPTIONS.lease.heartbeatMs);
   // Webhook notifications: the outbox filled and delivered every few seconds, one pass at a time.
   let notifying: Promise<void> | null = null;

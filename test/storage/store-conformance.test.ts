@@ -6,7 +6,9 @@ import { diffObjects } from '../../src/archive/diff.js';
 import { normalizeArticle, objectHash } from '../../src/archive/normalize.js';
 import { openArchive } from '../../src/archive/open-archive.js';
 import { packContent } from '../../src/archive/packed-content.js';
-import type { FetchedPage, RequisiteRecord, Store, VersionContent, VersionDecision } from '../../src/archive/store.js';
+import type { FetchedPage, HostGate, RequisiteRecord, Store, VersionContent, VersionDecision } from '../../src/archive/store.js';
+import { PgDatabase } from '../../src/archive/postgres/database.js';
+import { checkedRows, text } from '../../src/archive/rows.js';
 import type { ArticleObject } from '../../src/extract/extract.js';
 import { EXTRACTOR_VERSION } from '../../src/extract/extract.js';
 import type { FeedItem } from '../../src/feeds/model.js';
@@ -244,9 +246,9 @@ for (const [name, open] of BACKENDS) {
 }
 
 describe('several daemons on one PostgreSQL archive', () => {
-  const join = async (url: string, owner: string, staleAfterMs: number, releaseBatchMs = 0) => {
+  const join = async (url: string, owner: string, staleAfterMs: number, releaseBatchMs = 0, hostDelayMs = 300) => {
     const store = await openArchive({ path: '', maxSize: 'unlimited', url });
-    await store.acquireLease({ me: { owner, pid: 1, host: 'h' }, now: new Date(), staleAfterMs, hostDelayMs: 300, releaseBatchMs, isAlive: () => true });
+    await store.acquireLease({ me: { owner, pid: 1, host: 'h' }, now: new Date(), staleAfterMs, hostDelayMs, releaseBatchMs, isAlive: () => true });
     return store;
   };
 
@@ -383,6 +385,80 @@ describe('several daemons on one PostgreSQL archive', () => {
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+
+  test('a daemon alone on the archive writes no host per request; one that joins waits until it gates them again, with the rests its last requests left', async () => {
+    const url = await cluster.createDatabase(`alone_${++databases}`);
+    const db = new PgDatabase(url);
+    const hosts = async () => checkedRows(text, await db.column('SELECT host FROM hosts ORDER BY host'), 'hosts');
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    // A page rests its host 5 s (long enough for the steps below), a requisite 100 ms.
+    const [page, requisite] = [5_000, 100];
+    const a = await join(url, 'a', 60_000, 0, page);
+    let b: Store | null = null;
+    try {
+      const gateA = a.hostGate()!;
+      const request = async (gate: HostGate, host: string, rest: number) => {
+        assert.equal(await gate.take(host, rest), 0, `${host} is free`);
+        await gate.give(host, rest);
+      };
+      await request(gateA, 'before.example', page);
+      assert.deepEqual(await hosts(), ['before.example'], 'until its first heartbeat a daemon gates its hosts');
+      assert.equal(await a.renewLease('a', new Date(), null), true);
+      await request(gateA, 'a.example', page);
+      await request(gateA, 'cdn.example', requisite);
+      assert.deepEqual(await hosts(), ['before.example'], 'alone, nothing is written per request');
+
+      b = await join(url, 'b', 60_000, 0, page);
+      const gateB = b.hostGate()!;
+      assert.ok(await gateB.take('free.example', page) > 0, 'a daemon that joins takes no host while another is alone');
+      assert.equal(await gateA.take('slow.example', page), 0, 'a request of the daemon alone, in flight when the other joined');
+      let shared = false;
+      const review = a.renewLease('a', new Date(), null).then(() => (shared = true));
+      await sleep(300);
+      assert.equal(shared, false, 'the daemon alone gates its hosts again only once its requests in flight have ended');
+      assert.ok(await gateB.take('free.example', page) > 0, 'meanwhile the other still waits');
+      await gateA.give('slow.example', page);
+      await review;
+      assert.deepEqual(await hosts(), ['a.example', 'before.example', 'cdn.example', 'slow.example'], 'the rests its requests left are written');
+      await sleep(300);
+      assert.equal(await gateB.take('free.example', page), 0, 'then the other takes a free host');
+      await gateB.give('free.example', page);
+      const wait = await gateB.take('a.example', page);
+      assert.ok(wait > 3_000 && wait <= page, `the alone daemon's page rest holds for the other (${wait} ms left)`);
+      assert.equal(await gateB.take('cdn.example', requisite), 0, 'a lighter request waits only its own rest after the last request');
+      await gateB.give('cdn.example', requisite);
+      await request(gateA, 'both.example', page);
+      assert.ok((await hosts()).includes('both.example'), 'two daemons: every request through the table');
+
+      await b.releaseLease('b');
+      assert.equal(await a.renewLease('a', new Date(), null), true);
+      await request(gateA, 'again.example', page);
+      assert.ok(!(await hosts()).includes('again.example'), 'alone again once the other left');
+      await a.releaseLease('a');
+      assert.ok((await hosts()).includes('again.example'), 'leaving, the daemon leaves its hosts\' rests for those after it');
+    } finally {
+      await a.close();
+      await b?.close();
+      await db.close();
+    }
+  });
+
+  test('a daemon alone that dies holds up one that joins only until its heartbeat is stale', async () => {
+    const url = await cluster.createDatabase(`alone_dead_${++databases}`);
+    const a = await join(url, 'a', 400);
+    let b: Store | null = null;
+    try {
+      assert.equal(await a.renewLease('a', new Date(), null), true);
+      b = await join(url, 'b', 400);
+      assert.ok(await b.hostGate()!.take('a.example', 300) > 0, 'a is alone');
+      // a beats no more, as if killed.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      assert.equal(await b.hostGate()!.take('a.example', 300), 0, 'a\'s heartbeat is stale: it is taken for dead');
+    } finally {
+      await a.close();
+      await b?.close();
     }
   });
 });

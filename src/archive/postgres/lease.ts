@@ -28,12 +28,71 @@ export async function latestDaemon(sql: Sql): Promise<LeaseHolder | null> {
   return row ? holderOf(row) : null;
 }
 
-/** Registers a daemon; daemons whose heartbeat stopped (their claims expire by themselves) leave the list. */
-export async function registerDaemon(sql: Sql, { me, now, staleAfterMs }: LeaseRequest): Promise<void> {
+/**
+ * Registers a daemon (inside a transaction: under the daemons' lock, see lockDaemons); daemons
+ * whose heartbeat stopped (their claims expire by themselves) leave the list. True when a live
+ * daemon is alone on the archive as far as it knew (it gates no host): this one's requests wait
+ * until it gates them again.
+ */
+export async function registerDaemon(sql: Sql, { me, now, staleAfterMs }: LeaseRequest): Promise<boolean> {
   const stamp = now.toISOString();
+  await lockDaemons(sql);
   await sql.run('DELETE FROM daemons WHERE heartbeat_at < ? AND owner <> ?', [new Date(now.getTime() - staleAfterMs).toISOString(), me.owner]);
   await sql.run(`INSERT INTO daemons (owner, pid, host, started_at, heartbeat_at) VALUES (?, ?, ?, ?, ?)
-    ON CONFLICT (owner) DO UPDATE SET heartbeat_at = excluded.heartbeat_at`, [me.owner, me.pid, me.host, stamp, stamp]);
+    ON CONFLICT (owner) DO UPDATE SET heartbeat_at = excluded.heartbeat_at, gates_hosts = true`, [me.owner, me.pid, me.host, stamp, stamp]);
+  return (await peersOf(sql, me.owner, now, staleAfterMs)).some((peer) => !peer.gates_hosts);
+}
+
+/**
+ * Joining the archive and going alone on it take this transaction-scoped lock: without it, a
+ * daemon could go alone on a read that missed a joining one's row, while the joining one read
+ * the other's row from before it went alone — and both would skip the gate.
+ */
+async function lockDaemons(sql: Sql): Promise<void> {
+  await sql.get("SELECT pg_advisory_xact_lock(hashtext('forest daemons'))");
+}
+
+const peerRow = z.object({ owner: text, gates_hosts: z.boolean() });
+
+/** The other daemons whose heartbeat is younger than `staleAfterMs`, and whether each gates its hosts. */
+export async function peersOf(sql: Sql, owner: string, now: Date, staleAfterMs: number): Promise<Array<z.infer<typeof peerRow>>> {
+  return checkedRows(peerRow, await sql.all('SELECT owner, gates_hosts FROM daemons WHERE owner <> ? AND heartbeat_at >= ?', [
+    owner, new Date(now.getTime() - staleAfterMs).toISOString(),
+  ]), 'peersOf');
+}
+
+/**
+ * Under the daemons' lock: `owner` stops gating its hosts when no other live daemon is on the
+ * archive (true), else keeps gating them (false). Either way its row says which.
+ */
+export async function goAloneIfAlone(sql: Sql, owner: string, now: Date, staleAfterMs: number): Promise<boolean> {
+  await lockDaemons(sql);
+  const alone = (await peersOf(sql, owner, now, staleAfterMs)).length === 0;
+  // A daemon whose row is gone (taken for dead) is not alone: it gates, as a joining one would.
+  return (await sql.run('UPDATE daemons SET gates_hosts = ? WHERE owner = ?', [!alone, owner])) === 1 && alone;
+}
+
+/** A host's rest that a daemon alone kept in its own queues: no request before `nextAt`, a lighter one `lastEnd` + its rest. */
+export interface HostRest {
+  host: string;
+  nextAt: Date;
+  lastEnd: Date;
+}
+
+/**
+ * A daemon that was alone gates its hosts again: the rests its last requests left go into
+ * `hosts` (never shortening one written there), and its row says it gates them — which is what
+ * a daemon that joined waits for.
+ */
+export async function gateHostsAgain(sql: Sql, owner: string, rests: readonly HostRest[]): Promise<void> {
+  if (rests.length > 0) {
+    await sql.run(`INSERT INTO hosts AS gate (host, next_at, last_end)
+      SELECT * FROM unnest(@hosts::text[], @nexts::text[], @ends::text[])
+      ON CONFLICT (host) DO UPDATE SET next_at = GREATEST(gate.next_at, excluded.next_at), last_end = GREATEST(gate.last_end, excluded.last_end)`, {
+      hosts: rests.map((rest) => rest.host), nexts: rests.map((rest) => rest.nextAt.toISOString()), ends: rests.map((rest) => rest.lastEnd.toISOString()),
+    });
+  }
+  await sql.run('UPDATE daemons SET gates_hosts = true WHERE owner = ?', [owner]);
 }
 
 /** The heartbeat: the daemon's report, and its claims and hosts extended by `ttlMs`. */

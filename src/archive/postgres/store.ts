@@ -24,7 +24,8 @@ import { migratePg, PgDatabase, type Sql } from './database.js';
 import { countEnabledFeeds, feedById, feedCounts, listFeeds, pollFeedsNow } from './feeds.js';
 import { syncSubscriptions } from '../rules/feeds.js';
 import { Batched } from './batched.js';
-import { claimUnits, daemonsOf, giveHost, heartbeat, holdsClaim, latestDaemon, leave, registerDaemon, releaseUnits, takeHost, unitKey } from './lease.js';
+import { claimUnits, daemonsOf, heartbeat, holdsClaim, latestDaemon, leave, registerDaemon, releaseUnits, unitKey } from './lease.js';
+import { PgHostGate } from './host-gate.js';
 import { applyRetention, checkArchive } from './maintenance.js';
 import { dueNotifications, notificationSummary, queueWebhookEvents, recordDelivery } from './notifications.js';
 import { pollDays, recentPolls, recordPoll } from './polls.js';
@@ -59,6 +60,8 @@ export class PgStore extends ExportingStore implements Store {
   private readonly held = new Map<string, number>();
   private claimTtlMs = 60_000;
   private hostDelayMs = 0;
+  /** The daemon's host gate (acquireLease): every host's politeness kept with the other daemons, or alone. */
+  private gate: PgHostGate | null = null;
   /** Ended units' claims, given back together a moment later (LeaseRequest.releaseBatchMs). */
   private releases: Batched<ClaimRef> | null = null;
 
@@ -518,18 +521,23 @@ export class PgStore extends ExportingStore implements Store {
     const owner = request.me.owner;
     const batchMs = request.releaseBatchMs ?? 0;
     if (batchMs > 0) this.releases = new Batched(batchMs, (refs) => releaseUnits(this.db, owner, refs));
-    await this.write((sql) => registerDaemon(sql, request));
+    const peerAlone = await this.write((sql) => registerDaemon(sql, request));
+    this.gate = new PgHostGate(this.db, owner, this.claimTtlMs, this.hostDelayMs, peerAlone);
     return { acquired: true } as const;
   }
 
-  renewLease(owner: string, now: Date, status: unknown) {
-    return this.write((sql) => heartbeat(sql, owner, now, status, this.claimTtlMs));
+  /** The heartbeat; then the host gate looks whether this daemon is alone on the archive (host-gate.ts). */
+  async renewLease(owner: string, now: Date, status: unknown) {
+    const known = await this.write((sql) => heartbeat(sql, owner, now, status, this.claimTtlMs));
+    if (known) await this.gate?.review();
+    return known;
   }
 
   async releaseLease(owner: string) {
-    // Leaving gives back every claim of the daemon at once.
+    // Leaving gives back every claim of the daemon at once, and leaves its hosts' rests behind.
     this.releases?.clear();
     await this.releases?.close();
+    await this.gate?.leave();
     await this.write((sql) => leave(sql, owner));
     this.held.clear();
   }
@@ -560,14 +568,7 @@ export class PgStore extends ExportingStore implements Store {
   }
 
   hostGate(): HostGate | null {
-    const owner = this.me;
-    if (owner === null) return null;
-    // A give goes at once, unlike a claim's release: while it waits, another daemon wanting the
-    // host would find it taken and ask again and again (bench:cluster, docs/measurements.md).
-    return {
-      take: (host, restMs) => takeHost(this.db, owner, host, new Date(), this.claimTtlMs, this.hostDelayMs, restMs),
-      give: (host, restMs) => giveHost(this.db, owner, host, new Date(), this.hostDelayMs, restMs),
-    };
+    return this.gate;
   }
 
   enabledFeedCount() {
