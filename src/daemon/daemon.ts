@@ -86,7 +86,7 @@ export class Daemon {
     this.lane = context.requisiteFetcher ? new RequisiteLane(context) : null;
     // The daemon's calls to its archive are timed (effort.ts); the store itself stays as it is for everyone else.
     this.context = { ahead: new ExtractedAhead(), requisites: this.lane, hostTrouble: new HostTrouble(context.settings.revisit.retryDelay), ...context, store: meteredStore(context.store, this.effort) };
-    this.extractor = new Extractor(this.context, Math.max(1, context.pool.threads) * 2);
+    this.extractor = new Extractor(this.context, Math.max(1, context.pool.threads) * DAEMON_OPTIONS.extraction.perThread);
   }
 
   /** Starts the loop; resolves when `stop` has finished. */

@@ -69,6 +69,19 @@ export const DAEMON_OPTIONS = {
     firstMs: 5 * 60_000,
     everyMs: 24 * 3600_000,
   },
+  extraction: {
+    /**
+     * Pages being extracted at once, per worker thread. A page's extraction is the pool's work
+     * between the archive's: its capture, comparison key and templates read before, its record
+     * written after. On SQLite those take well under a millisecond; on PostgreSQL each is a round
+     * trip, and the reads and the record took about as long as the pool's part (30–40 ms against
+     * 25–35 ms a page): with two pages per thread the worker waited a third of the time and one
+     * PostgreSQL daemon extracted half as many pages as one SQLite daemon (bench:scale --pin
+     * --profile, docs/measurements.md). Four keeps it fed on either; a page in hand is its body
+     * and its result, a few hundred KB at most.
+     */
+    perThread: 4,
+  },
   learning: {
     /** Pages a template's wrapper is learned from (the newest). */
     relearnFrom: 10,
