@@ -16,8 +16,9 @@
  *   npm run bench:hundred-thousand -- [--feeds=100000] [--hosts=5000] [--minutes=10] [--phases=first-day,steady]
  *                                     [--db=sqlite|postgres] [--daemons=N] [--lead=MIN] [--json] [--keep]
  *
- * `--db=postgres` copies the month to a throwaway PostgreSQL cluster (`forest copy`) and runs
- * `--daemons` daemons on it (default 2), their polls' lateness read from every daemon's log.
+ * `--db=postgres` runs the first day on a throwaway PostgreSQL cluster with `--daemons` daemons
+ * (default 2; bench:scale --daemons), and copies the month to one (`forest copy`) for as many
+ * daemons in the steady state, their polls' lateness read from every daemon's log.
  *
  * `--lead`: the month ends this many minutes after the bench starts (default: enough for the
  * history to be written at 1,500 feeds a minute, and copied at 1,000 on PostgreSQL); the daemon starts then, so that the archive
@@ -193,9 +194,10 @@ async function steady() {
 
 const timeOf = (line: string) => /"time":"([^"]+)"/.exec(line)?.[1] ?? '';
 
-/** Phase (a): bench:scale at the issue's size, its JSON. */
+/** Phase (a): bench:scale at the issue's size (on PostgreSQL, with `--daemons` daemons), its JSON. */
 function firstDay(): unknown {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'scale.ts'), `--feeds=${FEEDS}`, `--hosts=${HOSTS}`, `--minutes=${args.get('first-day-minutes') ?? MINUTES}`, '--requisites=on', '--hot=100', '--json'],
+  const archive = POSTGRES ? ['--db=postgres', `--daemons=${DAEMONS}`] : [];
+  const run = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'scale.ts'), `--feeds=${FEEDS}`, `--hosts=${HOSTS}`, `--minutes=${args.get('first-day-minutes') ?? MINUTES}`, '--requisites=on', '--hot=100', ...archive, '--json'],
     { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 2 ** 20 });
   if (run.status !== 0) throw new Error(`the first day (bench:scale) failed with ${run.status}`);
   return JSON.parse(run.stdout.trim().split('\n').at(-1)!);

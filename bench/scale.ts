@@ -16,7 +16,7 @@
  *
  *   npm run bench:scale -- [--feeds=10000] [--hosts=500] [--minutes=8] [--hot=100] [--workers=auto] [--json] [--keep] [--profile=DIR]
  *                          [--against=DIR [--rounds=1]] [--node-flags="--flag …"] [--schedule=name=value,…]
- *                          [--db=sqlite,postgres | --db=sqlite,postgres://…] [--requisites=on,off] [--pin]
+ *                          [--db=sqlite,postgres | --db=sqlite,postgres://…] [--requisites=on,off] [--pin] [--daemons=N]
  *
  * `--requisites` lists the runs with requisites on (capture.requisites.kinds [images, styles],
  * the default) and off (`[]`: the HTML alone), side by side (default both): each page of the web
@@ -38,6 +38,10 @@
  *
  * `--node-flags` replaces the node flags the daemons start with (`--node-flags=` for none).
  *
+ * `--daemons=N` (PostgreSQL only) runs N daemons on the one archive
+ * (the first day at 100,000 feeds, bench:hundred-thousand --db=postgres): CPU is theirs summed,
+ * memory the largest one's, and the log-read measures (backlog, hot polls) come from all logs.
+ *
  * `--pin` pins the daemon to core 0 and everything else — the web, the PostgreSQL server — to core
  * 1 (bench/cpu-pin.ts), so that SQLite and PostgreSQL are compared with the daemon on a core of
  * its own either way and PostgreSQL's server not taking the daemon's CPU (issue #70, item 2).
@@ -57,7 +61,7 @@ import { z } from 'zod';
 import { storedBlob } from '../src/archive/rules/captures.js';
 import { quantile } from './quantile.js';
 import { settledDelays } from './scale/delays.js';
-import { buildCheckout, sample, startWeb, type Sample } from './scale/process.js';
+import { buildCheckout, sampleAll, startWeb, type Sample } from './scale/process.js';
 import { decodeStoredBody, loadCodec } from '../src/archive/codec.js';
 import { openDatabase } from '../src/archive/sqlite/database.js';
 import { dueCaptures, duePolls, dueRevisits, nextWorkAt, queuedExtractions } from '../src/archive/sqlite/queues.js';
@@ -89,6 +93,13 @@ const SCHEDULE = Object.fromEntries((args.get('schedule') ?? '').split(',').filt
   return [name!, value !== '' && Number.isFinite(Number(value)) ? Number(value) : value];
 }));
 const ROOT = join(import.meta.dirname, '..');
+/**
+ * `--daemons=N`: N daemons on one PostgreSQL archive (a SQLite archive takes one: its lease).
+ * Their CPU is summed, their memory the largest one's, their logs read together.
+ */
+const DAEMONS = Number(args.get('daemons') ?? 1);
+if (!(Number.isInteger(DAEMONS) && DAEMONS >= 1)) throw new Error(`--daemons=${args.get('daemons')}: a whole number of daemons, 1 or more`);
+if (DAEMONS > 1 && (args.get('db') ?? 'sqlite').split(',').includes('sqlite')) throw new Error('--daemons: a SQLite archive takes one daemon (its lease); --db=postgres for several');
 /**
  * Hot items count towards the delay quantiles only when published this long before the run
  * stops (bench/scale/delays.ts): the hot feeds publish every 20–60 s and are polled every three
@@ -197,41 +208,44 @@ async function runOnce(root: string, backend: Backend, requisites: 'on' | 'off')
   }));
   const started = Date.now();
   const ticksBefore = machineTicks();
-  const log = openSync(join(work, 'forest.log'), 'w');
   const profile = args.get('profile') ? ['--cpu-prof', `--cpu-prof-dir=${args.get('profile')}`] : [];
   // The daemon as pm2 starts it (that checkout's ecosystem.config.js), or with the flags given.
   const nodeFlags = args.has('node-flags') ? args.get('node-flags')!.split(' ').filter(Boolean) : await serviceNodeFlags(root);
-  const forest = spawn(process.execPath, [...profile, ...nodeFlags, join(root, 'bin', 'forest.js'), 'run', '--config', join(work, 'settings.yaml')], { stdio: ['ignore', log, 'pipe'] });
+  // `--daemons`: each its own log (forest.log, forest-2.log, …), all on the one archive.
+  const logs = Array.from({ length: DAEMONS }, (_, n) => join(work, n === 0 ? 'forest.log' : `forest-${n + 1}.log`));
+  const daemons = logs.map((log) => spawn(process.execPath, [...profile, ...nodeFlags, join(root, 'bin', 'forest.js'), 'run', '--config', join(work, 'settings.yaml')], { stdio: ['ignore', openSync(log, 'w'), 'pipe'] }));
   if (args.has('pin')) {
-    pinToCore(forest.pid!, PIN.daemon);
+    for (const forest of daemons) pinToCore(forest.pid!, PIN.daemon);
     pinToCore(web.child.pid!, PIN.others);
     const dataDir = backend.name === 'PostgreSQL' ? backend.dataDir() : null;
     if (backend.name === 'PostgreSQL' && dataDir === null) throw new Error('--pin pins the throwaway cluster of --db=postgres; a server of yours is pinned by you');
     if (dataDir !== null) pinPostgres(dataDir, PIN.others);
   }
   let stderr = '';
-  forest.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  for (const forest of daemons) forest.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
   // Listening from the start: a daemon that dies during the run is reported, not waited for.
-  const exited = new Promise<number | null>((resolve) => forest.once('exit', resolve));
+  const exits = daemons.map((forest) => new Promise<number | null>((resolve) => forest.once('exit', resolve)));
+  const exited = Promise.race(exits);
   let died = false;
   void exited.then(() => (died = true));
   const samples: Sample[] = [];
   const timer = setInterval(() => {
-    const s = sample(forest.pid!, Date.now() - started);
+    const s = sampleAll(daemons.map((forest) => forest.pid!), Date.now() - started);
     if (s) samples.push(s);
     if (process.stderr.isTTY && !args.has('json')) process.stderr.write(`\r${Math.round((Date.now() - started) / 1000)} s  rss ${s?.rssMb.toFixed(0)} MB  cpu ${((s?.cpuMs ?? 0) / 1000).toFixed(0)} s   `);
   }, 1000);
   await Promise.race([new Promise((resolve) => setTimeout(resolve, MINUTES * 60_000)), exited]);
   clearInterval(timer);
   if (died) {
+    for (const forest of daemons) forest.kill('SIGTERM');
     web.child.kill('SIGTERM');
     throw new Error(`forest died during the run: ${stderr}`);
   }
   const last = samples.at(-1)!;
   const stopped = Date.now();
   const machineBusy = busyCores(ticksBefore, machineTicks());
-  forest.kill('SIGTERM');
-  const code = await exited;
+  for (const forest of daemons) forest.kill('SIGTERM');
+  const code = (await Promise.all(exits)).find((exit) => exit !== 0) ?? 0;
   const webRequests = z.record(z.string(), z.number()).parse(await (await fetch(`${web.info.cdn}/_stats`)).json());
   web.child.kill('SIGTERM');
   if (code !== 0) throw new Error(`forest exited with ${code}: ${stderr}`);
@@ -244,7 +258,7 @@ async function runOnce(root: string, backend: Backend, requisites: 'on' | 'off')
   const db = new Database(database, { readonly: true });
   const at = (iso: string) => Date.parse(iso) - started;
   // The daemon's log, one JSON line each (read once for the two measures taken from it).
-  const logLines = readFileSync(join(work, 'forest.log'), 'utf8').split('\n');
+  const logLines = logs.flatMap((log) => readFileSync(log, 'utf8').split('\n'));
   const extracted = firstExtractions(logLines);
   const backlog = z.array(z.string()).parse(db.prepare("SELECT link FROM items WHERE guid LIKE 'b-%'").pluck().all());
   const archived = backlog.flatMap((link) => extracted.get(link) ?? []).map(at).sort((a, b) => a - b);
@@ -290,7 +304,7 @@ async function runOnce(root: string, backend: Backend, requisites: 'on' | 'off')
   // When the peak came: the daemon's log says what it was doing then.
   const peak = samples.reduce((max, s) => (s.rssMb > max.rssMb ? s : max), samples[0]!);
   const result = {
-    archive: backend.name, feeds: FEEDS, hosts: HOSTS, minutes: MINUTES, hot: HOT, schedule: SCHEDULE, hotPolls,
+    archive: backend.name, daemons: DAEMONS, feeds: FEEDS, hosts: HOSTS, minutes: MINUTES, hot: HOT, schedule: SCHEDULE, hotPolls,
     pollsPerSecond: polls / seconds, polls, pagesPerSecond: pages / seconds, pages, revisits: checks,
     checksLeft: left.n, checksLeftOldestS: left.oldest === null ? 0 : (stopped - Date.parse(left.oldest)) / 1000,
     backlog50s: backlogAt(0.5), backlog99s: backlogAt(0.99), backlog100s: backlogAt(1), backlogArchived: archived.length,
@@ -323,6 +337,7 @@ const f = (value: number, digits = 1) => (value === Number.POSITIVE_INFINITY ? '
 function rows(results: Result[], pass: { snapshots: number; passMs: number; quietPassMs: number }): Array<[string, string[], string]> {
   const each = (value: (r: Result) => string) => results.map(value);
   return [
+    ...(DAEMONS > 1 ? [['daemons on the archive (CPU: all of them; memory: the largest)', each((r) => `${r.daemons}`), ''] as [string, string[], string]] : []),
     ['polls/s (polls)', each((r) => `${f(r.pollsPerSecond)} (${r.polls})`), ''],
     ...(Object.keys(SCHEDULE).length > 0 ? [['schedule settings over the issue\'s', each(() => JSON.stringify(SCHEDULE)), ''] as [string, string[], string]] : []),
     ['polls of the hot feeds', each((r) => `${r.hotPolls}`), ''],

@@ -38,6 +38,13 @@ export function sample(pid: number, t: number): Sample | null {
   }
 }
 
+/** Several daemons' samples as one: their CPU summed, the largest one's memory; null once one is gone. */
+export function sampleAll(pids: readonly number[], t: number): Sample | null {
+  const all = pids.map((pid) => sample(pid, t)).filter((one): one is Sample => one !== null);
+  if (all.length < pids.length) return null;
+  return { t, rssMb: Math.max(...all.map((one) => one.rssMb)), cpuMs: all.reduce((sum, one) => sum + one.cpuMs, 0), mainCpuMs: all.reduce((sum, one) => sum + one.mainCpuMs, 0) };
+}
+
 /** The web's first line: its feeds' URLs (feed n at index n, the hot ones first) and when it started. */
 const webInfo = z.object({ feeds: z.array(z.string()), started: z.number(), cdn: z.string(), port: z.number() });
 export type WebInfo = z.infer<typeof webInfo>;
