@@ -3,7 +3,8 @@
  * (issue #70, item 3), in two phases:
  *
  * (a) `first-day`: every feed subscribed at once, each with one item to capture — bench:scale
- *     with the issue's size (its table: polls, pages archived, backlog, memory, CPU).
+ *     with the issue's size, run until every feed's page is archived (`--until=archived`; at most
+ *     `--first-day-minutes`, default 180): the time that takes, polls, pages archived, memory, CPU.
  * (b) `steady`: an archive that has followed the feeds for a month (bench/scale/history.ts writes
  *     it through the archive's own store on a virtual clock: ≈ 1 M articles, their revisits, a
  *     month of polls), then the daemon with the shipped defaults for M minutes against the web
@@ -13,7 +14,7 @@
  *     archive's growth extrapolated to a day, the archive methods that took the daemon's time
  *     (its minute reports' effort), and the reads an archivist makes, timed at that size.
  *
- *   npm run bench:hundred-thousand -- [--feeds=100000] [--hosts=5000] [--minutes=10] [--phases=first-day,steady]
+ *   npm run bench:hundred-thousand -- [--feeds=100000] [--hosts=5000] [--minutes=10] [--phases=first-day,steady] [--first-day-minutes=180]
  *                                     [--db=sqlite|postgres] [--daemons=N] [--lead=MIN] [--json] [--keep]
  *
  * `--db=postgres` runs the first day on a throwaway PostgreSQL cluster with `--daemons` daemons
@@ -53,6 +54,8 @@ const FEEDS = Number(args.get('feeds') ?? 100_000);
 const HOSTS = Number(args.get('hosts') ?? 5000);
 const MINUTES = Number(args.get('minutes') ?? 10);
 const PHASES = (args.get('phases') ?? 'first-day,steady').split(',');
+/** The first day ends when every page is archived; this is how long it may take before the bench gives up and says so. */
+const FIRST_DAY_LIMIT_MINUTES = 180;
 /** `--db=postgres`: the month copied to a throwaway PostgreSQL cluster, and `--daemons` daemons on it (default 2). */
 const POSTGRES = (args.get('db') ?? 'sqlite') === 'postgres';
 const DAEMONS = Number(args.get('daemons') ?? (POSTGRES ? 2 : 1));
@@ -197,10 +200,38 @@ const timeOf = (line: string) => /"time":"([^"]+)"/.exec(line)?.[1] ?? '';
 /** Phase (a): bench:scale at the issue's size (on PostgreSQL, with `--daemons` daemons), its JSON. */
 function firstDay(): unknown {
   const archive = POSTGRES ? ['--db=postgres', `--daemons=${DAEMONS}`] : [];
-  const run = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'scale.ts'), `--feeds=${FEEDS}`, `--hosts=${HOSTS}`, `--minutes=${args.get('first-day-minutes') ?? MINUTES}`, '--requisites=on', '--hot=100', ...archive, '--json'],
+  const run = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'scale.ts'), `--feeds=${FEEDS}`, `--hosts=${HOSTS}`, `--minutes=${args.get('first-day-minutes') ?? FIRST_DAY_LIMIT_MINUTES}`, '--until=archived', '--requisites=on', '--hot=100', ...archive, ...(args.has('keep') ? ['--keep'] : []), '--json'],
     { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 2 ** 20 });
   if (run.status !== 0) throw new Error(`the first day (bench:scale) failed with ${run.status}`);
   return JSON.parse(run.stdout.trim().split('\n').at(-1)!);
+}
+
+/** What the first day's table shows of bench:scale's JSON. */
+const firstDaySummary = z.object({
+  archive: z.string(), daemons: z.number(), ranS: z.number(), polls: z.number(), pollsPerSecond: z.number(), pages: z.number(), pagesPerSecond: z.number(),
+  backlog50s: z.number().nullable(), backlog99s: z.number().nullable(), backlog100s: z.number().nullable(), backlogArchived: z.number(),
+  hotP95s: z.number().nullable(), hotPollsLateP95s: z.number().nullable(), hotPollsLateMaxs: z.number().nullable(),
+  rssMaxMb: z.number(), rssMaxAtS: z.number(), rssGrowthSecondHalf: z.number().nullable(), coresUsed: z.number(), machineBusyCores: z.number(),
+  cpuMsPerPage: z.number(), mainThreadCpuMsPerPage: z.number(), dbKbPerArticle: z.number(), checksLeft: z.number(),
+});
+
+function printFirstDay(r: z.infer<typeof firstDaySummary>): void {
+  const n = (value: number | null, digits = 1) => f(value ?? NaN, digits);
+  console.log(`\n| ${FEEDS.toLocaleString('en')} feeds on ${HOSTS.toLocaleString('en')} hosts: the first day, ${r.archive}, ${r.daemons} daemon${r.daemons > 1 ? 's' : ''} | value |`);
+  console.log('|---|---|');
+  const rows: Array<[string, string]> = [
+    ['every page archived after', r.backlog100s === null ? `not in the run (${r.backlogArchived.toLocaleString('en')} of ${FEEDS.toLocaleString('en')} in ${n(r.ranS / 60)} min)` : `${n(r.backlog100s / 60)} min`],
+    ['half / 99 % of the pages archived after', `${n((r.backlog50s ?? NaN) / 60)} / ${n((r.backlog99s ?? NaN) / 60)} min`],
+    ['polls (per second)', `${r.polls.toLocaleString('en')} (${n(r.pollsPerSecond)})`],
+    ['pages archived (per second)', `${r.pages.toLocaleString('en')} (${n(r.pagesPerSecond)})`],
+    ['hot items\' capture delay p95; hot feeds\' polls late p95 / max', `${n(r.hotP95s, 0)} s; ${n(r.hotPollsLateP95s)} / ${n(r.hotPollsLateMaxs)} s`],
+    ['revisits due and not done at the end', `${r.checksLeft.toLocaleString('en')}`],
+    ['resident memory: max / growth over the 2nd half', `${n(r.rssMaxMb, 0)} MB (at ${n(r.rssMaxAtS, 0)} s) / ${n(100 * (r.rssGrowthSecondHalf ?? NaN))} %`],
+    [`cores: the daemon${r.daemons > 1 ? 's' : ''} / the machine (of ${availableParallelism()})`, `${n(r.coresUsed, 2)} / ${n(r.machineBusyCores, 2)}`],
+    ['CPU ms per archived page (the main thread\'s part)', `${n(r.cpuMsPerPage)} (${n(r.mainThreadCpuMsPerPage)})`],
+    ['database per article', `${n(r.dbKbPerArticle)} KB`],
+  ];
+  for (const [name, value] of rows) console.log(`| ${name} | ${value} |`);
 }
 
 const f = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
@@ -237,7 +268,7 @@ async function main(): Promise<void> {
     }
   }
   if (args.has('json')) console.log(JSON.stringify(out));
-  else if (out['firstDay']) console.log(`\nfirst day (bench:scale --json): ${JSON.stringify(out['firstDay'])}`);
+  else if (out['firstDay']) printFirstDay(firstDaySummary.parse(out['firstDay']));
 }
 
 await main();

@@ -14,9 +14,13 @@
  * pm2 starts it), sampled once a second for resident memory and CPU time.
  * Then the pass cost on a synthetic archive of 1,000,000 snapshots.
  *
- *   npm run bench:scale -- [--feeds=10000] [--hosts=500] [--minutes=8] [--hot=100] [--workers=auto] [--json] [--keep] [--profile=DIR]
+ *   npm run bench:scale -- [--feeds=10000] [--hosts=500] [--minutes=8] [--until=archived] [--hot=100] [--workers=auto] [--json] [--keep] [--profile=DIR]
  *                          [--against=DIR [--rounds=1]] [--node-flags="--flag …"] [--schedule=name=value,…]
  *                          [--db=sqlite,postgres | --db=sqlite,postgres://…] [--requisites=on,off] [--pin] [--daemons=N]
+ *
+ * `--until=archived` ends the run as soon as every feed's backlog page is archived (read from the
+ * daemons' logs every 5 s), `--minutes` being its limit: the time until all are archived, measured
+ * to the end rather than extrapolated from the first minutes.
  *
  * `--requisites` lists the runs with requisites on (capture.requisites.kinds [images, styles],
  * the default) and off (`[]`: the HTML alone), side by side (default both): each page of the web
@@ -51,7 +55,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { runOn } from '../src/archive/sqlite/sql.js';
-import { mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -72,12 +76,15 @@ import { benchArgs } from './args.js';
 import { busyCores, machineTicks } from './machine.js';
 import { PIN, pinPostgres, pinToCore } from './cpu-pin.js';
 import { postgresBytes } from './scale/pg-size.js';
-import { pollLateness } from './scale/daemon-log.js';
+import { LogFollower, pollLateness } from './scale/daemon-log.js';
 
 const args = benchArgs();
 const FEEDS = Number(args.get('feeds') ?? 10000);
 const HOSTS = Number(args.get('hosts') ?? 500);
 const MINUTES = Number(args.get('minutes') ?? 8);
+/** `--until=archived`: the run ends when every backlog page is archived, `--minutes` being then its limit. */
+const UNTIL = args.get('until');
+if (UNTIL !== undefined && UNTIL !== 'archived') throw new Error(`--until=${UNTIL}: the one end there is is \`archived\` (every backlog page extracted)`);
 const HOT = Number(args.get('hot') ?? 100);
 const REQUISITES = (args.get('requisites') ?? 'on,off').split(',').map((mode) => {
   if (mode !== 'on' && mode !== 'off') throw new Error(`--requisites=${mode}: on, off, or on,off`);
@@ -229,12 +236,28 @@ async function runOnce(root: string, backend: Backend, requisites: 'on' | 'off')
   let died = false;
   void exited.then(() => (died = true));
   const samples: Sample[] = [];
+  // The lines the measures below read (each page's extraction, each poll), kept as the logs grow.
+  const followers = logs.map((log) => new LogFollower(log, (text) => text.includes('"msg":"extracted"') || text.includes('"msg":"poll')));
+  const backlogDone = new Set<string>();
+  let archivedAll: () => void = () => {};
+  const allArchived = new Promise<void>((resolve) => (archivedAll = resolve));
   const timer = setInterval(() => {
-    const s = sampleAll(daemons.map((forest) => forest.pid!), Date.now() - started);
+    const t = Date.now() - started;
+    const s = sampleAll(daemons.map((forest) => forest.pid!), t);
     if (s) samples.push(s);
-    if (process.stderr.isTTY && !args.has('json')) process.stderr.write(`\r${Math.round((Date.now() - started) / 1000)} s  rss ${s?.rssMb.toFixed(0)} MB  cpu ${((s?.cpuMs ?? 0) / 1000).toFixed(0)} s   `);
+    if (Math.round(t / 1000) % 5 === 0) {
+      for (const line of followers.flatMap((follower) => follower.follow())) {
+        const backlogPage = line.includes('"msg":"extracted"') ? /"url":"[^"]*\/a\/(\d+)\/0"/.exec(line) : null;
+        if (backlogPage) backlogDone.add(backlogPage[1]!);
+      }
+      if (UNTIL === 'archived' && backlogDone.size >= FEEDS) archivedAll();
+    }
+    const progress = `${Math.round(t / 1000)} s  rss ${s?.rssMb.toFixed(0)} MB  cpu ${((s?.cpuMs ?? 0) / 1000).toFixed(0)} s  backlog archived ${backlogDone.size}/${FEEDS}`;
+    // A line in place on a terminal; a line a minute in a log (a first day runs for an hour or more).
+    if (process.stderr.isTTY && !args.has('json')) process.stderr.write(`\r${progress}   `);
+    else if (!process.stderr.isTTY && Math.round(t / 1000) % 60 === 0) process.stderr.write(`${progress}\n`);
   }, 1000);
-  await Promise.race([new Promise((resolve) => setTimeout(resolve, MINUTES * 60_000)), exited]);
+  await Promise.race([new Promise((resolve) => setTimeout(resolve, MINUTES * 60_000)), exited, allArchived]);
   clearInterval(timer);
   if (died) {
     for (const forest of daemons) forest.kill('SIGTERM');
@@ -258,7 +281,8 @@ async function runOnce(root: string, backend: Backend, requisites: 'on' | 'off')
   const db = new Database(database, { readonly: true });
   const at = (iso: string) => Date.parse(iso) - started;
   // The daemon's log, one JSON line each (read once for the two measures taken from it).
-  const logLines = logs.flatMap((log) => readFileSync(log, 'utf8').split('\n'));
+  for (const follower of followers) follower.follow();
+  const logLines = followers.flatMap((follower) => follower.lines);
   const extracted = firstExtractions(logLines);
   const backlog = z.array(z.string()).parse(db.prepare("SELECT link FROM items WHERE guid LIKE 'b-%'").pluck().all());
   const archived = backlog.flatMap((link) => extracted.get(link) ?? []).map(at).sort((a, b) => a - b);
@@ -304,7 +328,7 @@ async function runOnce(root: string, backend: Backend, requisites: 'on' | 'off')
   // When the peak came: the daemon's log says what it was doing then.
   const peak = samples.reduce((max, s) => (s.rssMb > max.rssMb ? s : max), samples[0]!);
   const result = {
-    archive: backend.name, daemons: DAEMONS, feeds: FEEDS, hosts: HOSTS, minutes: MINUTES, hot: HOT, schedule: SCHEDULE, hotPolls,
+    archive: backend.name, daemons: DAEMONS, feeds: FEEDS, hosts: HOSTS, minutes: MINUTES, ranS: (stopped - started) / 1000, hot: HOT, schedule: SCHEDULE, hotPolls,
     pollsPerSecond: polls / seconds, polls, pagesPerSecond: pages / seconds, pages, revisits: checks,
     checksLeft: left.n, checksLeftOldestS: left.oldest === null ? 0 : (stopped - Date.parse(left.oldest)) / 1000,
     backlog50s: backlogAt(0.5), backlog99s: backlogAt(0.99), backlog100s: backlogAt(1), backlogArchived: archived.length,
@@ -338,6 +362,7 @@ function rows(results: Result[], pass: { snapshots: number; passMs: number; quie
   const each = (value: (r: Result) => string) => results.map(value);
   return [
     ...(DAEMONS > 1 ? [['daemons on the archive (CPU: all of them; memory: the largest)', each((r) => `${r.daemons}`), ''] as [string, string[], string]] : []),
+    ...(UNTIL === 'archived' ? [[`the run: until every backlog page was archived, at most ${MINUTES} min`, each((r) => `${f(r.ranS / 60)} min`), ''] as [string, string[], string]] : []),
     ['polls/s (polls)', each((r) => `${f(r.pollsPerSecond)} (${r.polls})`), ''],
     ...(Object.keys(SCHEDULE).length > 0 ? [['schedule settings over the issue\'s', each(() => JSON.stringify(SCHEDULE)), ''] as [string, string[], string]] : []),
     ['polls of the hot feeds', each((r) => `${r.hotPolls}`), ''],

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
 import { effortReportSchema, type EffortReport } from '../../src/daemon/effort.js';
 
@@ -12,6 +13,43 @@ export function readLog(path: string): LogLine[] {
     const parsed = line.safeParse(JSON.parse(text));
     return parsed.success ? [parsed.data] : [];
   });
+}
+
+/**
+ * A daemon's log read as it grows, keeping only the lines `keep` wants: a long run's log (the
+ * first day at 100,000 feeds writes hundreds of megabytes) is never held whole, and a bench can
+ * look at what is done so far without reading the file again from its start.
+ */
+export class LogFollower {
+  readonly lines: string[] = [];
+  private offset = 0;
+  private partial = '';
+  private readonly chunk: Buffer;
+  // A character split between two reads is joined, not replaced.
+  private readonly decoder = new StringDecoder('utf8');
+
+  constructor(private readonly path: string, private readonly keep: (text: string) => boolean, chunkBytes = 4 * 2 ** 20) {
+    this.chunk = Buffer.alloc(chunkBytes);
+  }
+
+  /** Reads what was written since the last call; returns the new lines kept. */
+  follow(): string[] {
+    const fresh: string[] = [];
+    const fd = openSync(this.path, 'r');
+    try {
+      for (let read = readSync(fd, this.chunk, 0, this.chunk.length, this.offset); read > 0; read = readSync(fd, this.chunk, 0, this.chunk.length, this.offset)) {
+        this.offset += read;
+        const text = this.partial + this.decoder.write(this.chunk.subarray(0, read));
+        const end = text.lastIndexOf('\n');
+        this.partial = text.slice(end + 1);
+        if (end >= 0) for (const line of text.slice(0, end).split('\n')) if (this.keep(line)) fresh.push(line);
+      }
+    } finally {
+      closeSync(fd);
+    }
+    for (const line of fresh) this.lines.push(line);
+    return fresh;
+  }
 }
 
 /** A daemon's minute reports added up; the archive methods merged by name, the `top` costliest kept. */
