@@ -14,12 +14,14 @@
  *     archive's growth extrapolated to a day, the archive methods that took the daemon's time
  *     (its minute reports' effort), and the reads an archivist makes, timed at that size.
  *
- *   npm run bench:hundred-thousand -- [--feeds=100000] [--hosts=5000] [--minutes=10] [--phases=first-day,steady] [--first-day-minutes=180]
+ *   npm run bench:hundred-thousand -- [--feeds=100000] [--hosts=5000] [--minutes=10] [--phases=first-day,steady] [--first-day-minutes=180] [--concurrency=N]
  *                                     [--db=sqlite|postgres] [--daemons=N] [--lead=MIN] [--json] [--keep]
  *
  * `--db=postgres` runs the first day on a throwaway PostgreSQL cluster with `--daemons` daemons
  * (default 2; bench:scale --daemons), and copies the month to one (`forest copy`) for as many
  * daemons in the steady state, their polls' lateness read from every daemon's log.
+ *
+ * `--concurrency=N`: the first day's http.concurrency (bench:scale --concurrency; default the shipped 8).
  *
  * `--lead`: the month ends this many minutes after the bench starts (default: enough for the
  * history to be written at 1,500 feeds a minute, and copied at 1,000 on PostgreSQL); the daemon starts then, so that the archive
@@ -200,7 +202,7 @@ const timeOf = (line: string) => /"time":"([^"]+)"/.exec(line)?.[1] ?? '';
 /** Phase (a): bench:scale at the issue's size (on PostgreSQL, with `--daemons` daemons), its JSON. */
 function firstDay(): unknown {
   const archive = POSTGRES ? ['--db=postgres', `--daemons=${DAEMONS}`] : [];
-  const run = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'scale.ts'), `--feeds=${FEEDS}`, `--hosts=${HOSTS}`, `--minutes=${args.get('first-day-minutes') ?? FIRST_DAY_LIMIT_MINUTES}`, '--until=archived', '--requisites=on', '--hot=100', ...archive, ...(args.has('keep') ? ['--keep'] : []), '--json'],
+  const run = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'scale.ts'), `--feeds=${FEEDS}`, `--hosts=${HOSTS}`, `--minutes=${args.get('first-day-minutes') ?? FIRST_DAY_LIMIT_MINUTES}`, '--until=archived', '--requisites=on', '--hot=100', ...archive, ...(args.has('keep') ? ['--keep'] : []), ...(args.has('concurrency') ? [`--concurrency=${args.get('concurrency')}`] : []), '--json'],
     { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 2 ** 20 });
   if (run.status !== 0) throw new Error(`the first day (bench:scale) failed with ${run.status}`);
   return JSON.parse(run.stdout.trim().split('\n').at(-1)!);
@@ -208,7 +210,7 @@ function firstDay(): unknown {
 
 /** What the first day's table shows of bench:scale's JSON. */
 const firstDaySummary = z.object({
-  archive: z.string(), daemons: z.number(), ranS: z.number(), polls: z.number(), pollsPerSecond: z.number(), pages: z.number(), pagesPerSecond: z.number(),
+  archive: z.string(), daemons: z.number(), concurrency: z.number(), ranS: z.number(), polls: z.number(), pollsPerSecond: z.number(), pages: z.number(), pagesPerSecond: z.number(),
   backlog50s: z.number().nullable(), backlog99s: z.number().nullable(), backlog100s: z.number().nullable(), backlogArchived: z.number(),
   hotP95s: z.number().nullable(), hotPollsLateP95s: z.number().nullable(), hotPollsLateMaxs: z.number().nullable(),
   rssMaxMb: z.number(), rssMaxAtS: z.number(), rssGrowthSecondHalf: z.number().nullable(), coresUsed: z.number(), machineBusyCores: z.number(),
@@ -217,7 +219,7 @@ const firstDaySummary = z.object({
 
 function printFirstDay(r: z.infer<typeof firstDaySummary>): void {
   const n = (value: number | null, digits = 1) => f(value ?? NaN, digits);
-  console.log(`\n| ${FEEDS.toLocaleString('en')} feeds on ${HOSTS.toLocaleString('en')} hosts: the first day, ${r.archive}, ${r.daemons} daemon${r.daemons > 1 ? 's' : ''} | value |`);
+  console.log(`\n| ${FEEDS.toLocaleString('en')} feeds on ${HOSTS.toLocaleString('en')} hosts: the first day, ${r.archive}, ${r.daemons} daemon${r.daemons > 1 ? 's' : ''}, http.concurrency ${r.concurrency} | value |`);
   console.log('|---|---|');
   const rows: Array<[string, string]> = [
     ['every page archived after', r.backlog100s === null ? `not in the run (${r.backlogArchived.toLocaleString('en')} of ${FEEDS.toLocaleString('en')} in ${n(r.ranS / 60)} min)` : `${n(r.backlog100s / 60)} min`],

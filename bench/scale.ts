@@ -16,7 +16,7 @@
  *
  *   npm run bench:scale -- [--feeds=10000] [--hosts=500] [--minutes=8] [--until=archived] [--hot=100] [--workers=auto] [--json] [--keep] [--profile=DIR]
  *                          [--against=DIR [--rounds=1]] [--node-flags="--flag …"] [--schedule=name=value,…]
- *                          [--db=sqlite,postgres | --db=sqlite,postgres://…] [--requisites=on,off] [--pin] [--daemons=N]
+ *                          [--db=sqlite,postgres | --db=sqlite,postgres://…] [--requisites=on,off] [--pin] [--daemons=N] [--concurrency=N]
  *
  * `--until=archived` ends the run as soon as every feed's backlog page is archived (read from the
  * daemons' logs every 5 s), `--minutes` being its limit: the time until all are archived, measured
@@ -104,6 +104,9 @@ const ROOT = join(import.meta.dirname, '..');
  * `--daemons=N`: N daemons on one PostgreSQL archive (a SQLite archive takes one: its lease).
  * Their CPU is summed, their memory the largest one's, their logs read together.
  */
+/** `--concurrency=N`: http.concurrency, the requests in flight over all hosts (default the shipped 8). */
+const CONCURRENCY = args.has('concurrency') ? Number(args.get('concurrency')) : null;
+if (CONCURRENCY !== null && !(Number.isInteger(CONCURRENCY) && CONCURRENCY >= 1)) throw new Error(`--concurrency=${args.get('concurrency')}: http.concurrency is a whole number of requests, 1 or more`);
 const DAEMONS = Number(args.get('daemons') ?? 1);
 if (!(Number.isInteger(DAEMONS) && DAEMONS >= 1)) throw new Error(`--daemons=${args.get('daemons')}: a whole number of daemons, 1 or more`);
 if (DAEMONS > 1 && (args.get('db') ?? 'sqlite').split(',').includes('sqlite')) throw new Error('--daemons: a SQLite archive takes one daemon (its lease); --db=postgres for several');
@@ -207,7 +210,7 @@ async function runOnce(root: string, backend: Backend, requisites: 'on' | 'off')
   writeFileSync(join(work, 'feeds.yaml'), stringify(web.info.feeds.map((url) => ({ url }))));
   writeFileSync(join(work, 'settings.yaml'), stringify({
     subscriptions: join(work, 'feeds.yaml'), database: url === null ? { path: database } : { url },
-    http: { perHostDelay: '1s', allowPrivateNetworks: ['127.0.0.0/8'] }, schedule: { defaultInterval: '10m', minInterval: '1m', ...SCHEDULE }, revisit: { after: ['3m', '6m'] },
+    http: { perHostDelay: '1s', allowPrivateNetworks: ['127.0.0.0/8'], ...(CONCURRENCY === null ? {} : { concurrency: CONCURRENCY }) }, schedule: { defaultInterval: '10m', minInterval: '1m', ...SCHEDULE }, revisit: { after: ['3m', '6m'] },
     log: { level: 'info', pretty: false },
     capture: { requisites: { kinds: requisites === 'on' ? ['images', 'styles'] : [] } },
     // The pool's size (`workers`, default auto: one thread per core), to see what each thread buys.
@@ -328,7 +331,7 @@ async function runOnce(root: string, backend: Backend, requisites: 'on' | 'off')
   // When the peak came: the daemon's log says what it was doing then.
   const peak = samples.reduce((max, s) => (s.rssMb > max.rssMb ? s : max), samples[0]!);
   const result = {
-    archive: backend.name, daemons: DAEMONS, feeds: FEEDS, hosts: HOSTS, minutes: MINUTES, ranS: (stopped - started) / 1000, hot: HOT, schedule: SCHEDULE, hotPolls,
+    archive: backend.name, daemons: DAEMONS, concurrency: CONCURRENCY ?? 8, feeds: FEEDS, hosts: HOSTS, minutes: MINUTES, ranS: (stopped - started) / 1000, hot: HOT, schedule: SCHEDULE, hotPolls,
     pollsPerSecond: polls / seconds, polls, pagesPerSecond: pages / seconds, pages, revisits: checks,
     checksLeft: left.n, checksLeftOldestS: left.oldest === null ? 0 : (stopped - Date.parse(left.oldest)) / 1000,
     backlog50s: backlogAt(0.5), backlog99s: backlogAt(0.99), backlog100s: backlogAt(1), backlogArchived: archived.length,

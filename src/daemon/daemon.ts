@@ -25,8 +25,13 @@ export interface DaemonReport {
   backlog: Backlog;
   /** The longest a poll started in the period had been due (ms): how far behind the schedule is. */
   pollLagMs: number;
-  /** Due work that waited for a free slot during the period (the daemon is at capacity). */
+  /** Due work that waited for a free slot during the period (the most in one pass). */
   waitedForSlots: number;
+  /** The period's scheduler passes, and those that left due work waiting for a slot (capacity.ts). */
+  passes: number;
+  passesAtCapacity: number;
+  /** The request slots (http.concurrency) the daemon runs with; null in an older daemon's report. */
+  slots: number | null;
   inFlight: number;
   nextWorkAt: string | null;
   /** The main thread's memory (MB): resident for the process, heap and buffers for this thread. */
@@ -139,6 +144,9 @@ export class Daemon {
       backlog: await this.context.store.backlog(now),
       pollLagMs: this.period.pollLagMs,
       waitedForSlots: this.period.waitedForSlots,
+      passes: this.period.passes,
+      passesAtCapacity: this.period.passesAtCapacity,
+      slots: this.context.settings.http.concurrency,
       inFlight: this.inFlight.size,
       nextWorkAt: next === null ? null : new Date(next).toISOString(),
       memory: megabytes(process.memoryUsage()),
@@ -148,7 +156,7 @@ export class Daemon {
   }
 
   private freshPeriod() {
-    return { started: Date.now(), done: { poll: 0, capture: 0, revisit: 0, extract: 0 }, pollLagMs: 0, waitedForSlots: 0 };
+    return { started: Date.now(), done: { poll: 0, capture: 0, revisit: 0, extract: 0 }, pollLagMs: 0, waitedForSlots: 0, passes: 0, passesAtCapacity: 0 };
   }
 
   private now(): Date {
@@ -315,6 +323,8 @@ export class Daemon {
       this.begin(ref);
     });
     this.period.waitedForSlots = Math.max(this.period.waitedForSlots, plan.waitingForSlots);
+    this.period.passes++;
+    if (plan.waitingForSlots > 0) this.period.passesAtCapacity++;
     // Work that ended during the pass has asked for another pass already (poke): when to wake is
     // not needed, and on a server archive the question is a round trip a pass.
     if (this.woken) return plan.wakeAt;

@@ -35,6 +35,23 @@ export const DAEMON_OPTIONS = {
     fullProbeEveryMs: 5_000,
     fullLogEveryMs: 60_000,
   },
+  /** When a report period counts as at capacity (capacity.ts): the daemon then says which setting would help. */
+  capacity: {
+    /**
+     * The share of a period's passes that left due work waiting for a request slot. A burst (a
+     * feed's thirty new items, a round of revisits) fills the slots for a pass or two; most of a
+     * minute's passes is the daemon's steady state.
+     */
+    passShare: 0.5,
+    /** Fewer passes than this in a period (a quiet minute, a daemon just started) say nothing. */
+    minPasses: 20,
+    /**
+     * The main thread's busy share of the period from which it, not the slots, is the bound: the
+     * event loop then has no time for more requests' callbacks (the first day at 100,000 feeds
+     * with 32 slots: 0.9, every slot's unit waiting on it).
+     */
+    mainBusyShare: 0.8,
+  },
   claims: {
     /**
      * A unit another daemon holds (or whose host it is requesting from) is passed over for this

@@ -12,6 +12,8 @@ const daemonReport = z.object({
   at: z.string(), periodMs: count, done: z.object({ poll: count, capture: count, revisit: count, extract: count }),
   backlog: z.object({ duePolls: count, pendingCaptures: count, dueRevisits: count, queuedExtractions: count }),
   pollLagMs: count, waitedForSlots: count, inFlight: count, nextWorkAt: z.string().nullable(),
+  // Older daemons did not count their passes nor say their slots.
+  passes: count.default(0), passesAtCapacity: count.default(0), slots: count.nullable().default(null),
   memory: z.object({ rss: count, heap: count, external: count }), storageFullSince: z.string().nullable(),
   // Older daemons did not say.
   settingsFile: z.string().nullable().default(null),
