@@ -18,6 +18,7 @@ import { webHref } from './uri.js';
 import { dateInWords, plural } from '../util/units.js';
 import { shownNotification } from '../config/secrets.js';
 import { scheduleInWords } from '../schedule/words.js';
+import { atCapacity, capacityAdvice } from '../daemon/capacity.js';
 
 /**
  * The web app's pages, rendered on the server (usable without JavaScript, readable on a phone):
@@ -99,7 +100,8 @@ function daemonTable(daemons: DaemonStatus[]): Safe {
 <table><thead><tr><th scope="col">host</th><th scope="col">pid</th><th scope="col" class="wide">since</th><th scope="col">last heartbeat</th><th scope="col">last minute</th></tr></thead>
 <tbody>${daemons.map((daemon) => html`<tr><td>${daemon.host}</td><td>${daemon.pid}</td><td class="wide">${when(daemon.startedAt)}</td>
 <td class="${daemon.stale ? 'failing' : ''}">${when(daemon.heartbeatAt)}${daemon.state === 'running' ? '' : ` (${daemonStateWords[daemon.state]})`}</td>
-<td>${daemon.report ? `${daemon.report.done.poll} polls · ${daemon.report.done.capture} captures · ${daemon.report.done.revisit} revisits · ${daemon.report.done.extract} extractions` : '—'}</td></tr>`)}</tbody></table>`;
+<td>${daemon.report ? `${daemon.report.done.poll} polls · ${daemon.report.done.capture} captures · ${daemon.report.done.revisit} revisits · ${daemon.report.done.extract} extractions` : '—'}
+${daemon.report && atCapacity(daemon.report) ? html`<br><span class="failing">at capacity: ${capacityAdvice(daemon.report)}</span>` : null}</td></tr>`)}</tbody></table>`;
 }
 
 function dashboard(feeds: FeedStatus[], latest: Array<{ id: number; title: string | null; url: string; versions: number; firstCaptured: string }>, notifications: NotificationSummary[], daemons: DaemonStatus[], viewer: Viewer): Page {

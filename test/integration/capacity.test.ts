@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { after, before, test } from 'node:test';
-import { finished, forest, startForest, waitFor } from '../helpers/cli.js';
+import { finished, forest, startForest, startServe, waitFor } from '../helpers/cli.js';
 import { listenOn } from '../helpers/listen.js';
 import { workspace } from '../helpers/setup.js';
 
@@ -36,7 +36,7 @@ before(async () => {
 });
 after(() => servers.forEach((server) => server.close()));
 
-test('a daemon at capacity says so in its status and log, naming http.concurrency; one with slots to spare does not', async () => {
+test('a daemon at capacity says so in forest status and on the dashboard, naming http.concurrency; one with slots to spare does not', async () => {
   const subscriptions = feeds.map((url) => ({ url }));
   const few = workspace(subscriptions, { http: { concurrency: 1 } });
   const many = workspace(subscriptions, { http: { concurrency: 64 } });
@@ -46,6 +46,12 @@ test('a daemon at capacity says so in its status and log, naming http.concurrenc
     let shown = '';
     await waitFor(async () => /AT CAPACITY/.test(shown = (await forest([...few.args, 'status'])).stdout), 30_000, 'the one-slot daemon at capacity');
     assert.match(shown, /AT CAPACITY: due work waited for a request slot in \d+ of \d+ scheduler passes: raise http\.concurrency \(now 1\)/);
+    const { server, base } = await startServe([...few.args, '--host', '127.0.0.1']);
+    try {
+      assert.match(await (await fetch(`${base}/`)).text(), /at capacity: due work waited for a request slot in \d+ of \d+ scheduler passes: raise http\.concurrency \(now 1\)/);
+    } finally {
+      server.kill('SIGTERM');
+    }
     let spare = '';
     await waitFor(async () => /last minute: [1-9]\d* polls/.test(spare = (await forest([...many.args, 'status'])).stdout), 30_000, 'the 64-slot daemon\'s report');
     assert.doesNotMatch(spare, /AT CAPACITY/);
