@@ -10,7 +10,7 @@ import { busyCores, machineTicks } from './machine.js';
 import { sample, startWeb } from './scale/process.js';
 import { serviceNodeFlags } from '../test/helpers/cli.js';
 import { launchCluster } from '../test/helpers/pg-cluster.js';
-import { readLog, sumEffort } from './scale/daemon-log.js';
+import { LogFollower, readLog, sumEffort } from './scale/daemon-log.js';
 
 /**
  * bench:cluster (issue #51): 1, 2 and 3 daemons, one worker thread each, on one PostgreSQL
@@ -32,7 +32,7 @@ import { readLog, sumEffort } from './scale/daemon-log.js';
  * Each daemon starts with the node flags the service starts it with (ecosystem.config.js's
  * `node_args`, as bench:scale does); `--node-flags="…"` replaces them (`--node-flags=` for none).
  *
- * `--pin` puts every daemon on core 0 and the web and the PostgreSQL server on core 1
+ * `--pin` puts every daemon on core 0 and the web, the PostgreSQL server and the bench itself on core 1
  * (cpu-pin.ts): the daemons' core is then the only one whose load changes with their count, so
  * what a second or third daemon costs is the daemons' coordination and not the rest of the machine
  * filling up. `--rounds=2` runs the counts again in the same order (1, 2, 3, 1, 2, 3): capped runs on
@@ -64,6 +64,9 @@ const PROFILE = args.get('profile') ? ['--cpu-prof', `--cpu-prof-dir=${args.get(
 const ROOT = join(import.meta.dirname, '..');
 const NODE_FLAGS = args.has('node-flags') ? args.get('node-flags')!.split(' ').filter(Boolean) : await serviceNodeFlags(ROOT);
 
+// The bench's own reading and sampling stay off the daemons' core.
+if (PINNED) pinToCore(process.pid, PIN.others);
+
 async function runWith(daemons: number, database: { url: string } | { path: string }, round: number) {
   const work = mkdtempSync(join(tmpdir(), 'forest-cluster-'));
   const web = await startWeb({ feeds: FEEDS, hosts: HOSTS, hot: 0 });
@@ -93,8 +96,17 @@ async function runWith(daemons: number, database: { url: string } | { path: stri
     }
     if (process.stderr.isTTY && !args.has('json')) process.stderr.write(`\r${daemons} daemon(s): ${Math.round((Date.now() - started) / 1000)} s   `);
   }, 1000);
-  // Until every backlog page is archived (read from the logs every few seconds), or the time is up.
-  const archivedSoFar = () => new Set(children.flatMap((_, i) => readLog(join(work, `forest-${i}.log`))).filter((entry) => entry.msg === 'extracted').map((entry) => entry.url)).size;
+  // Until every backlog page is archived (read from the logs every few seconds, each line once:
+  // reading the whole logs again each time cost the bench more CPU the longer the run), or the time is up.
+  const followers = children.map((_, i) => new LogFollower(join(work, `forest-${i}.log`), (text) => text.includes('"msg":"extracted"')));
+  const archived = new Set<string>();
+  const archivedSoFar = () => {
+    for (const text of followers.flatMap((follower) => follower.follow())) {
+      const url = /"url":"([^"]+)"/.exec(text)?.[1];
+      if (url) archived.add(url);
+    }
+    return archived.size;
+  };
   while (Date.now() - started < MINUTES * 60_000 && archivedSoFar() < FEEDS) await new Promise((resolve) => setTimeout(resolve, 3000));
   clearInterval(timer);
   const seconds = (Date.now() - started) / 1000;
