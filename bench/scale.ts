@@ -260,7 +260,10 @@ async function runOnce(root: string, backend: Backend, requisites: 'on' | 'off')
     if (process.stderr.isTTY && !args.has('json')) process.stderr.write(`\r${progress}   `);
     else if (!process.stderr.isTTY && Math.round(t / 1000) % 60 === 0) process.stderr.write(`${progress}\n`);
   }, 1000);
-  await Promise.race([new Promise((resolve) => setTimeout(resolve, MINUTES * 60_000)), exited, allArchived]);
+  let limit: NodeJS.Timeout | undefined;
+  await Promise.race([new Promise((resolve) => (limit = setTimeout(resolve, MINUTES * 60_000))), exited, allArchived]);
+  // A run that ended early must not keep the bench alive until its limit (it kept a first day's 180 minutes).
+  clearTimeout(limit);
   clearInterval(timer);
   if (died) {
     for (const forest of daemons) forest.kill('SIGTERM');
