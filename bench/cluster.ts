@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { benchArgs } from './args.js';
@@ -182,7 +182,7 @@ try {
     };
     for (const r of results) {
       const base = baseOf(r);
-      console.log(`| ${r.backend} | ${label(r)} | ${r.pages} | ${backlog(r)} | ${(Number.isFinite(r.pagesPerSecond) ? r.pagesPerSecond : r.pages / r.seconds).toFixed(2)} | ${base ? times(base, r) : '—'} | ${r.cpuMsPerPage.toFixed(1)}${base && base !== r ? ` (${r.cpuMsPerPage >= base.cpuMsPerPage ? '+' : ''}${Math.round((r.cpuMsPerPage / base.cpuMsPerPage - 1) * 100)} %)` : ''} | ${r.machineBusyCores.toFixed(2)} of ${availableParallelism()} cores | ${r.polls} | ${r.capturedTwice} | ${r.polledWithinInterval} | ${r.check} | ${r.perDaemon.join(' / ')} |`);
+      console.log(`| ${r.backend} | ${label(r)} | ${r.pages} | ${backlog(r)} | ${(Number.isFinite(r.pagesPerSecond) ? r.pagesPerSecond : r.pages / r.seconds).toFixed(2)} | ${base ? times(base, r) : '—'} | ${r.cpuMsPerPage.toFixed(1)}${base && base !== r ? ` (${r.cpuMsPerPage >= base.cpuMsPerPage ? '+' : ''}${Math.round((r.cpuMsPerPage / base.cpuMsPerPage - 1) * 100)} %)` : ''} | ${r.machineBusyCores.toFixed(2)} of ${cpus().length} cores | ${r.polls} | ${r.capturedTwice} | ${r.polledWithinInterval} | ${r.check} | ${r.perDaemon.join(' / ')} |`);
     }
     const s = (ms: number) => (ms / 1000).toFixed(1);
     console.log('\nwhere each daemon\'s time went (its minute reports summed: work and archive times add up over concurrent units):\n');

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 
 /**
@@ -15,7 +15,8 @@ export const PIN = { daemon: 0, others: 1 } as const;
 
 /** Pins process `pid`, every thread of it, to `core`. */
 export function pinToCore(pid: number, core: number): void {
-  if (availableParallelism() < 2) throw new Error(`--pin needs two cores or more; this machine has ${availableParallelism()}`);
+  // The machine's cores, not this process's: a bench that pinned itself sees one in availableParallelism().
+  if (cpus().length < 2) throw new Error(`--pin needs two cores or more; this machine has ${cpus().length}`);
   try {
     execFileSync('taskset', ['-a', '-p', '-c', String(core), String(pid)], { stdio: 'ignore' });
   } catch (error) {
