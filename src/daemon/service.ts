@@ -46,9 +46,9 @@ export class DaemonRunningError extends Error {
 function logReport(log: Logger, report: DaemonReport): void {
   const { done, backlog } = report;
   const fields = { ...done, backlog, memory: report.memory, pollLagSeconds: Math.round(report.pollLagMs / 1000), waitedForSlots: report.waitedForSlots, passes: report.passes, passesAtCapacity: report.passesAtCapacity, inFlight: report.inFlight, next: report.nextWorkAt, effort: report.effort };
-  const capacity = atCapacity(report) ? `; ${capacityAdvice(report)}` : '';
-  if (report.pollLagMs > SCHEDULE_OPTIONS.behindScheduleMs) log.warn(fields, `behind schedule: polls start late, their intervals are stretched until the backlog clears${capacity}`);
-  else if (capacity) log.warn(fields, `at capacity${capacity}`);
+  const advice = atCapacity(report) ? capacityAdvice(report) : null;
+  if (report.pollLagMs > SCHEDULE_OPTIONS.behindScheduleMs) log.warn(fields, `behind schedule: polls start late, their intervals are stretched until the backlog clears${advice ? `; ${advice}` : ''}`);
+  else if (advice) log.warn(fields, `at capacity: ${advice}`);
   else if (done.poll + done.capture + done.revisit + done.extract === 0) log.info(fields, 'idle');
   else log.info(fields, 'last minute');
 }
