@@ -9,7 +9,7 @@ import { allowHintFor } from '../net/address-check.js';
 import { SCHEDULE_OPTIONS } from '../schedule/options.js';
 import { scheduleInWords } from '../schedule/words.js';
 import { DAEMON_OPTIONS } from '../daemon/options.js';
-import { atCapacity, capacityAdvice } from '../daemon/capacity.js';
+import { capacityNote } from '../daemon/capacity.js';
 import { shownNotification } from '../config/secrets.js';
 
 const relative = (iso: string | null, now: number) => {
@@ -46,7 +46,8 @@ function printDaemon(daemon: DaemonStatus, label: string, now: number): void {
     console.log(`  last minute: ${done.poll} polls · ${done.capture} captures · ${done.revisit} revisits · ${done.extract} extractions`);
     console.log(`  waiting: ${backlog.duePolls} polls due · ${backlog.pendingCaptures} pages to capture · ${backlog.dueRevisits} revisits due · ${backlog.queuedExtractions} pages to extract`);
     if (report.pollLagMs > SCHEDULE_OPTIONS.behindScheduleMs) console.log(`  BEHIND SCHEDULE: polls start up to ${formatDuration(report.pollLagMs)} late; intervals are stretched until the backlog clears`);
-    if (atCapacity(report)) console.log(`  AT CAPACITY: ${capacityAdvice(report)}`);
+    const capacity = capacityNote(report);
+    if (capacity) console.log(`  AT CAPACITY: ${capacity}`);
     // A report written by an older daemon has no settings file: daemon/status.ts reads it back as null.
     console.log(`  settings: ${report.settingsFile ?? 'the defaults alone (no --config)'}`);
     if (report.storageFullSince) console.log(`  DATABASE FULL since ${relative(report.storageFullSince, now)}: no new work until there is room (forest vacuum, database.maxSize, disk space)`);

@@ -37,3 +37,6 @@ export function capacityAdvice(period: CapacityCounts): string {
   const now = period.slots === null ? '' : ` (now ${period.slots})`;
   return `${waited}: raise http.concurrency${now}, the requests in flight over all hosts — each host keeps its own pace (http.perHostDelay)`;
 }
+
+/** The advice when the period was at capacity, else null: what the log, `forest status` and the dashboard show. */
+export const capacityNote = (period: CapacityCounts): string | null => (atCapacity(period) ? capacityAdvice(period) : null);

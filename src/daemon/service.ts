@@ -15,7 +15,7 @@ import { Daemon, type DaemonReport } from './daemon.js';
 import { createPool, poolSize } from './pool.js';
 import { websubPass } from './websub.js';
 import { DAEMON_OPTIONS } from './options.js';
-import { atCapacity, capacityAdvice } from './capacity.js';
+import { capacityNote } from './capacity.js';
 import { daemonStatus, processAlive } from './status.js';
 import { SCHEDULE_OPTIONS } from '../schedule/options.js';
 
@@ -46,7 +46,7 @@ export class DaemonRunningError extends Error {
 function logReport(log: Logger, report: DaemonReport): void {
   const { done, backlog } = report;
   const fields = { ...done, backlog, memory: report.memory, pollLagSeconds: Math.round(report.pollLagMs / 1000), waitedForSlots: report.waitedForSlots, passes: report.passes, passesAtCapacity: report.passesAtCapacity, inFlight: report.inFlight, next: report.nextWorkAt, effort: report.effort };
-  const advice = atCapacity(report) ? capacityAdvice(report) : null;
+  const advice = capacityNote(report);
   if (report.pollLagMs > SCHEDULE_OPTIONS.behindScheduleMs) log.warn(fields, `behind schedule: polls start late, their intervals are stretched until the backlog clears${advice ? `; ${advice}` : ''}`);
   else if (advice) log.warn(fields, `at capacity: ${advice}`);
   else if (done.poll + done.capture + done.revisit + done.extract === 0) log.info(fields, 'idle');

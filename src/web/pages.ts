@@ -18,7 +18,7 @@ import { webHref } from './uri.js';
 import { dateInWords, plural } from '../util/units.js';
 import { shownNotification } from '../config/secrets.js';
 import { scheduleInWords } from '../schedule/words.js';
-import { atCapacity, capacityAdvice } from '../daemon/capacity.js';
+import { capacityNote } from '../daemon/capacity.js';
 
 /**
  * The web app's pages, rendered on the server (usable without JavaScript, readable on a phone):
@@ -93,6 +93,12 @@ function deliveryLog(notifications: NotificationSummary[]): Safe {
 <td class="wide">${when(hook.lastDeliveredAt)}</td><td class="${hook.lastError ? 'failing' : ''}">${hook.lastError ?? '—'}</td></tr>`)}</tbody></table>`;
 }
 
+/** A daemon's at-capacity advice (daemon/capacity.ts) under its last minute, or nothing. */
+function daemonCapacity(daemon: DaemonStatus): Safe | null {
+  const note = daemon.report ? capacityNote(daemon.report) : null;
+  return note ? html`<br><span class="failing">at capacity: ${note}</span>` : null;
+}
+
 /** The daemons working on the archive (several share a PostgreSQL archive): who, their heartbeat, their last minute. */
 function daemonTable(daemons: DaemonStatus[]): Safe {
   if (daemons.length === 0) return html`<p class="muted">No daemon is running on this archive.</p>`;
@@ -101,7 +107,7 @@ function daemonTable(daemons: DaemonStatus[]): Safe {
 <tbody>${daemons.map((daemon) => html`<tr><td>${daemon.host}</td><td>${daemon.pid}</td><td class="wide">${when(daemon.startedAt)}</td>
 <td class="${daemon.stale ? 'failing' : ''}">${when(daemon.heartbeatAt)}${daemon.state === 'running' ? '' : ` (${daemonStateWords[daemon.state]})`}</td>
 <td>${daemon.report ? `${daemon.report.done.poll} polls · ${daemon.report.done.capture} captures · ${daemon.report.done.revisit} revisits · ${daemon.report.done.extract} extractions` : '—'}
-${daemon.report && atCapacity(daemon.report) ? html`<br><span class="failing">at capacity: ${capacityAdvice(daemon.report)}</span>` : null}</td></tr>`)}</tbody></table>`;
+${daemonCapacity(daemon)}</td></tr>`)}</tbody></table>`;
 }
 
 function dashboard(feeds: FeedStatus[], latest: Array<{ id: number; title: string | null; url: string; versions: number; firstCaptured: string }>, notifications: NotificationSummary[], daemons: DaemonStatus[], viewer: Viewer): Page {
