@@ -38,6 +38,11 @@ import { LogFollower, readLog, sumEffort } from './scale/daemon-log.js';
  * filling up. `--rounds=2` runs the counts again in the same order (1, 2, 3, 1, 2, 3): capped runs on
  * this machine differ by more from one to the next than the ratios the issue asks about.
  *
+ * `--kill-after=S` adds a run of the largest count in which the last daemon is killed (SIGKILL,
+ * no shutdown) S seconds in: the others must take over what it held once its lease is stale
+ * (DAEMON_OPTIONS.lease.staleAfterMs) and archive the whole backlog, nothing captured twice, the
+ * archive clean by `forest check` (issue #70: a `kill -9` mid-run losing nothing).
+ *
  * Per daemon it prints where the time went, from the effort each minute's report carries
  * (src/daemon/effort.ts, summed over the run's whole minutes): CPU — the main thread's, the pool's
  * workers' and the rest (V8's compiler and collector threads, libuv's) — the main thread's busy time,
@@ -45,7 +50,7 @@ import { LogFollower, readLog, sumEffort } from './scale/daemon-log.js';
  * wall time of work by kind, and the time spent waiting on the archive with its costliest
  * methods. After the run, `forest check` reads the archive.
  *
- *   npm run bench:cluster -- [--feeds=6000] [--hosts=600] [--minutes=8] [--daemons=1,2,3] [--sqlite] [--cpu-quota=0.2] [--pin] [--rounds=1] [--interval=10m] [--node-flags="…"] [--profile=DIR] [--json]
+ *   npm run bench:cluster -- [--feeds=6000] [--hosts=600] [--minutes=8] [--daemons=1,2,3] [--sqlite] [--cpu-quota=0.2] [--pin] [--rounds=1] [--kill-after=S] [--interval=10m] [--node-flags="…"] [--profile=DIR] [--json]
  */
 
 const args = benchArgs();
@@ -57,6 +62,7 @@ const CPU_QUOTA = args.has('cpu-quota') ? Number(args.get('cpu-quota')) : null;
 const PINNED = args.has('pin');
 const ROUNDS = Math.max(1, Number(args.get('rounds') ?? 1));
 const MIN_INTERVAL_S = 60;
+const KILL_AFTER_S = args.has('kill-after') ? Number(args.get('kill-after')) : null;
 /** `--interval`: the feeds' default poll interval (10m). A run longer than it polls every feed again — work a shorter run with more daemons never does; `--interval=2h` keeps long runs comparable. */
 const INTERVAL = args.get('interval') ?? '10m';
 /** `--profile=DIR`: V8 CPU profiles of every daemon (main thread and worker) in DIR, to see what a daemon's CPU per page is spent on. */
@@ -67,7 +73,7 @@ const NODE_FLAGS = args.has('node-flags') ? args.get('node-flags')!.split(' ').f
 // The bench's own reading and sampling stay off the daemons' core.
 if (PINNED) pinToCore(process.pid, PIN.others);
 
-async function runWith(daemons: number, database: { url: string } | { path: string }, round: number) {
+async function runWith(daemons: number, database: { url: string } | { path: string }, round: number, killAfterS: number | null = null) {
   const work = mkdtempSync(join(tmpdir(), 'forest-cluster-'));
   const web = await startWeb({ feeds: FEEDS, hosts: HOSTS, hot: 0 });
   if (PINNED) pinToCore(web.child.pid!, PIN.others);
@@ -107,12 +113,16 @@ async function runWith(daemons: number, database: { url: string } | { path: stri
     }
     return archived.size;
   };
+  const killed = children.at(-1)!;
+  const kill = killAfterS === null ? undefined : setTimeout(() => killed.kill('SIGKILL'), killAfterS * 1000);
   while (Date.now() - started < MINUTES * 60_000 && archivedSoFar() < FEEDS) await new Promise((resolve) => setTimeout(resolve, 3000));
   clearInterval(timer);
+  clearTimeout(kill);
+  const killedAtS = killed.signalCode === 'SIGKILL' ? killAfterS : null;
   const seconds = (Date.now() - started) / 1000;
   const ticksAfter = machineTicks();
   const machineBusy = busyCores(ticksBefore, ticksAfter);
-  await Promise.all(children.map((child) => new Promise((resolve) => {
+  await Promise.all(children.filter((child) => child.exitCode === null && child.signalCode === null).map((child) => new Promise((resolve) => {
     child.once('exit', resolve);
     child.kill('SIGTERM');
   })));
@@ -140,7 +150,7 @@ async function runWith(daemons: number, database: { url: string } | { path: stri
   const checked = spawnSync(process.execPath, [join(ROOT, 'bin', 'forest.js'), 'check', '--config', join(work, 'settings.yaml')], { encoding: 'utf8' });
   rmSync(work, { recursive: true, force: true });
   return {
-    backend: 'url' in database ? 'PostgreSQL' : 'SQLite', daemons, round, seconds: Math.round(seconds), pages: extracted.size, backlog99: t99, pagesPerSecond: (0.99 * FEEDS) / t99, cpuMsPerPage: cpuMs / Math.max(1, extracted.size),
+    backend: 'url' in database ? 'PostgreSQL' : 'SQLite', daemons, round, killedAtS, seconds: Math.round(seconds), pages: extracted.size, backlog99: t99, pagesPerSecond: (0.99 * FEEDS) / t99, cpuMsPerPage: cpuMs / Math.max(1, extracted.size),
     polls: polls.length, capturedTwice: captured.length - new Set(captured).size, polledWithinInterval: closePolls,
     machineBusyCores: machineBusy,
     perDaemon: logs.map((log) => log.filter((entry) => entry.msg === 'extracted').length),
@@ -151,6 +161,13 @@ async function runWith(daemons: number, database: { url: string } | { path: stri
       const first = log.find((entry) => entry.msg === 'polled');
       return first ? (Date.parse(first.time) - started) / 1000 : NaN;
     }),
+    // What the killed daemon left half done: pages it captured and had not extracted when it died, and how many of those another daemon then extracted.
+    leftByKilled: killedAtS === null ? null : (() => {
+      const killedLog = logs.at(-1)!;
+      const itsExtracted = new Set(killedLog.filter((entry) => entry.msg === 'extracted').map((entry) => entry.url));
+      const left = new Set(killedLog.filter((entry) => entry.msg === 'captured' && !itsExtracted.has(entry.url)).map((entry) => entry.url!));
+      return { captured: left.size, extractedByOthers: [...left].filter((url) => extracted.has(url)).length };
+    })(),
     check: checked.status === 0 ? 'clean' : `exit ${checked.status}: ${(checked.stdout + checked.stderr).trim().split('\n').slice(-2).join(' ')}`,
   };
 }
@@ -163,13 +180,15 @@ try {
     if (args.has('sqlite')) results.push(await runWith(1, { path: 'forest.db' }, round));
     for (const daemons of COUNTS) results.push(await runWith(daemons, { url: await cluster.createDatabase(`cluster_${daemons}_${round}`) }, round));
   }
+  const most = Math.max(...COUNTS);
+  if (KILL_AFTER_S !== null && most >= 2) results.push(await runWith(most, { url: await cluster.createDatabase(`cluster_${most}_killed`) }, ROUNDS, KILL_AFTER_S));
   if (args.has('json')) {
     console.log(JSON.stringify(results));
   } else {
     // Each round's counts are measured against that round's one daemon: the machine drifts between rounds.
     type Run = (typeof results)[number];
-    const baseOf = (r: Run) => results.find((result) => result.daemons === 1 && result.backend === 'PostgreSQL' && result.round === r.round);
-    const label = (r: Run) => (ROUNDS > 1 ? `${r.daemons} (round ${r.round})` : String(r.daemons));
+    const baseOf = (r: Run) => results.find((result) => result.daemons === 1 && result.backend === 'PostgreSQL' && result.round === r.round && result.killedAtS === null);
+    const label = (r: Run) => `${ROUNDS > 1 ? `${r.daemons} (round ${r.round})` : String(r.daemons)}${r.killedAtS !== null ? `, daemon ${r.daemons} killed (SIGKILL) at ${r.killedAtS} s` : ''}`;
     console.log(`\nbench:cluster — ${FEEDS} feeds on ${HOSTS} hosts (one backlog page each), until archived or ${MINUTES} min, one worker thread per daemon (node ${NODE_FLAGS.join(' ') || 'without flags'})${CPU_QUOTA !== null ? `, each capped at ${CPU_QUOTA} of a core` : ''}${PINNED ? `, daemons pinned to core ${PIN.daemon}, the web and the server to core ${PIN.others}` : ''}, one PostgreSQL archive\n`);
     console.log('| archive | daemons | pages archived | backlog 50% / 99% | pages/s | × one PostgreSQL daemon (backlog p99) | CPU ms/page | machine busy | polls | captured twice | polled within interval | forest check | pages per daemon |');
     console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
@@ -183,6 +202,9 @@ try {
     for (const r of results) {
       const base = baseOf(r);
       console.log(`| ${r.backend} | ${label(r)} | ${r.pages} | ${backlog(r)} | ${(Number.isFinite(r.pagesPerSecond) ? r.pagesPerSecond : r.pages / r.seconds).toFixed(2)} | ${base ? times(base, r) : '—'} | ${r.cpuMsPerPage.toFixed(1)}${base && base !== r ? ` (${r.cpuMsPerPage >= base.cpuMsPerPage ? '+' : ''}${Math.round((r.cpuMsPerPage / base.cpuMsPerPage - 1) * 100)} %)` : ''} | ${r.machineBusyCores.toFixed(2)} of ${cpus().length} cores | ${r.polls} | ${r.capturedTwice} | ${r.polledWithinInterval} | ${r.check} | ${r.perDaemon.join(' / ')} |`);
+    }
+    for (const r of results.filter((one) => one.leftByKilled !== null)) {
+      console.log(`\nDaemon ${r.daemons} killed (SIGKILL) at ${r.killedAtS} s: it had captured ${r.leftByKilled!.captured} page(s) it had not extracted; the others extracted ${r.leftByKilled!.extractedByOthers} of them once its lease was stale; ${r.pages} of ${FEEDS} backlog pages archived, ${r.capturedTwice} captured twice, forest check ${r.check}.`);
     }
     const s = (ms: number) => (ms / 1000).toFixed(1);
     console.log('\nwhere each daemon\'s time went (its minute reports summed: work and archive times add up over concurrent units):\n');

@@ -10,7 +10,14 @@ export type LogLine = z.infer<typeof line>;
 /** The JSON lines of a daemon's log (lines that are not the daemon's are skipped). */
 export function readLog(path: string): LogLine[] {
   return readFileSync(path, 'utf8').split('\n').filter((text) => text.startsWith('{')).flatMap((text) => {
-    const parsed = line.safeParse(JSON.parse(text));
+    // A daemon killed mid-write (bench:cluster --kill-after) leaves its last line cut short.
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      return [];
+    }
+    const parsed = line.safeParse(json);
     return parsed.success ? [parsed.data] : [];
   });
 }
