@@ -2,10 +2,11 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { loadCodec, type EncodedBody } from '../archive/codec.js';
+import type { Requisite } from '../requisites/discover.js';
 import { settlesWithin } from '../util/deadline.js';
 import {
-  encodeTask, extractTask, learnTask, parseFeedTask, rebaseTask, revisitTask, type EncodeTask, type ExtractOutcome, type ExtractTask, type LearnOutcome, type LearnTask, type ParseFeedOutcome,
-  type ParseFeedTask, type RebaseOutcome, type RebaseTask, type RevisitOutcome, type RevisitTask, workerLoaded,
+  discoverTask, encodeTask, extractTask, learnTask, parseFeedTask, rebaseTask, revisitTask, type EncodeTask, type ExtractOutcome, type ExtractTask, type LearnOutcome, type LearnTask, type ParseFeedOutcome,
+  type ParseFeedTask, type RebaseOutcome, type DiscoverTask, type RebaseTask, type RevisitOutcome, type RevisitTask, workerLoaded,
 } from './tasks.js';
 import { DAEMON_OPTIONS } from './options.js';
 
@@ -30,6 +31,7 @@ export interface CpuPool {
   rebase(task: RebaseTask): Promise<RebaseOutcome>;
   learn(task: LearnTask): Promise<LearnOutcome>;
   parseFeed(task: ParseFeedTask): Promise<ParseFeedOutcome>;
+  discover(task: DiscoverTask): Promise<Requisite[]>;
   close(): Promise<void>;
 }
 
@@ -79,6 +81,7 @@ export function createPool(threads: number): CpuPool {
     rebase: (task) => piscina.run(task, { name: 'rebase' }) as Promise<RebaseOutcome>,
     learn: (task) => piscina.run(task, { name: 'learn' }) as Promise<LearnOutcome>,
     parseFeed: (task) => piscina.run(task, { name: 'parseFeed' }) as Promise<ParseFeedOutcome>,
+    discover: (task) => piscina.run(task, { name: 'discover' }) as Promise<Requisite[]>,
     async close() {
       if (closed) return;
       closed = true;
@@ -104,6 +107,7 @@ function inlinePool(): CpuPool {
     rebase: (task) => run(() => rebaseTask(task)),
     learn: (task) => run(() => learnTask(task)),
     parseFeed: (task) => run(() => parseFeedTask(task)),
+    discover: (task) => run(() => discoverTask(task)),
     close: async () => {},
   };
 }

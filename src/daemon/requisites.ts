@@ -1,5 +1,4 @@
 import type { FetchResult } from '../net/fetcher.js';
-import { decodeBody } from '../net/charset.js';
 import { isHtmlType } from '../requisites/discover.js';
 import { fetchRequisites } from '../requisites/fetch.js';
 import type { PipelineContext } from './context.js';
@@ -62,15 +61,19 @@ export const namesRequisites = (page: FetchResult): boolean => isHtmlType(page.c
 
 /** One capture's requisites, fetched and recorded together. */
 export async function captureRequisites(context: PipelineContext, snapshotId: number, page: FetchResult, signal: AbortSignal): Promise<void> {
-  const { fetcher, requisiteFetcher, store, settings, log } = context;
+  const { fetcher, requisiteFetcher, store, settings, log, pool } = context;
   if (!requisiteFetcher) return;
   const started = performance.now();
   try {
     // A feed may choose its own kinds in the subscription list (`requisites`).
     const kinds = await store.requisiteKinds(snapshotId) ?? settings.capture.requisites.kinds;
     if (kinds.length === 0) return;
-    const html = decodeBody(page.body, page.contentType).text;
-    const records = await fetchRequisites({ page: fetcher, requisites: requisiteFetcher }, store, { url: page.finalUrl, html }, { ...settings.capture.requisites, kinds }, signal);
+    // The page and its sheets are read in the pool: parsing them was main-thread work every capture paid.
+    const named = await pool.discover({ kind: 'page', body: page.body, contentType: page.contentType, url: page.finalUrl });
+    const records = await fetchRequisites(
+      { page: fetcher, requisites: requisiteFetcher }, store, { url: page.finalUrl, requisites: named }, { ...settings.capture.requisites, kinds }, signal,
+      (css, url) => pool.discover({ kind: 'sheet', css, url }),
+    );
     if (records.length === 0 || signal.aborted) return;
     await store.recordRequisites(snapshotId, records);
     const kept = records.filter((record) => record.body !== null);

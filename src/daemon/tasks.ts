@@ -13,6 +13,8 @@ import { closestTemplate, structureSignature } from '../extract/template.js';
 import { wrapperSchema, type Wrapper } from '../extract/wrapper.js';
 import { FeedParseError, type ParsedFeed } from '../feeds/model.js';
 import { parseFeed } from '../feeds/parse.js';
+import { decodeBody } from '../net/charset.js';
+import { requisitesOfCss, requisitesOfHtml, type Requisite } from '../requisites/discover.js';
 import { DAEMON_OPTIONS } from './options.js';
 
 /**
@@ -319,6 +321,20 @@ export interface EncodeTask {
 /** Hashes and compresses a fetched body for storage. */
 export function encodeTask(task: EncodeTask): EncodedBody {
   return encodeBody(task.body, task.reference);
+}
+
+/**
+ * A document read for the requisites it names: a captured page's bytes, or a stylesheet's text.
+ * Parsing them was a fifth of the daemon's main thread on bench:scale with requisites on (a page
+ * parsed again by htmlparser2, its sheets by css-tree) — the pool's work, not the main thread's.
+ */
+export type DiscoverTask =
+  | { kind: 'page'; body: Uint8Array; contentType: string | null; url: string }
+  | { kind: 'sheet'; css: string; url: string };
+
+/** What the document names, in the order found (requisites/discover.ts). */
+export function discoverTask(task: DiscoverTask): Requisite[] {
+  return task.kind === 'page' ? requisitesOfHtml(decodeBody(task.body, task.contentType).text, task.url) : requisitesOfCss(task.css, task.url);
 }
 
 export interface ParseFeedTask {

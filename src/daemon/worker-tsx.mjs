@@ -5,4 +5,4 @@ import { register } from 'tsx/esm/api';
 
 register();
 const tasks = await import('./worker.ts');
-export const { encode, extract, learn, parseFeed, rebase, revisit } = tasks;
+export const { discover, encode, extract, learn, parseFeed, rebase, revisit } = tasks;

@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { RequisiteHistory, RequisiteKind, RequisiteRecord } from '../archive/store.js';
 import { decodeStoredBody, encodeRequisite, loadCodec, type StoredBody } from '../archive/codec.js';
 import { FetchError, type Fetcher, type FetchResult } from '../net/fetcher.js';
-import { requisitesOfCss, requisitesOfHtml, type Requisite } from './discover.js';
+import { requisitesOfCss, type Requisite } from './discover.js';
 import { compresses, fitsKind, sniffedType } from './sniff.js';
 
 /**
@@ -54,9 +54,17 @@ export interface RequisiteFetchers {
   requisites: Fetcher;
 }
 
-/** The requisites of a page, fetched: one record each, in the order they were found. */
+/**
+ * Who reads a fetched stylesheet for what it names: css-tree here and now by default; the daemon
+ * hands it to its worker pool (daemon/tasks.ts, discoverTask), where it does the page's own reading.
+ */
+export type SheetReader = (css: string, url: string) => Requisite[] | Promise<Requisite[]>;
+const readHere: SheetReader = (css, url) => requisitesOfCss(css, url);
+
+/** A page's requisites (`page.requisites`: what it names, requisites/discover.ts), fetched: one record each, in the order they were found. */
 export async function fetchRequisites(
-  fetchers: RequisiteFetchers, source: RequisiteSource, page: { url: string; html: string }, settings: RequisiteSettings, signal?: AbortSignal,
+  fetchers: RequisiteFetchers, source: RequisiteSource, page: { url: string; requisites: readonly Requisite[] }, settings: RequisiteSettings, signal?: AbortSignal,
+  readSheet: SheetReader = readHere,
 ): Promise<RequisiteRecord[]> {
   const pageHost = new URL(page.url).host;
   const fetcherOf = (url: string) => (new URL(url).host === pageHost ? fetchers.page : fetchers.requisites);
@@ -68,7 +76,7 @@ export async function fetchRequisites(
   const records: Fetched[] = [];
   const seen = new Set<string>();
   let bytes = 0;
-  let level: Array<Requisite & { depth: number }> = requisitesOfHtml(page.html, page.url).map((found) => ({ ...found, depth: 0 }));
+  let level: Array<Requisite & { depth: number }> = page.requisites.map((found) => ({ ...found, depth: 0 }));
   while (level.length > 0) {
     const next: Array<Requisite & { depth: number }> = [];
     const todo = level.filter((found) => wanted.has(found.kind) && !seen.has(found.url) && seen.add(found.url));
@@ -87,7 +95,7 @@ export async function fetchRequisites(
       if (record.body && 'data' in record.body) bytes += record.body.size;
       if (found.kind === 'style' && record.body && found.depth < settings.cssDepth) {
         const { sha256 } = record.body;
-        const inside = await sheetRequisites(record.finalUrl, sha256, async () => record.text ?? storedText(source, sha256));
+        const inside = await sheetRequisites(record.finalUrl, sha256, async () => record.text ?? storedText(source, sha256), readSheet);
         next.push(...inside.map((inner) => ({ ...inner, via: `${inner.via} in ${found.url}`, depth: found.depth + 1 })));
       }
     }));
@@ -104,7 +112,7 @@ export async function fetchRequisites(
  */
 const SHEETS_REMEMBERED = 256;
 const sheets = new Map<string, Requisite[]>();
-async function sheetRequisites(url: string, sha256: string, text: () => Promise<string | null>): Promise<Requisite[]> {
+async function sheetRequisites(url: string, sha256: string, text: () => Promise<string | null>, readSheet: SheetReader): Promise<Requisite[]> {
   const key = `${sha256} ${url}`;
   const known = sheets.get(key);
   if (known) {
@@ -114,7 +122,7 @@ async function sheetRequisites(url: string, sha256: string, text: () => Promise<
   }
   const css = await text();
   if (css === null) return [];
-  const found = requisitesOfCss(css, url);
+  const found = await readSheet(css, url);
   sheets.set(key, found);
   if (sheets.size > SHEETS_REMEMBERED) sheets.delete(sheets.keys().next().value!);
   return found;

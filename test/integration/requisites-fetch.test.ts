@@ -4,6 +4,7 @@ import { after, test } from 'node:test';
 import { loadCodec, type StoredBody } from '../../src/archive/codec.js';
 import type { RequisiteHistory, RequisiteRecord } from '../../src/archive/store.js';
 import { Fetcher } from '../../src/net/fetcher.js';
+import { requisitesOfHtml } from '../../src/requisites/discover.js';
 import { fetchRequisites, type RequisiteSettings } from '../../src/requisites/fetch.js';
 import { listenOn } from '../helpers/listen.js';
 
@@ -26,6 +27,9 @@ const server = createServer((request, response) => {
 after(() => new Promise((resolve) => server.close(resolve)));
 
 /** What the archive would hold: each URL's last fetch and last kept fetch, and the bytes by digest. */
+/** A page at `url` with what its HTML names (the daemon reads it in its pool). */
+const named = (url: string, html: string) => ({ url, requisites: requisitesOfHtml(html, url) });
+
 function memory() {
   const history = new Map<string, RequisiteHistory>();
   const bodies = new Map<string, StoredBody>();
@@ -59,7 +63,7 @@ test('a requisite kept less than recheckAfter ago is listed without a request; p
   const fetcher = new Fetcher({ userAgent: 'test', connectTimeout: 2000, timeout: 5000, maxBodySize: 1e6, maxRedirects: 3, concurrency: 4, perHostDelay: 0, allowPrivateNetworks: ['127.0.0.0/8'] });
   const archive = memory();
   const settings: RequisiteSettings = { kinds: ['images', 'styles'], maxBytes: 1e6, maxBytesPerCapture: 1e7, cssDepth: 2, timeout: 10_000, recheckAfter: 60_000, perHostDelay: 0 };
-  const page = { url: `${origin}/story.html`, html: '<link rel="stylesheet" href="/site.css"><img src="/gone.png"><img src="/down.gif">' };
+  const page = named(`${origin}/story.html`, '<link rel="stylesheet" href="/site.css"><img src="/gone.png"><img src="/down.gif">');
   try {
     const first = await fetchRequisites({ page: fetcher, requisites: fetcher }, archive.source, page, settings);
     archive.keep(first);
@@ -99,7 +103,7 @@ test('captures fetched at once share one request per URL', async () => {
   const archive = memory();
   requests.length = 0;
   try {
-    const pages = ['one', 'two', 'three'].map((name) => fetchRequisites({ page: fetcher, requisites: fetcher }, archive.source, { url: `${origin}/${name}.html`, html: '<link rel="stylesheet" href="/theme.css">' }, settings));
+    const pages = ['one', 'two', 'three'].map((name) => fetchRequisites({ page: fetcher, requisites: fetcher }, archive.source, named(`${origin}/${name}.html`, '<link rel="stylesheet" href="/theme.css">'), settings));
     const records = await Promise.all(pages);
     assert.deepEqual(requests, [{ path: 'shared:/theme.css', conditional: false }], 'one request for the three captures');
     assert.equal(new Set(records.map(([record]) => record!.body && record!.body.sha256)).size, 1);
@@ -125,7 +129,7 @@ test('a page with many requisites fetched at once, under a stop signal, raises n
   const stop = new AbortController();
   try {
     const html = Array.from({ length: 30 }, (_, i) => `<img src="/photo-${i}.gif">`).join('');
-    const records = await fetchRequisites({ page: fetcher, requisites: fetcher }, memory().source, { url: `${origin}/gallery.html`, html }, settings, stop.signal);
+    const records = await fetchRequisites({ page: fetcher, requisites: fetcher }, memory().source, named(`${origin}/gallery.html`, html), settings, stop.signal);
     assert.equal(records.filter((record) => record.body !== null).length, 30);
     await new Promise((resolve) => setImmediate(resolve));
     assert.deepEqual(warnings.filter((warning) => warning.name === 'MaxListenersExceededWarning').map((warning) => warning.message), []);

@@ -59,7 +59,8 @@ function countingPool(): { pool: CpuPool; calls: Map<string, number> } {
     calls,
     pool: {
       threads: 1, threadIds: inner.threadIds, encode: counted('encode', inner.encode), extract: counted('extract', inner.extract), revisit: counted('revisit', inner.revisit),
-      rebase: counted('rebase', inner.rebase), learn: counted('learn', inner.learn), parseFeed: counted('parseFeed', inner.parseFeed), close: inner.close,
+      rebase: counted('rebase', inner.rebase), learn: counted('learn', inner.learn), parseFeed: counted('parseFeed', inner.parseFeed),
+      discover: counted('discover', inner.discover), close: inner.close,
     },
   };
 }

@@ -57,6 +57,7 @@ test('a slow learning holds its feed, not the extraction slots: the other feeds\
     revisit: () => Promise.reject(new Error('not used')),
     rebase: () => Promise.reject(new Error('not used')),
     parseFeed: () => Promise.reject(new Error('not used')),
+    discover: () => Promise.reject(new Error('not used')),
     close: async () => {},
   };
   const settings = loadSettings({ env: {} });

@@ -11,6 +11,7 @@ import { DAEMON_OPTIONS } from '../../src/daemon/options.js';
 import { EXTRACTOR_VERSION } from '../../src/extract/extract.js';
 import { extractArticle } from '../../src/extract/extract.js';
 import { learnFromSamples } from '../../src/extract/learn.js';
+import { requisitesOfCss, requisitesOfHtml } from '../../src/requisites/discover.js';
 import { SyntheticWeb } from '../../src/synthetic/server.js';
 
 /**
@@ -211,4 +212,17 @@ test('an extraction made from what the comparison key was made from is the key\'
   assert.equal(edited.comparison.kind, 'edited');
 
   assert.equal(extract(page!.bytes, { ...key, source: null }).hash, first.hash, 'a key that does not say what it was made from: normalized as usual');
+});
+
+test('the pool reads a captured page and a stylesheet for their requisites as discover.ts does on the main thread, the page decoded by its charset', async () => {
+  const url = 'https://news.example/2026/caf\u00e9.html';
+  const html = '<html><head><link rel="stylesheet" href="/site.css"></head><body><p>Caf\u00e9 cr\u00e8me</p><img src="/photos/cr\u00e8me.jpg" srcset="/a-400.jpg 400w, /a-800.jpg 800w"></body></html>';
+  const bytes = Buffer.from(html, 'latin1');
+  const page = await pool.discover({ kind: 'page', body: bytes, contentType: 'text/html; charset=windows-1252', url });
+  assert.deepEqual(page, requisitesOfHtml(html, url));
+  assert.ok(page.some((found) => found.url === 'https://news.example/photos/cr%C3%A8me.jpg'), 'the image\'s name read as windows-1252, not as broken UTF-8');
+  const css = '@import url("print.css"); @font-face { src: url(/fonts/serif.woff2) } .hero { background: url(/img/bg.png) }';
+  const sheet = await pool.discover({ kind: 'sheet', css, url: 'https://cdn.example/css/site.css' });
+  assert.deepEqual(sheet, requisitesOfCss(css, 'https://cdn.example/css/site.css'));
+  assert.deepEqual(sheet.map((found) => found.kind).sort(), ['font', 'image', 'style']);
 });
