@@ -6,7 +6,7 @@ import type { PipelineContext } from './context.js';
 import { Extractor } from './extraction.js';
 import { capturePage, revisitPage } from './pipeline.js';
 import { createPool } from './pool.js';
-import { captureRequisites, namesRequisites } from './requisites.js';
+import { captureRequisites, namesRequisites, readPage } from './requisites.js';
 import { requisiteFetcherFor } from './service.js';
 
 /**
@@ -31,7 +31,7 @@ export async function archiveByHand(store: Store, settings: Settings, log: Logge
     requisites: {
       add: (snapshotId: number, page: FetchResult) => {
         stored.push(snapshotId);
-        if (namesRequisites(page)) fetching.push(captureRequisites(context, snapshotId, page, signal));
+        if (namesRequisites(page)) fetching.push(captureRequisites(context, snapshotId, readPage(context, page), signal));
       },
     },
   };

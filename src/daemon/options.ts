@@ -13,7 +13,7 @@ export const DAEMON_OPTIONS = {
   requisites: {
     /** Captures whose requisites are fetched at once (each fetches several: capture.requisites.concurrency in all). */
     captures: 16,
-    /** Captures waiting for their requisites beyond which the newest are given up (logged): each holds its page's HTML. */
+    /** Captures waiting for their requisites beyond which the newest are given up (logged): each holds the list its page names, or its page until the pool has read it. */
     waiting: 500,
   },
   loop: {

@@ -1,5 +1,5 @@
 import type { FetchResult } from '../net/fetcher.js';
-import { isHtmlType } from '../requisites/discover.js';
+import { isHtmlType, type Requisite } from '../requisites/discover.js';
 import { fetchRequisites } from '../requisites/fetch.js';
 import type { PipelineContext } from './context.js';
 import { DAEMON_OPTIONS } from './options.js';
@@ -12,11 +12,11 @@ import { DAEMON_OPTIONS } from './options.js';
  * requisites in flight until its deadline, then aborts them: their capture is kept either way.
  */
 export class RequisiteLane {
-  private readonly waiting: Array<{ snapshotId: number; page: FetchResult }> = [];
+  private readonly waiting: Array<{ snapshotId: number; page: PageBeingRead }> = [];
   private readonly inFlight = new Set<Promise<void>>();
   private readonly controller = new AbortController();
 
-  constructor(private readonly context: PipelineContext, private readonly options = DAEMON_OPTIONS.requisites) {}
+  constructor(private readonly context: PipelineContext, private readonly options: { captures: number; waiting: number } = DAEMON_OPTIONS.requisites) {}
 
   /** A stored capture whose requisites are to be fetched. */
   add(snapshotId: number, page: FetchResult): void {
@@ -25,7 +25,9 @@ export class RequisiteLane {
       this.context.log.warn({ url: page.finalUrl, snapshot: snapshotId, waiting: this.waiting.length }, 'requisites given up: too many captures wait for theirs');
       return;
     }
-    this.waiting.push({ snapshotId, page });
+    // The page goes to the pool at once: a capture waits for its reading in the pool's queue, not
+    // in one of the lane's few fetching places (waiting there, the lane fell behind the captures).
+    this.waiting.push({ snapshotId, page: readPage(this.context, page) });
     this.next();
   }
 
@@ -59,8 +61,21 @@ export class RequisiteLane {
 /** Whether a fetched page can name requisites: an HTML page with a body (an image or a PDF captured as a page names none). */
 export const namesRequisites = (page: FetchResult): boolean => isHtmlType(page.contentType) && page.body.length > 0;
 
+/** A captured page being read, in the pool, for what it names (daemon/tasks.ts, discoverTask). */
+export interface PageBeingRead {
+  url: string;
+  named: Promise<Requisite[]>;
+}
+
+export function readPage(context: PipelineContext, page: FetchResult): PageBeingRead {
+  const named = context.pool.discover({ kind: 'page', body: page.body, contentType: page.contentType, url: page.finalUrl });
+  // Awaited when the capture's turn comes; a failure is logged then, not reported unhandled meanwhile.
+  named.catch(() => undefined);
+  return { url: page.finalUrl, named };
+}
+
 /** One capture's requisites, fetched and recorded together. */
-export async function captureRequisites(context: PipelineContext, snapshotId: number, page: FetchResult, signal: AbortSignal): Promise<void> {
+export async function captureRequisites(context: PipelineContext, snapshotId: number, page: PageBeingRead, signal: AbortSignal): Promise<void> {
   const { fetcher, requisiteFetcher, store, settings, log, pool } = context;
   if (!requisiteFetcher) return;
   const started = performance.now();
@@ -69,20 +84,19 @@ export async function captureRequisites(context: PipelineContext, snapshotId: nu
     const kinds = await store.requisiteKinds(snapshotId) ?? settings.capture.requisites.kinds;
     if (kinds.length === 0) return;
     // The page and its sheets are read in the pool: parsing them was main-thread work every capture paid.
-    const named = await pool.discover({ kind: 'page', body: page.body, contentType: page.contentType, url: page.finalUrl });
     const records = await fetchRequisites(
-      { page: fetcher, requisites: requisiteFetcher }, store, { url: page.finalUrl, requisites: named }, { ...settings.capture.requisites, kinds }, signal,
+      { page: fetcher, requisites: requisiteFetcher }, store, { url: page.url, requisites: await page.named }, { ...settings.capture.requisites, kinds }, signal,
       (css, url) => pool.discover({ kind: 'sheet', css, url }),
     );
     if (records.length === 0 || signal.aborted) return;
     await store.recordRequisites(snapshotId, records);
     const kept = records.filter((record) => record.body !== null);
     log.info({
-      url: page.finalUrl, snapshot: snapshotId, requisites: records.length, kept: kept.length,
+      url: page.url, snapshot: snapshotId, requisites: records.length, kept: kept.length,
       bytes: kept.reduce((sum, record) => sum + (record.body && 'data' in record.body ? record.body.size : 0), 0), ms: Math.round(performance.now() - started),
     }, 'requisites captured');
   } catch (error) {
     if (signal.aborted) return;
-    log.warn({ url: page.finalUrl, snapshot: snapshotId, error: error instanceof Error ? error.message : String(error) }, 'requisites not captured');
+    log.warn({ url: page.url, snapshot: snapshotId, error: error instanceof Error ? error.message : String(error) }, 'requisites not captured');
   }
 }
