@@ -49,6 +49,8 @@ export class RequisiteLane {
 
   /** Stops taking captures, lets those in flight finish for at most `deadlineMs`, then aborts them; the waiting ones are dropped. */
   async stop(deadlineMs: number): Promise<void> {
+    // Their captures are kept; what the pages name is not fetched for them (nothing records that it waited).
+    if (this.waiting.length > 0) this.context.log.warn({ captures: this.waiting.length }, 'requisites not fetched: captures still waited for theirs at shutdown');
     this.waiting.length = 0;
     const all = Promise.allSettled([...this.inFlight]);
     const timer = setTimeout(() => this.controller.abort(new Error('shutdown')), deadlineMs);
