@@ -5,8 +5,8 @@ import { loadCodec, type EncodedBody } from '../archive/codec.js';
 import type { Requisite } from '../requisites/discover.js';
 import { settlesWithin } from '../util/deadline.js';
 import {
-  discoverTask, encodeTask, extractTask, learnTask, parseFeedTask, rebaseTask, revisitTask, type EncodeTask, type ExtractOutcome, type ExtractTask, type LearnOutcome, type LearnTask, type ParseFeedOutcome,
-  type ParseFeedTask, type RebaseOutcome, type DiscoverTask, type RebaseTask, type RevisitOutcome, type RevisitTask, workerLoaded,
+  discoverTask, encodeTask, extractTask, learnTask, parseFeedTask, rebaseTask, revisitTask, type DiscoverTask, type EncodeTask, type ExtractOutcome, type ExtractTask, type LearnOutcome, type LearnTask,
+  type ParseFeedOutcome, type ParseFeedTask, type RebaseOutcome, type RebaseTask, type RevisitOutcome, type RevisitTask, workerLoaded,
 } from './tasks.js';
 import { DAEMON_OPTIONS } from './options.js';
 

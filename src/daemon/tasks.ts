@@ -325,8 +325,8 @@ export function encodeTask(task: EncodeTask): EncodedBody {
 
 /**
  * A document read for the requisites it names: a captured page's bytes, or a stylesheet's text.
- * Parsing them was a fifth of the daemon's main thread on bench:scale with requisites on (a page
- * parsed again by htmlparser2, its sheets by css-tree) — the pool's work, not the main thread's.
+ * Parsing them was about a seventh of the daemon's main-thread time on bench:scale with requisites
+ * on (a page parsed again by htmlparser2, its sheets by css-tree) — the pool's work, not the main thread's.
  */
 export type DiscoverTask =
   | { kind: 'page'; body: Uint8Array; contentType: string | null; url: string }

@@ -26,10 +26,10 @@ const server = createServer((request, response) => {
 });
 after(() => new Promise((resolve) => server.close(resolve)));
 
-/** What the archive would hold: each URL's last fetch and last kept fetch, and the bytes by digest. */
 /** A page at `url` with what its HTML names (the daemon reads it in its pool). */
 const named = (url: string, html: string) => ({ url, requisites: requisitesOfHtml(html, url) });
 
+/** What the archive would hold: each URL's last fetch and last kept fetch, and the bytes by digest. */
 function memory() {
   const history = new Map<string, RequisiteHistory>();
   const bodies = new Map<string, StoredBody>();
