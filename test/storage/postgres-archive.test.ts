@@ -146,7 +146,7 @@ test('a PostgreSQL restart mid-run: the daemon reconnects and goes on, nothing l
   const daemon = startForest([...args, 'run']);
   const restartedAt = await (async () => {
     try {
-      await waitFor(async () => lines<unknown>((await forest([...args, 'articles', '--json'])).stdout).length >= 4, 20_000, 'the first articles');
+      await waitFor(async () => lines<unknown>((await forest([...args, 'articles', '--json'])).stdout).length >= 4, 60_000, 'the first articles');
       cluster.restart();
       const at = Date.now();
       await waitFor(async () => lines<{ lastPoll: string | null }>((await forest([...args, 'status', '--json'])).stdout)
