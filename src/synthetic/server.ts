@@ -303,8 +303,13 @@ export class SyntheticWeb {
     if (status) return send(Number(status[1]), 'status fixture', Number(status[1]) === 429 || Number(status[1]) === 503 ? { 'retry-after': '120' } : {});
     if (path === '/_test/gzip-bomb') {
       // 200 gzip members of 1 MB of zeros each (a reader inflates them one after the other): 200 MB
-      // inflated from 200 KB, without this server holding the 200 MB itself.
-      gzipBomb ??= Buffer.concat(Array.from({ length: 200 }, () => gzipSync(Buffer.alloc(1024 * 1024), { level: 9 })));
+      // inflated from 200 KB, without this server holding the 200 MB itself. One member compressed
+      // once and repeated: compressing the same megabyte 200 times blocked this (the test's own)
+      // process for seconds under load, past the fetcher test's request timeout.
+      if (!gzipBomb) {
+        const member = gzipSync(Buffer.alloc(1024 * 1024), { level: 9 });
+        gzipBomb = Buffer.concat(Array.from({ length: 200 }, () => member));
+      }
       this.record(slug, request, 200);
       response.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip', 'content-length': String(gzipBomb.length) });
       response.end(gzipBomb);
