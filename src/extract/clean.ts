@@ -60,7 +60,51 @@ function isStamp(text: string, cell: boolean, t: ExtractorOptions): boolean {
   const tokens = text.trim().split(/[\s,|·–—-]+/).filter(Boolean);
   if (tokens.length === 0 || tokens.length > t.stampTokens || !/\d/.test(text)) return false;
   if (cell && tokens.length === 1 && /^\d+\.?$/.test(tokens[0]!)) return false;
-  return tokens.every((token) => /^\d{1,4}(:\d{2})?(st|nd|rd|th)?\.?$/i.test(token) || STAMP_WORDS.test(token));
+  return tokens.every((token) => /^\d{1,4}(:\d{2}){0,2}(st|nd|rd|th)?\.?$/i.test(token) || STAMP_WORDS.test(token));
+}
+
+/** Words that open a byline before its "by" ("Posted by", "Written by", "Photos by"). */
+const BYLINE_VERBS = /^(posted|written|published|reported|reporting|words|story|text|photos?|pictures?|edited|interview)$/i;
+/** "By" in the languages a byline is most often written in. */
+const BY = /^(by|von|par|por|door|av|af)$/i;
+/** A word of a name as a byline writes it: capitalised ("Ann", "O'Neil", "J."), or what joins two names. */
+const NAME_WORD = /^(\p{Lu}[\p{L}\p{M}'’.-]*,?|and|&|und|et|y)$/u;
+
+/**
+ * A byline written out: "By Ann Lee", "Posted by Ann Lee and Bo Chan on 18 Nov 2026" — a "by"
+ * (after one of the words that open a credit), at most `bylineNameWords` words of a name, then at
+ * most a date stamp. What follows "by" in prose ("approved by 12 votes") is no name.
+ */
+function isByline(text: string, t: ExtractorOptions): boolean {
+  const tokens = text.trim().split(/\s+/);
+  const at = BY.test(tokens[0] ?? '') ? 1 : BYLINE_VERBS.test(tokens[0] ?? '') && BY.test(tokens[1] ?? '') ? 2 : -1;
+  if (at < 0) return false;
+  let end = at;
+  while (end < tokens.length && end - at < t.bylineNameWords && NAME_WORD.test(tokens[end]!)) end++;
+  const rest = tokens.slice(end).join(' ');
+  return end > at && (rest === '' || isStamp(rest, false, t));
+}
+
+/** Where a meta line's parts meet: a bar, a middle dot, a bullet, a spaced dash. */
+const META_SEPARATOR = /\s*[|·•]\s*|\s+[–—]\s+/;
+
+/** A time given as how long ago ("2 minutes ago", "1 hour, 41 minutes ago"): it reads differently at every visit. */
+const RELATIVE_TIME = /\b\d+\s+(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?)\s+ago\b/i;
+
+/**
+ * A post's meta line that changes at every visit: at most `metaLineTokens` words in parts
+ * (META_SEPARATOR), each of them a byline, a date stamp, a reader counter or a widget label, one
+ * at least a counter, a label or a time ago — "Posted by Ann Lee on 2026-11-18 | 9 comments". Held
+ * in the object's text it would make each revisit a new version; the object carries its byline
+ * and dates apart. A line of byline and date alone does not change, and stays: whether it is the
+ * article's is a matter of convention (the shared sets' gold texts keep it on some sites, not on
+ * others). One prose sentence is no such line: its parts are not all metadata.
+ */
+function isMetaLine(text: string, cell: boolean, t: ExtractorOptions): boolean {
+  if (text.trim().split(/\s+/).length > t.metaLineTokens) return false;
+  const parts = text.split(META_SEPARATOR).map((part) => part.trim()).filter((part) => part !== '');
+  const widget = (part: string) => LABEL.test(part) || COUNTER.test(part);
+  return parts.length > 0 && (RELATIVE_TIME.test(text) || parts.some(widget)) && parts.every((part) => widget(part) || isStamp(part, cell, t) || isByline(part, t));
 }
 
 /** A link the page declares a tag of the document: HTML's `rel="tag"`; WordPress writes its categories `rel="category"` (or `"category tag"`). */
@@ -88,15 +132,16 @@ function isTagLine(block: Element, t: ExtractorOptions): boolean {
 }
 
 /**
- * Whether a block's whole text is a widget's label, a reader counter, a date stamp or a tag
- * line. Kept per element (a prepared page does not change) and thresholds: a page's single-page
+ * Whether a block's whole text is a widget's label, a reader counter, a date stamp, a tag line
+ * or a meta line. Kept per element (a prepared page does not change) and thresholds: a page's single-page
  * and wrapper extractions (the per-page guard, the leave-one-out check) ask it of the same blocks.
  */
 const widgetTexts = new WeakMap<ExtractorOptions, WeakMap<Element, boolean>>();
 function isWidgetText(block: Element, t: ExtractorOptions): boolean {
   return cached(cached(widgetTexts, t, () => new WeakMap<Element, boolean>()), block, () => {
     const text = textContent(block);
-    return LABEL.test(text) || COUNTER.test(text) || isStamp(text, block.name === 'td' || block.name === 'th', t) || isTagLine(block, t);
+    const cell = block.name === 'td' || block.name === 'th';
+    return LABEL.test(text) || COUNTER.test(text) || isStamp(text, cell, t) || isTagLine(block, t) || isMetaLine(text, cell, t);
   });
 }
 

@@ -115,8 +115,11 @@ export interface ExtractOptions {
  * subject, or another block holding more of the page's keywords, set it aside (issue #69).
  * 14: words a trusted wrapper's object adds to the single page's that are mostly the text of links
  * (a "latest stories" box listing the article itself) set it aside too (issue #69).
+ * 15: a post's meta line that changes at every visit — byline, date stamps, reader counters and
+ * labels in parts, a counter or a time ago among them ("Posted by Ann Lee on 2026-11-18 | 9
+ * comments") — is left out, its counter plain text or not; a stamp's time may hold seconds (clean.ts).
  */
-export const EXTRACTOR_VERSION = 14;
+export const EXTRACTOR_VERSION = 15;
 
 export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024; // as extract.maxBytes in config/default.yaml
 

@@ -105,6 +105,13 @@ export interface ExtractorOptions {
   teaserListItems: number;
   /** A block of at most this many tokens, all of them dates, times and their words, is a time stamp. First round. */
   stampTokens: number;
+  /**
+   * A block of at most this many words, in parts that are each a byline, a date stamp, a reader
+   * counter or a widget label, with a counter, a label or a time ago among them, is a post's meta
+   * line (clean.ts): "Posted by Ann Lee on 18 Nov 2026 | 9 comments" is 10; three names, a full
+   * date and two counters fit. Round 4, not tuned.
+   */
+  metaLineTokens: number;
 
   // Metadata.
 
@@ -112,6 +119,8 @@ export interface ExtractorOptions {
   titleChars: number;
   /** A byline longer than this (characters) is prose, not a byline. First round. */
   bylineChars: number;
+  /** A byline written out names its authors in at most this many words ("Ann Lee and Bo Chan" is 5; clean.ts). Round 4, not tuned. */
+  bylineNameWords: number;
   /**
    * A heading is the declared title when at least `headingCoverage` of its words are the
    * declared title's and they make at least `declaredCoverage` of the declared title's words (the
@@ -202,8 +211,10 @@ export const EXTRACTOR_OPTIONS: Readonly<ExtractorOptions> = Object.freeze({
   teaserWords: 30,
   teaserListItems: 3,
   stampTokens: 10,
+  metaLineTokens: 30,
   titleChars: 300,
   bylineChars: 120,
+  bylineNameWords: 8,
   headingCoverage: 0.7,
   declaredCoverage: 0.3,
   iconPixels: 50,

@@ -45,6 +45,13 @@ function tooClose(web: SyntheticWeb): string[] {
   });
 }
 
+/** What each daemon logged about a page and about wrappers, in time order: the story a failed version count needs told. */
+function storyOf(logs: LogLine[][], url: string): string {
+  const path = new URL(url).pathname.split('/').pop()!;
+  return logs.flatMap((log, daemon) => log.filter((line) => JSON.stringify(line).includes(path) || /wrapper/.test(line.msg)).map((line) => ({ daemon, line })))
+    .sort((a, b) => timeOf(a.line) - timeOf(b.line)).map(({ daemon, line }) => `daemon ${daemon + 1}: ${JSON.stringify(line)}`).join('\n');
+}
+
 /**
  * Runs `daemons` daemons on one new archive until `until` holds (then each is stopped with SIGINT,
  * as pm2 stops it), or for `seconds` at most (a loaded machine's bound: they stop by themselves,
@@ -124,7 +131,7 @@ test('two daemons share one archive: every page captured once, polls within thei
       const site = ['ledger', 'orbit', 'fieldnotes'].find((slug) => article.feed === web.site(slug).feedUrl)!;
       const revisions = servedRevisions.get(`${site}${new URL(article.url).pathname.replace(/^\/r\//, '/articles/')}`) ?? [];
       const distinct = revisions.filter((revision, i) => i === 0 || revision !== revisions[i - 1]).length;
-      assert.equal(article.versions, distinct, `${article.url}: ${article.versions} versions for revisions ${revisions.join(',')}`);
+      assert.equal(article.versions, distinct, `${article.url}: ${article.versions} versions for revisions ${revisions.join(',')}; what the daemons said of it and of wrappers:\n${storyOf(logs, article.url)}`);
     }
     for (const edit of edits) {
       const article = articles.find((a) => a.feed === web.site(edit.site).feedUrl && a.url.endsWith(makeArticle(edit.site, edit.index, 0).slug));

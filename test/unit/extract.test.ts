@@ -300,6 +300,36 @@ test('reader counters (comments, shares) are left out, inline too: a revisit see
   assert.ok(before.text.includes('on 4 November 2026 and approved'), 'the prose is kept');
 });
 
+test('a post\'s meta line (who posted it, when, how many comments) is left out: its counter is plain text, and a revisit sees the same object', () => {
+  const paragraph = (i: number) => `<p>The harbour committee met on ${i} November 2026 and approved the ferry timetable, the budget for the bridge repairs and a study of the tunnel.</p>`;
+  const html = (meta: string) => `<html><head><title>Ferry timetable approved</title></head><body><div class="post">
+<h2>Ferry timetable approved</h2><div class="meta">${meta}</div>${[1, 2, 3, 4].map(paragraph).join('')}</div></body></html>`;
+  const options = { feedTitle: 'Ferry timetable approved', feedSummary: 'The harbour committee met and approved the ferry timetable' };
+  const lines = [
+    (n: number) => `Posted by Ann Lee on 2026-11-18 | ${n} comments`,
+    (n: number) => `By Ann Lee and Bo Chan · Wed, 18 Nov 2026 09:00:00 GMT · ${n} shares`,
+    (n: number) => `Updated ${n} minutes ago — Views: ${n * 3}`,
+  ];
+  for (const line of lines) {
+    const before = extractArticle(html(line(3)), options);
+    const after = extractArticle(html(line(58)), options);
+    assert.ok(before.text.includes('on 4 November 2026 and approved'), 'the prose is kept');
+    assert.ok(!/comments|shares|minutes ago|Ann Lee/.test(before.text), `kept the meta line: ${before.text.slice(0, 120)}`);
+    assert.equal(objectHash(normalizeArticle(before)), objectHash(normalizeArticle(after)), line(3));
+  }
+  // A byline and a date alone do not change between visits: the line stays (as the single page kept it before).
+  assert.ok(extractArticle(html('By Ann Lee · Wed, 18 Nov 2026 09:00:00 GMT'), options).text.includes('By Ann Lee'));
+  // A sentence that names who did something, and when, and counts, is prose.
+  const prose = ['Approved by 12 votes to 3 on 18 November | the rest abstained', 'The plan was drawn up by Ann Lee on 18 November 2026 and seen by 300 residents'];
+  for (const line of prose) assert.ok(extractArticle(html(line), options).text.includes(line.split(' | ')[0]!), `lost: ${line}`);
+  // The synthetic magazine's page, as two requests serve it (another comment count each time).
+  const { article, url } = page(magazine, 7);
+  const served = (seed: number) => magazine({ siteName: 'Orbit', siteUrl: SITE, feedUrl: `${SITE}feed.xml`, feedType: 'application/atom+xml', article, related: [], now: article.publishedAt, requestRandom: seededRandom(seed), charset: 'utf-8', cdn: null });
+  const [one, two] = [1, 2].map((seed) => extractArticle(served(seed), { url, feedTitle: article.title, feedSummary: article.summary }));
+  assert.notEqual(served(1), served(2));
+  assert.equal(objectHash(normalizeArticle(one!)), objectHash(normalizeArticle(two!)), `${one!.text.slice(0, 200)}`);
+});
+
 test('a post\'s tag line (declared tags, an author, a time) is left out; a sentence linking a tag keeps its words', () => {
   const paragraph = (i: number) => `<p>The harbour committee met on ${i} November 2026 and approved the ferry timetable, the budget for the bridge repairs and a study of the tunnel.</p>`;
   const html = `<html><head><title>Ferry timetable approved</title></head><body><div class="entry">
