@@ -78,6 +78,9 @@ import { PIN, pinPostgres, pinToCore } from './cpu-pin.js';
 import { postgresBytes } from './scale/pg-size.js';
 import { LogFollower, pollLateness } from './scale/daemon-log.js';
 
+/** The requisite lane's log lines a run counts: captures whose requisites it gave up, and holds of new pages (daemon.ts). */
+const LANE_TROUBLE = /"msg":"(requisites given up|captures held)/;
+
 const args = benchArgs();
 const FEEDS = Number(args.get('feeds') ?? 10000);
 const HOSTS = Number(args.get('hosts') ?? 500);
@@ -240,7 +243,7 @@ async function runOnce(root: string, backend: Backend, requisites: 'on' | 'off')
   void exited.then(() => (died = true));
   const samples: Sample[] = [];
   // The lines the measures below read (each page's extraction, each poll), kept as the logs grow.
-  const followers = logs.map((log) => new LogFollower(log, (text) => text.includes('"msg":"extracted"') || text.includes('"msg":"poll')));
+  const followers = logs.map((log) => new LogFollower(log, (text) => text.includes('"msg":"extracted"') || text.includes('"msg":"poll') || LANE_TROUBLE.test(text)));
   const backlogDone = new Set<string>();
   let archivedAll: () => void = () => {};
   const allArchived = new Promise<void>((resolve) => (archivedAll = resolve));
@@ -289,6 +292,9 @@ async function runOnce(root: string, backend: Backend, requisites: 'on' | 'off')
   // The daemon's log, one JSON line each (read once for the two measures taken from it).
   for (const follower of followers) follower.follow();
   const logLines = followers.flatMap((follower) => follower.lines);
+  // Captures whose requisites the lane gave up, and how often new pages were held for it (daemon.ts).
+  const givenUp = logLines.filter((line) => line.includes('"msg":"requisites given up')).length;
+  const holds = logLines.filter((line) => line.includes('"msg":"captures held')).length;
   const extracted = firstExtractions(logLines);
   const backlog = z.array(z.string()).parse(db.prepare("SELECT link FROM items WHERE guid LIKE 'b-%'").pluck().all());
   const archived = backlog.flatMap((link) => extracted.get(link) ?? []).map(at).sort((a, b) => a - b);
@@ -351,7 +357,7 @@ async function runOnce(root: string, backend: Backend, requisites: 'on' | 'off')
     dbKbPerArticle: dbBytes / 1024 / Math.max(1, articles), bytesPerStoredCapture: blobs.n ? blobs.stored / blobs.n : NaN, rawBytesPerCapture: blobs.n ? blobs.raw / blobs.n : NaN,
     gzipBytesPerCapture: gzipped.gzipBytes, storedBytesPerSampledCapture: gzipped.storedBytes,
     storedCaptures: blobs.n, storedAgainstReference: againstReference, gzipSample: gzipped.captures,
-    requisites, storedBytesPerArticle: blobs.stored / Math.max(1, articles), requisiteListings: listed.listings, requisitesKept: listed.kept,
+    requisites, storedBytesPerArticle: blobs.stored / Math.max(1, articles), requisiteListings: listed.listings, requisitesKept: listed.kept, requisitesGivenUp: givenUp, capturesHeld: holds,
     requisiteListedBytes: listed.listedBytes, requisiteBlobs: requisiteBlobs.n, requisiteRawBytes: requisiteBlobs.raw, requisiteStoredBytes: requisiteBlobs.stored,
     siteSheetListings: siteSheets.listings, siteSheetBlobs: siteSheets.blobs,
     webRequests, webRequestsPerPage: Object.entries(webRequests).filter(([kind]) => kind !== 'feed' && kind !== 'notModified').reduce((sum, [, n]) => sum + n, 0) / Math.max(1, pages),
@@ -390,6 +396,7 @@ function rows(results: Result[], pass: { snapshots: number; passMs: number; quie
     ['requisites', each((r) => r.requisites), ''],
     ['stored bytes per article, after deduplication (pages and requisites)', each((r) => `${f(r.storedBytesPerArticle / 1024)} KB`), ''],
     ['requisites listed with captures (kept) / distinct bodies stored', each((r) => `${r.requisiteListings} (${r.requisitesKept}) / ${r.requisiteBlobs}`), ''],
+    ['captures whose requisites were given up / times new pages were held for them', each((r) => `${r.requisitesGivenUp} / ${r.capturesHeld}`), ''],
     ['requisite bytes as listed / stored (deduplication ratio)', each((r) => `${f(r.requisiteListedBytes / 2 ** 20)} MB / ${f(r.requisiteStoredBytes / 2 ** 20)} MB (${f(r.requisiteListedBytes / Math.max(1, r.requisiteRawBytes), 2)}×)`), ''],
     ['site stylesheets: listed / stored (one per site whatever the pages)', each((r) => `${r.siteSheetListings} / ${r.siteSheetBlobs}`), 'stored once per site'],
     ['the web\'s requests per archived page (pages, site files, photographs, CDN; 304s)', each((r) => `${f(r.webRequestsPerPage, 2)} (${['page', 'site', 'photo', 'cdn'].map((kind) => r.webRequests[kind] ?? 0).join(', ')}; ${r.webRequests['notModified'] ?? 0})`), ''],

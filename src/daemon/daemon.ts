@@ -4,7 +4,7 @@ import { isStorageFull, type Backlog, type ClaimRef, type WorkKind, type WorkRef
 import { planDispatch, workKey, type DispatchPlan } from './dispatch.js';
 import { ExtractedAhead } from './extracted-ahead.js';
 import { HostTrouble } from './host-trouble.js';
-import { RequisiteLane } from './requisites.js';
+import { RequisiteLane, type LaneOptions } from './requisites.js';
 import { Extractor } from './extraction.js';
 import type { PipelineContext } from './context.js';
 import { capturePage, pollFeed, revisitPage } from './pipeline.js';
@@ -30,6 +30,8 @@ export interface DaemonReport {
   /** The period's scheduler passes, and those that left due work waiting for a slot (capacity.ts). */
   passes: number;
   passesAtCapacity: number;
+  /** The period's passes that took no page or revisit because the requisite lane was behind (DAEMON_OPTIONS.requisites.holdCapturesAt). */
+  passesHeld: number;
   /** The request slots (http.concurrency) the daemon runs with; null in an older daemon's report. */
   slots: number | null;
   inFlight: number;
@@ -84,11 +86,11 @@ export class Daemon {
   private peers: { owners: string[]; readAt: number } = { owners: [], readAt: 0 };
   private readonly ownHosts = new OwnHosts();
 
-  constructor(context: PipelineContext, private readonly onReport?: (report: DaemonReport) => void, private readonly share?: WorkShare) {
+  constructor(context: PipelineContext, private readonly onReport?: (report: DaemonReport) => void, private readonly share?: WorkShare, lane: LaneOptions = DAEMON_OPTIONS.requisites) {
     // Every request in flight and every one waiting for its host listens on the daemon's signal
     // (and lets go when it ends): many at once is the normal case, not a leak.
     setMaxListeners(context.settings.http.concurrency * 4 + 64, this.controller.signal);
-    this.lane = context.requisiteFetcher ? new RequisiteLane(context) : null;
+    this.lane = context.requisiteFetcher ? new RequisiteLane(context, lane) : null;
     // The daemon's calls to its archive are timed (effort.ts); the store itself stays as it is for everyone else.
     this.context = { ahead: new ExtractedAhead(), requisites: this.lane, hostTrouble: new HostTrouble(context.settings.revisit.retryDelay), ...context, store: meteredStore(context.store, this.effort) };
     this.extractor = new Extractor(this.context, Math.max(1, context.pool.threads) * DAEMON_OPTIONS.extraction.perThread);
@@ -146,6 +148,7 @@ export class Daemon {
       waitedForSlots: this.period.waitedForSlots,
       passes: this.period.passes,
       passesAtCapacity: this.period.passesAtCapacity,
+      passesHeld: this.period.passesHeld,
       slots: this.context.settings.http.concurrency,
       inFlight: this.inFlight.size,
       nextWorkAt: next === null ? null : new Date(next).toISOString(),
@@ -156,7 +159,7 @@ export class Daemon {
   }
 
   private freshPeriod() {
-    return { started: Date.now(), done: { poll: 0, capture: 0, revisit: 0, extract: 0 }, pollLagMs: 0, waitedForSlots: 0, passes: 0, passesAtCapacity: 0 };
+    return { started: Date.now(), done: { poll: 0, capture: 0, revisit: 0, extract: 0 }, pollLagMs: 0, waitedForSlots: 0, passes: 0, passesAtCapacity: 0, passesHeld: 0 };
   }
 
   private now(): Date {
@@ -263,6 +266,27 @@ export class Daemon {
     return Date.now() + DAEMON_OPTIONS.loop.fullProbeEveryMs;
   }
 
+  /** Since when captures have been held for the requisite lane (null: they are not), and how many passes held them this period. */
+  private held: number | null = null;
+
+  /**
+   * Whether captures wait for the requisite lane (DAEMON_OPTIONS.requisites.holdCapturesAt); the
+   * hold's start and end are logged, with the setting that would make the lane faster.
+   */
+  private heldForRequisites(): boolean {
+    const behind = this.lane?.behind ?? false;
+    if (behind) this.period.passesHeld++;
+    if (behind && this.held === null) {
+      this.held = Date.now();
+      this.context.log.warn({ waiting: this.lane!.pending, requisiteConcurrency: this.context.settings.capture.requisites.concurrency },
+        'captures held: so many captures wait for their requisites that new pages wait too (polls go on); raise capture.requisites.concurrency to fetch more requisites at once');
+    } else if (!behind && this.held !== null) {
+      this.context.log.info({ heldFor: `${Math.round((Date.now() - this.held) / 1000)}s` }, 'captures resumed: the requisite lane caught up');
+      this.held = null;
+    }
+    return behind;
+  }
+
   /** One scheduler pass; returns when to look again (ms since the epoch), or null to wait for work to end. */
   private async pass(): Promise<number | null> {
     const { store, fetcher, settings } = this.context;
@@ -276,6 +300,9 @@ export class Daemon {
     // first captures, and only add to it (the overload degrades into later checks, not into a
     // growing pile of unextracted pages).
     const revisitsNow = kinds.revisit && !(await store.extractionBacklogOver(DAEMON_OPTIONS.loop.extractionBacklogForRevisits));
+    // New pages and revisits wait while the requisite lane is behind: a page captured now would
+    // wait for its pictures and style sheets behind thousands, and past the lane's limit lose them.
+    const pagesNow = !this.heldForRequisites();
     for (const [key, until] of this.refused) if (until <= Date.now()) this.refused.delete(key);
     const slots = settings.http.concurrency;
     const requests = [...this.inFlight.keys()].filter((key) => !key.startsWith('extract:'));
@@ -293,8 +320,8 @@ export class Daemon {
     while (room > 0) {
       const due = {
         poll: mine(await store.duePolls(now, look)),
-        capture: kinds.capture ? mine(await store.dueCaptures(now, look)) : [],
-        revisit: revisitsNow ? mine(await store.dueRevisits(now, look)) : [],
+        capture: kinds.capture && pagesNow ? mine(await store.dueCaptures(now, look)) : [],
+        revisit: revisitsNow && pagesNow ? mine(await store.dueRevisits(now, look)) : [],
       };
       plan = planDispatch({
         due,

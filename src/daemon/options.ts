@@ -14,6 +14,14 @@ export const DAEMON_OPTIONS = {
     /** Captures whose requisites are fetched at once (each fetches several: capture.requisites.concurrency in all). */
     captures: 16,
     /**
+     * Captures waiting for their requisites (or in flight) at which the daemon takes no new page
+     * and no revisit — polls go on — until the lane is below it again: a page captured now would
+     * only lengthen the wait, and past `waiting` its requisites would be given up; what waits is
+     * held in memory, and a kill loses it. About two minutes of the lane's work at its pace on the
+     * 100,000-feed first day (about 1,000 captures a minute, capture.requisites.concurrency 8).
+     */
+    holdCapturesAt: 2_000,
+    /**
      * Captures waiting for their requisites beyond which the newest are given up (logged). Each
      * holds the list its page names (a few KB; its page only until the pool has read it), so ten
      * thousand hold some tens of MB. At 500, when each held its page's HTML, the first day at

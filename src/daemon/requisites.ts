@@ -4,19 +4,24 @@ import { fetchRequisites } from '../requisites/fetch.js';
 import type { PipelineContext } from './context.js';
 import { DAEMON_OPTIONS } from './options.js';
 
+/** How many captures the lane serves at once, when it is behind, and how many may wait (DAEMON_OPTIONS.requisites). */
+export interface LaneOptions { captures: number; holdCapturesAt: number; waiting: number }
+
 /**
  * Captures' requisites, fetched beside the daemon's work (issue #67): a stored capture is handed
  * over and its unit ends; at most `captures` captures' requisites are fetched at once, the rest
- * wait their turn (at most `waiting`: past that, the newest are given up and logged). Nothing
- * is thrown: what fails is logged and listed with the capture. A daemon stopping waits for the
- * requisites in flight until its deadline, then aborts them: their capture is kept either way.
+ * wait their turn. From `holdCapturesAt` on the lane is behind, and the daemon takes no new
+ * captures until it is not (daemon.ts); at most `waiting` wait — past that, the newest are given
+ * up and logged (captures in flight when the hold began, a capture by hand). Nothing is thrown:
+ * what fails is logged and listed with the capture. A daemon stopping waits for the requisites in
+ * flight until its deadline, then aborts them: their capture is kept either way.
  */
 export class RequisiteLane {
   private readonly waiting: Array<{ snapshotId: number; page: PageBeingRead }> = [];
   private readonly inFlight = new Set<Promise<void>>();
   private readonly controller = new AbortController();
 
-  constructor(private readonly context: PipelineContext, private readonly options: { captures: number; waiting: number } = DAEMON_OPTIONS.requisites) {}
+  constructor(private readonly context: PipelineContext, private readonly options: LaneOptions = DAEMON_OPTIONS.requisites) {}
 
   /** A stored capture whose requisites are to be fetched. */
   add(snapshotId: number, page: FetchResult): void {
@@ -34,6 +39,11 @@ export class RequisiteLane {
   /** Captures waiting or in flight. */
   get pending(): number {
     return this.waiting.length + this.inFlight.size;
+  }
+
+  /** Whether so many captures wait that new ones should wait before being captured (holdCapturesAt). */
+  get behind(): boolean {
+    return this.pending >= this.options.holdCapturesAt;
   }
 
   private next(): void {

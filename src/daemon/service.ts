@@ -45,7 +45,7 @@ export class DaemonRunningError extends Error {
 
 function logReport(log: Logger, report: DaemonReport): void {
   const { done, backlog } = report;
-  const fields = { ...done, backlog, memory: report.memory, pollLagSeconds: Math.round(report.pollLagMs / 1000), waitedForSlots: report.waitedForSlots, passes: report.passes, passesAtCapacity: report.passesAtCapacity, inFlight: report.inFlight, next: report.nextWorkAt, effort: report.effort };
+  const fields = { ...done, backlog, memory: report.memory, pollLagSeconds: Math.round(report.pollLagMs / 1000), waitedForSlots: report.waitedForSlots, passes: report.passes, passesAtCapacity: report.passesAtCapacity, passesHeld: report.passesHeld, inFlight: report.inFlight, next: report.nextWorkAt, effort: report.effort };
   const advice = capacityNote(report);
   if (report.pollLagMs > SCHEDULE_OPTIONS.behindScheduleMs) log.warn(fields, `behind schedule: polls start late, their intervals are stretched until the backlog clears${advice ? `; ${advice}` : ''}`);
   else if (advice) log.warn(fields, `at capacity: ${advice}`);

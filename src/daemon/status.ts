@@ -13,7 +13,7 @@ const daemonReport = z.object({
   backlog: z.object({ duePolls: count, pendingCaptures: count, dueRevisits: count, queuedExtractions: count }),
   pollLagMs: count, waitedForSlots: count, inFlight: count, nextWorkAt: z.string().nullable(),
   // Older daemons did not count their passes nor say their slots.
-  passes: count.default(0), passesAtCapacity: count.default(0), slots: count.nullable().default(null),
+  passes: count.default(0), passesAtCapacity: count.default(0), passesHeld: count.default(0), slots: count.nullable().default(null),
   memory: z.object({ rss: count, heap: count, external: count }), storageFullSince: z.string().nullable(),
   // Older daemons did not say.
   settingsFile: z.string().nullable().default(null),

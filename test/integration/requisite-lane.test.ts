@@ -63,7 +63,7 @@ test('every capture added to the lane goes to the pool at once, whatever its fet
   const context = {
     store: new SqliteStore(db, ':memory:'), pool, settings, log: createLogger({ level: 'silent', pretty: false }), fetcher, requisiteFetcher: fetcher,
   };
-  const lane = new RequisiteLane(context, { captures: 1, waiting: 10 });
+  const lane = new RequisiteLane(context, { captures: 1, holdCapturesAt: 10, waiting: 10 });
   pages.forEach((page, i) => lane.add(snapshots[i]!, page));
 
   assert.deepEqual(read, pages.map((page) => page.finalUrl), 'each page handed to the pool when added, not when a fetching place frees');
