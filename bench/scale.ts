@@ -78,8 +78,8 @@ import { PIN, pinPostgres, pinToCore } from './cpu-pin.js';
 import { postgresBytes } from './scale/pg-size.js';
 import { LogFollower, pollLateness } from './scale/daemon-log.js';
 
-/** The requisite lane's log lines a run counts: captures whose requisites it gave up, and holds of new pages (daemon.ts). */
-const LANE_TROUBLE = /"msg":"(requisites given up|captures held)/;
+/** The log lines a run counts for the requisite lane: captures whose requisites it gave up, and the minute reports (their passes that held new pages, daemon.ts). */
+const LANE_TROUBLE = /"msg":"requisites given up|"passesHeld":/;
 
 const args = benchArgs();
 const FEEDS = Number(args.get('feeds') ?? 10000);
@@ -294,7 +294,7 @@ async function runOnce(root: string, backend: Backend, requisites: 'on' | 'off')
   const logLines = followers.flatMap((follower) => follower.lines);
   // Captures whose requisites the lane gave up, and how often new pages were held for it (daemon.ts).
   const givenUp = logLines.filter((line) => line.includes('"msg":"requisites given up')).length;
-  const holds = logLines.filter((line) => line.includes('"msg":"captures held')).length;
+  const holds = logLines.reduce((sum, line) => sum + Number(/"passesHeld":(\d+)/.exec(line)?.[1] ?? 0), 0);
   const extracted = firstExtractions(logLines);
   const backlog = z.array(z.string()).parse(db.prepare("SELECT link FROM items WHERE guid LIKE 'b-%'").pluck().all());
   const archived = backlog.flatMap((link) => extracted.get(link) ?? []).map(at).sort((a, b) => a - b);
@@ -396,7 +396,7 @@ function rows(results: Result[], pass: { snapshots: number; passMs: number; quie
     ['requisites', each((r) => r.requisites), ''],
     ['stored bytes per article, after deduplication (pages and requisites)', each((r) => `${f(r.storedBytesPerArticle / 1024)} KB`), ''],
     ['requisites listed with captures (kept) / distinct bodies stored', each((r) => `${r.requisiteListings} (${r.requisitesKept}) / ${r.requisiteBlobs}`), ''],
-    ['captures whose requisites were given up / times new pages were held for them', each((r) => `${r.requisitesGivenUp} / ${r.capturesHeld}`), ''],
+    ['captures whose requisites were given up / passes that held new pages for them', each((r) => `${r.requisitesGivenUp} / ${r.capturesHeld}`), ''],
     ['requisite bytes as listed / stored (deduplication ratio)', each((r) => `${f(r.requisiteListedBytes / 2 ** 20)} MB / ${f(r.requisiteStoredBytes / 2 ** 20)} MB (${f(r.requisiteListedBytes / Math.max(1, r.requisiteRawBytes), 2)}×)`), ''],
     ['site stylesheets: listed / stored (one per site whatever the pages)', each((r) => `${r.siteSheetListings} / ${r.siteSheetBlobs}`), 'stored once per site'],
     ['the web\'s requests per archived page (pages, site files, photographs, CDN; 304s)', each((r) => `${f(r.webRequestsPerPage, 2)} (${['page', 'site', 'photo', 'cdn'].map((kind) => r.webRequests[kind] ?? 0).join(', ')}; ${r.webRequests['notModified'] ?? 0})`), ''],

@@ -74,6 +74,8 @@ export class Daemon {
   private woken = false;
   private loopDone: Promise<void> | null = null;
   private period = this.freshPeriod();
+  /** Whether new pages are held for the requisite lane now, the holds no log line has told yet, and when the last one was written (ms since the epoch). */
+  private held = { now: false, untold: 0, toldAt: 0 };
   /** While the database is full: since when, and when that was last logged. */
   private full: { since: number; loggedAt: number; error: string } | null = null;
 
@@ -266,24 +268,26 @@ export class Daemon {
     return Date.now() + DAEMON_OPTIONS.loop.fullProbeEveryMs;
   }
 
-  /** Since when captures have been held for the requisite lane (null: they are not), and how many passes held them this period. */
-  private held: number | null = null;
-
   /**
-   * Whether captures wait for the requisite lane (DAEMON_OPTIONS.requisites.holdCapturesAt); the
-   * hold's start and end are logged, with the setting that would make the lane faster.
+   * Whether captures wait for the requisite lane (DAEMON_OPTIONS.requisites.holdCapturesAt). A lane
+   * that stays behind holds and releases every few seconds, as it takes captures off its list:
+   * a hold is told at most once a report period, with how many there were and the setting that
+   * would make the lane faster; the minute report counts the passes held.
    */
   private heldForRequisites(): boolean {
-    const behind = this.lane?.behind ?? false;
+    const { lane, held } = this;
+    const behind = lane?.behind ?? false;
     if (behind) this.period.passesHeld++;
-    if (behind && this.held === null) {
-      this.held = Date.now();
-      this.context.log.warn({ waiting: this.lane!.pending, requisiteConcurrency: this.context.settings.capture.requisites.concurrency },
-        'captures held: so many captures wait for their requisites that new pages wait too (polls go on); raise capture.requisites.concurrency to fetch more requisites at once');
-    } else if (!behind && this.held !== null) {
-      this.context.log.info({ heldFor: `${Math.round((Date.now() - this.held) / 1000)}s` }, 'captures resumed: the requisite lane caught up');
-      this.held = null;
+    if (behind && !held.now) {
+      held.untold++;
+      if (Date.now() - held.toldAt >= DAEMON_OPTIONS.loop.reportEveryMs) {
+        this.context.log.warn({ waiting: lane?.pending, holds: held.untold, requisiteConcurrency: this.context.settings.capture.requisites.concurrency },
+          'captures held: so many captures wait for their requisites that new pages wait too (polls go on); raise capture.requisites.concurrency to fetch more requisites at once');
+        held.toldAt = Date.now();
+        held.untold = 0;
+      }
     }
+    held.now = behind;
     return behind;
   }
 
