@@ -46,7 +46,12 @@ function workerFile(): string {
   return here.endsWith('.ts') ? here.replace(/pool\.ts$/, 'worker-tsx.mjs') : here.replace(/pool\.js$/, 'worker.js');
 }
 
-export function createPool(threads: number): CpuPool {
+/**
+ * The CPU work's pool: `threads` worker threads, or none (the calling thread). `onError` hears what
+ * piscina reports apart from any task (a worker that failed while idle); by default a process
+ * warning — the daemon goes on, the pool starts another worker.
+ */
+export function createPool(threads: number, onError: (error: Error) => void = (error) => process.emitWarning(error)): CpuPool {
   if (threads === 0) return inlinePool();
   const piscina = new Piscina({
     filename: workerFile(), minThreads: threads, maxThreads: threads, idleTimeout: Infinity,
@@ -72,6 +77,13 @@ export function createPool(threads: number): CpuPool {
     if (++loaded >= threads) allLoaded();
   });
   let closed = false;
+  // Being destroyed, piscina can still receive a worker's answer to a task it has just failed
+  // ("Terminating worker thread"), and emits 'error' for the answer it no longer knows. Unheard,
+  // the event ended the process as it stopped: a daemon stopped with thousands of pages queued for
+  // reading (the 100,000-feed first day) exited 1 after logging "stopped".
+  piscina.on('error', (error: unknown) => {
+    if (!closed) onError(error instanceof Error ? error : new Error(String(error)));
+  });
   return {
     threads,
     threadIds,

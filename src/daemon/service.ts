@@ -107,7 +107,7 @@ export async function runDaemon(options: RunOptions): Promise<void> {
     await store.close();
     throw error;
   }
-  const pool = createPool(threads);
+  const pool = createPool(threads, (error) => log.warn({ err: error }, 'the worker pool reported an error apart from any task (it starts another worker if one failed)'));
   const fetcher = new Fetcher(settings.http);
   const requisiteFetcher = requisiteFetcherFor(settings);
   // Several daemons on one PostgreSQL archive keep each host's politeness together — a CDN's too:
