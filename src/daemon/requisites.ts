@@ -12,7 +12,8 @@ export interface LaneOptions { captures: number; holdCapturesAt: number; waiting
  * over and its unit ends; at most `captures` captures' requisites are fetched at once, the rest
  * wait their turn. From `holdCapturesAt` on the lane is behind, and the daemon takes no new
  * captures until it is not (daemon.ts); at most `waiting` wait — past that, the newest are given
- * up and logged (captures in flight when the hold began, a capture by hand). Nothing is thrown:
+ * up and logged (only the captures and revisits already in flight when a hold began can still
+ * reach it). Nothing is thrown:
  * what fails is logged and listed with the capture. A daemon stopping waits for the requisites in
  * flight until its deadline, then aborts them: their capture is kept either way.
  */

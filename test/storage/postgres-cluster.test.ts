@@ -131,7 +131,8 @@ test('two daemons share one archive: every page captured once, polls within thei
       const site = ['ledger', 'orbit', 'fieldnotes'].find((slug) => article.feed === web.site(slug).feedUrl)!;
       const revisions = servedRevisions.get(`${site}${new URL(article.url).pathname.replace(/^\/r\//, '/articles/')}`) ?? [];
       const distinct = revisions.filter((revision, i) => i === 0 || revision !== revisions[i - 1]).length;
-      assert.equal(article.versions, distinct, `${article.url}: ${article.versions} versions for revisions ${revisions.join(',')}; what the daemons said of it and of wrappers:\n${storyOf(logs, article.url)}`);
+      // The story is read from the logs only for an article whose count is wrong (it walks every line).
+      if (article.versions !== distinct) assert.equal(article.versions, distinct, `${article.url}: ${article.versions} versions for revisions ${revisions.join(',')}; what the daemons said of it and of wrappers:\n${storyOf(logs, article.url)}`);
     }
     for (const edit of edits) {
       const article = articles.find((a) => a.feed === web.site(edit.site).feedUrl && a.url.endsWith(makeArticle(edit.site, edit.index, 0).slug));
