@@ -33,6 +33,7 @@ export const COPY_PLAN: readonly CopyPart[] = [
   { table: 'versions', key: ['id'], identity: true },
   { table: 'checks', key: ['id'], identity: true },
   { table: 'extraction_queue', key: ['snapshot_id'] },
+  { table: 'requisite_queue', key: ['snapshot_id'] },
   { table: 'poll_days', key: ['feed_id', 'day'] },
   { table: 'check_days', key: ['article_id', 'day'] },
   { table: 'notify_cursors', key: ['webhook'] },

@@ -78,8 +78,8 @@ export interface LeaseRequest {
 
 /** A unit of work as it is claimed (WorkStore.claim): its kind and row. */
 export interface ClaimRef {
-  kind: WorkKind | 'extract' | 'learn';
-  /** The feed (poll), item (capture), article (revisit), snapshot (extract) or template (learn). */
+  kind: WorkKind | 'extract' | 'learn' | 'requisites';
+  /** The feed (poll), item (capture), article (revisit), snapshot (extract, requisites) or template (learn). */
   id: number;
 }
 
@@ -927,7 +927,8 @@ export interface StoredExtraction {
  * the article is marked gone), or plainly not the article any more (availability.ts).
  */
 export type RevisitRecord =
-  | { kind: 'extract'; body: EncodedBody }
+  /** `requisites`: the capture is queued for its requisites (daemon/requisites.ts). */
+  | { kind: 'extract'; body: EncodedBody; requisites?: boolean }
   | { kind: 'identical'; body: EncodedBody; next: NextCheck }
   | { kind: 'gone'; body: EncodedBody | null; next: NextCheck }
   | { kind: 'unavailable'; body: EncodedBody | null; next: NextCheck; reason: string };

@@ -155,8 +155,12 @@ export interface Store extends ArchiveReader, ArchiveSubscriptions, ArchiveAdmin
 export interface WorkStore {
   /** Requisite URLs' last fetch and last kept fetch, by URL (none for a URL never fetched): whether to ask again, and the validators of a conditional GET. */
   requisiteHistories(urls: readonly string[]): Promise<Map<string, RequisiteHistory>>;
-  /** A capture's requisites, recorded together in one transaction (their bytes once per sha256). */
+  /** A capture's requisites, recorded together in one transaction (their bytes once per sha256); the capture leaves the requisite queue. */
   recordRequisites(snapshotId: number, requisites: RequisiteRecord[]): Promise<void>;
+  /** The oldest captures still waiting for their requisites (queued with them: recordCapture, recordRevisit), less those another daemon holds. */
+  queuedRequisites(limit: number): Promise<number[]>;
+  /** A capture leaves the requisite queue with nothing recorded (its page names none it wants, or fetching them failed). */
+  dequeueRequisites(snapshotId: number): Promise<void>;
   /** The requisite kinds a capture's feed chose for its pages (the list's `requisites`), or null when it follows the settings. */
   requisiteKinds(snapshotId: number): Promise<RequisiteSetting[] | null>;
   /** The pictures of an article's latest version, for a revisit to compare (null: none kept). */
@@ -184,8 +188,8 @@ export interface WorkStore {
   itemToCapture(id: number): Promise<ItemToCapture | null>;
   /** The capture a new one from the same site is compressed against (codec.ts), or null. */
   captureReference(url: string): Promise<ReferenceBody | null>;
-  /** An item's first capture, queued for extraction when it has a body. */
-  recordCapture(itemId: number, page: FetchedPage, body: EncodedBody | null): Promise<number>;
+  /** An item's first capture, queued for extraction when it has a body, and with `requisites` for its requisites. */
+  recordCapture(itemId: number, page: FetchedPage, body: EncodedBody | null, requisites?: boolean): Promise<number>;
   /** A failed capture attempt: retried at `retryAt`, or given up after `maxAttempts`. */
   recordCaptureFailure(itemId: number, error: string, retryAt: Date, maxAttempts: number): Promise<void>;
 

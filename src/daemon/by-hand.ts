@@ -31,7 +31,8 @@ export async function archiveByHand(store: Store, settings: Settings, log: Logge
     requisites: {
       add: (snapshotId: number, page: FetchResult) => {
         stored.push(snapshotId);
-        if (namesRequisites(page)) fetching.push(captureRequisites(context, snapshotId, readPage(context, page), signal));
+        // Claimed as a daemon's lane claims it: a daemon on a shared archive may read it from the queue meanwhile.
+        if (namesRequisites(page)) fetching.push(claimed({ kind: 'requisites', id: snapshotId }, () => captureRequisites(context, snapshotId, readPage(context, page), signal)));
       },
     },
   };

@@ -100,6 +100,8 @@ export class Daemon {
 
   /** Starts the loop; resolves when `stop` has finished. */
   start(): Promise<void> {
+    // The lane first takes up what the last run left waiting for its requisites.
+    this.lane?.start();
     this.loopDone ??= this.loop();
     return this.loopDone;
   }
@@ -305,7 +307,7 @@ export class Daemon {
     // growing pile of unextracted pages).
     const revisitsNow = kinds.revisit && !(await store.extractionBacklogOver(DAEMON_OPTIONS.loop.extractionBacklogForRevisits));
     // New pages and revisits wait while the requisite lane is behind: a page captured now would
-    // wait for its pictures and style sheets behind thousands, and past the lane's limit lose them.
+    // wait for its pictures and style sheets behind thousands.
     const pagesNow = !this.heldForRequisites();
     for (const [key, until] of this.refused) if (until <= Date.now()) this.refused.delete(key);
     const slots = settings.http.concurrency;

@@ -16,19 +16,22 @@ export const DAEMON_OPTIONS = {
     /**
      * Captures waiting for their requisites (or in flight) at which the daemon takes no new page
      * and no revisit — polls go on — until the lane is below it again: a page captured now would
-     * only lengthen the wait, and past `waiting` its requisites would be given up; what waits is
-     * held in memory, and a kill loses it. About two minutes of the lane's work at its pace on the
-     * 100,000-feed first day (about 1,000 captures a minute, capture.requisites.concurrency 8).
+     * only lengthen the wait for its pictures. About two minutes of the lane's work at its pace on
+     * the 100,000-feed first day (about 1,000 captures a minute, capture.requisites.concurrency 8).
      */
     holdCapturesAt: 2_000,
     /**
-     * Captures waiting for their requisites beyond which the newest are given up (logged). Each
-     * holds the list its page names (a few KB; its page only until the pool has read it), so ten
-     * thousand hold some tens of MB. At 500, when each held its page's HTML, the first day at
-     * 100,000 feeds with 32 request slots gave up 51,450 of 110,653 captures' requisites: the lane
-     * fetches at each host's pace and falls behind a fast first day's captures, then catches up.
+     * Captures the lane holds in memory, waiting for their requisites; past that they wait in the
+     * archive's queue alone, read back when the lane has room. Each holds the list its page names
+     * (a few KB; its page only until the pool has read it), so ten thousand hold some tens of MB.
      */
     waiting: 10_000,
+    /**
+     * How often an idle lane looks in the archive's queue (ms): for what another daemon left on a
+     * shared archive, once its claims expired (lease.staleAfterMs). A lane that runs dry looks at
+     * once; this bounds only how long a dead daemon's captures wait past their claims.
+     */
+    refillEveryMs: 30_000,
   },
   loop: {
     /** The most due units of each kind a pass looks at. */

@@ -13,6 +13,7 @@ import { feedEventOf } from './feed-events.js';
 import { recordUnchangedRevisit } from './extraction.js';
 import { lookAtPictures } from './pictures.js';
 import type { PipelineContext } from './context.js';
+import { namesRequisites } from './requisites.js';
 import type { RevisitTask } from './tasks.js';
 import { SCHEDULE_OPTIONS } from '../schedule/options.js';
 
@@ -237,7 +238,7 @@ export async function revisitPage(context: PipelineContext, article: ArticleToRe
       await lookAtPictures(context, article, signal);
       return;
     }
-    const snapshotId = await store.recordRevisit(article.id, result, { kind: 'extract', body });
+    const snapshotId = await store.recordRevisit(article.id, result, { kind: 'extract', body, requisites: wantsRequisites(context, result) });
     context.requisites?.add(snapshotId, result);
     // The page was extracted above: its queued extraction takes that result (extracted-ahead.ts).
     if (revisit.kind === 'store' && revisit.extracted) context.ahead?.remember(snapshotId, task, revisit.extracted);
@@ -247,6 +248,9 @@ export async function revisitPage(context: PipelineContext, article: ArticleToRe
     await noAnswer(null, caught instanceof Error ? caught.message : String(caught), null);
   }
 }
+
+/** Whether a capture is queued for its requisites with it: they are fetched (a lane takes them), and its page can name some. */
+const wantsRequisites = (context: PipelineContext, page: FetchResult): boolean => Boolean(context.requisites) && namesRequisites(page);
 
 /** Fetches and stores the page behind one item. Failures are recorded on the item, never thrown. */
 export async function capturePage(context: PipelineContext, item: ItemToCapture, signal: AbortSignal): Promise<void> {
@@ -264,7 +268,7 @@ export async function capturePage(context: PipelineContext, item: ItemToCapture,
       return;
     }
     const body = result.body.length > 0 ? await encodeCapture(context, result) : null;
-    const snapshotId = await store.recordCapture(item.id, result, body);
+    const snapshotId = await store.recordCapture(item.id, result, body, wantsRequisites(context, result));
     log.info({ url, status: result.status, bytes: result.body.length, final: result.finalUrl !== url ? result.finalUrl : undefined, snapshot: snapshotId, ms: Math.round(performance.now() - started) }, 'captured');
     context.requisites?.add(snapshotId, result);
   } catch (caught) {

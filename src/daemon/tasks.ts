@@ -330,11 +330,15 @@ export function encodeTask(task: EncodeTask): EncodedBody {
  */
 export type DiscoverTask =
   | { kind: 'page'; body: Uint8Array; contentType: string | null; url: string }
+  /** A page read back from the archive, still compressed (a capture a daemon left waiting for its requisites). */
+  | { kind: 'stored'; body: StoredBody; contentType: string | null; url: string }
   | { kind: 'sheet'; css: string; url: string };
 
 /** What the document names, in the order found (requisites/discover.ts). */
 export function discoverTask(task: DiscoverTask): Requisite[] {
-  return task.kind === 'page' ? requisitesOfHtml(decodeBody(task.body, task.contentType).text, task.url) : requisitesOfCss(task.css, task.url);
+  if (task.kind === 'sheet') return requisitesOfCss(task.css, task.url);
+  const body = task.kind === 'stored' ? decodeStoredBody(task.body) : task.body;
+  return requisitesOfHtml(decodeBody(body, task.contentType).text, task.url);
 }
 
 export interface ParseFeedTask {

@@ -243,6 +243,50 @@ for (const [name, open] of BACKENDS) {
         await store.close();
       }
     });
+
+    test('captures wait for their requisites in the archive: queued with the capture, oldest first, gone once recorded, given up or their body dropped', async () => {
+      const store = await open();
+      try {
+        await store.syncSubscriptions([{ url: 'https://a.example/feed', title: 'A', tags: [], enabled: true }]);
+        const [feed] = await store.feeds();
+        await store.recordPoll({ id: feed!.id, url: feed!.url }, {
+          startedAt: at(0), durationMs: 1, result: 'ok', fetch: { ...page(feed!.url, at(0)), bytes: 100 }, parsed: feedDocument([item(1), item(2), item(3), item(4)]),
+          error: null, schedule: schedule(at(10)), capturePages: true, revisitChangedItemsAt: null,
+        });
+        const refs = await store.dueCaptures(at(1), 10);
+        const body = (n: number) => encodeBody(Buffer.from(`<html><body><p>page ${n}</p><img src="/photo-${n}.png"></body></html>`));
+        // Three queued with their capture, one not (requisites off, or a page that names none).
+        const queued: number[] = [];
+        for (const [index, ref] of refs.slice(0, 3).entries()) queued.push(await store.recordCapture(ref.id, page(ref.url, at(2 + index)), body(index), true));
+        const alone = await store.recordCapture(refs[3]!.id, page(refs[3]!.url, at(5)), body(3));
+        assert.deepEqual(await store.queuedRequisites(10), queued, 'oldest first; a capture not asked for is not queued');
+        assert.deepEqual(await store.queuedRequisites(2), queued.slice(0, 2));
+
+        await store.recordRequisites(queued[0]!, [{
+          url: 'https://a.example/photo-0.png', kind: 'image', via: 'img src', fetchedAt: at(6), status: 200, contentType: 'image/png',
+          body: encodeRequisite(Buffer.from('photo'), false), etag: null, lastModified: null, error: null,
+        }]);
+        await store.dequeueRequisites(queued[1]!);
+        assert.deepEqual(await store.queuedRequisites(10), [queued[2]], 'recorded or given up, a capture leaves the queue');
+
+        // A revisit queued for its requisites whose object turned out unchanged loses its body, and with it its place in the queue.
+        const capture = (await store.storedCapture(queued[2]!))!;
+        const made = content(queued[2]!, at(4), 'Story', ['A paragraph of the story.']);
+        await store.recordExtraction(capture, { template: null, canonicalUrl: null, wrapperId: null, article: made.article, hash: made.version.hash }, { rebasedKey: null, countsForTemplate: false },
+          (): VersionDecision => ({ kind: 'first', article: { itemId: capture.itemId, feedId: capture.feedId, url: capture.url, finalUrl: capture.finalUrl, canonicalUrl: null }, content: made.version, page: { at: at(4).toISOString(), status: 200, snapshotId: queued[2]! }, next: { step: 1, at: at(30).toISOString() } }));
+        const [article] = (await store.articles({}, { limit: 10, offset: 0 })).articles;
+        const revisit = await store.recordRevisit(article!.id, page(article!.url, at(40)), { kind: 'extract', body: body(9), requisites: true });
+        assert.deepEqual(await store.queuedRequisites(10), [queued[2], revisit]);
+        const again = (await store.storedCapture(revisit))!;
+        await store.recordExtraction(again, { template: null, canonicalUrl: null, wrapperId: null, article: made.article, hash: made.version.hash }, { rebasedKey: null, countsForTemplate: false },
+          (): VersionDecision => ({ kind: 'check', result: 'unchanged', page: { at: at(40).toISOString(), status: 200, snapshotId: revisit }, next: { step: 2, at: at(90).toISOString() }, reason: 'same object' }));
+        assert.equal((await store.storedCapture(revisit))?.sha256, null, 'the unchanged revisit keeps its digest alone');
+        assert.deepEqual(await store.queuedRequisites(10), [queued[2]], 'and leaves the queue: nothing is left to replay its requisites with');
+        assert.ok(!(await store.queuedRequisites(10)).includes(alone));
+      } finally {
+        await store.close();
+      }
+    });
   });
 }
 
@@ -252,6 +296,35 @@ describe('several daemons on one PostgreSQL archive', () => {
     await store.acquireLease({ me: { owner, pid: 1, host: 'h' }, now: new Date(), staleAfterMs, hostDelayMs, releaseBatchMs, isAlive: () => true });
     return store;
   };
+
+  test('a capture waiting for its requisites is one daemon\'s: another\'s read of the queue passes over it while its claim lives, and takes it once it expired', async () => {
+    const url = await cluster.createDatabase(`requisite_queue_${++databases}`);
+    const a = await join(url, 'a', 150);
+    const b = await join(url, 'b', 150);
+    try {
+      await a.syncSubscriptions([{ url: 'https://a.example/feed', title: null, tags: [], enabled: true }]);
+      const [feed] = await a.feeds();
+      await a.recordPoll({ id: feed!.id, url: feed!.url }, {
+        startedAt: at(0), durationMs: 1, result: 'ok', fetch: { ...page(feed!.url, at(0)), bytes: 10 }, parsed: feedDocument([item(1), item(2)]),
+        error: null, schedule: schedule(at(10)), capturePages: true, revisitChangedItemsAt: null,
+      });
+      const queued: number[] = [];
+      for (const ref of await a.dueCaptures(at(1), 10)) queued.push(await a.recordCapture(ref.id, page(ref.url, at(2)), encodeBody(Buffer.from(`<html><body>${ref.url}</body></html>`)), true));
+      assert.equal(await a.claim({ kind: 'requisites', id: queued[0]! }, new Date()), true);
+      assert.deepEqual(await b.queuedRequisites(10), [queued[1]], 'the one a holds is passed over');
+      assert.equal(await b.claim({ kind: 'requisites', id: queued[0]! }, new Date()), false);
+      // a dies: once its claim expired, b reads the capture as waiting and takes it.
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      assert.deepEqual(await b.queuedRequisites(10), queued);
+      assert.equal(await b.claim({ kind: 'requisites', id: queued[0]! }, new Date()), true);
+      await b.dequeueRequisites(queued[0]!);
+      await b.release({ kind: 'requisites', id: queued[0]! }, new Date());
+      assert.equal(await b.claim({ kind: 'requisites', id: queued[0]! }, new Date()), false, 'done, it is no longer to be claimed');
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
 
   test('a unit is claimed by one daemon; a dead one\'s claim is taken over, and its late write is fenced off', async () => {
     const url = await cluster.createDatabase(`claims_${++databases}`);

@@ -116,6 +116,7 @@ const STILL_DUE: Record<ClaimRef['kind'], string | null> = {
   capture: `SELECT id FROM items WHERE id = ANY(@ids::bigint[]) AND ${DUE.pendingPage} AND page_due_at <= @now`,
   revisit: `SELECT id FROM articles WHERE id = ANY(@ids::bigint[]) AND ${DUE.revisited} AND next_check_at <= @now`,
   extract: 'SELECT snapshot_id FROM extraction_queue WHERE snapshot_id = ANY(@ids::bigint[])',
+  requisites: 'SELECT snapshot_id FROM requisite_queue WHERE snapshot_id = ANY(@ids::bigint[])',
   learn: null,
 };
 

@@ -15,7 +15,7 @@ import {
 } from '../store.js';
 import { listArticles, pageOfArticles, articlesAfter } from './article-lists.js';
 import { articleById, articleOfItem, checksOf, versionsOfItem, comparisonKeyOf, otherArticleAt, postponeCheck, recordCheck, recordRevisit, sameArticleElsewhere, versionOf, versionsOf } from '../rules/articles.js';
-import { captureReferenceOf, latestPayloadDigest, recordCapture, recordCaptureFailure, storedBlob } from '../rules/captures.js';
+import { captureReferenceOf, dequeueRequisites, latestPayloadDigest, queuedRequisites, recordCapture, recordCaptureFailure, storedBlob } from '../rules/captures.js';
 import { confirmWrapper, itemExtractedBefore, recentSnapshotsOfTemplate, retireWrapper, snapshotById, templateChoicesOf } from '../rules/extractions.js';
 import { keptWithoutBody, recordExtraction, recordRevisitWithoutBody, storeWrapperWith } from '../rules/work.js';
 import { runStepsAsync, type Steps } from '../steps.js';
@@ -384,10 +384,10 @@ export class PgStore extends ExportingStore implements Store {
     return this.query(captureReferenceOf(url));
   }
 
-  recordCapture(itemId: number, page: FetchedPage, body: EncodedBody | null) {
+  recordCapture(itemId: number, page: FetchedPage, body: EncodedBody | null, requisites = false) {
     return this.write(async (sql) => {
       await this.fence(sql, 'capture', itemId);
-      return runStepsAsync(sql, recordCapture(itemId, page, body));
+      return runStepsAsync(sql, recordCapture(itemId, page, body, requisites));
     });
   }
 
@@ -455,6 +455,15 @@ export class PgStore extends ExportingStore implements Store {
 
   requisiteKinds(snapshotId: number) {
     return this.query(requisiteKindsOf(snapshotId));
+  }
+
+  queuedRequisites(limit: number) {
+    // Outside a daemon's lease (a CLI's store) there are no claims of its own to keep apart from.
+    return this.query(queuedRequisites(limit, this.me === null ? null : new Date().toISOString()));
+  }
+
+  dequeueRequisites(snapshotId: number) {
+    return this.write((sql) => runStepsAsync(sql, dequeueRequisites(snapshotId)));
   }
 
   latestPictures(articleId: number) {

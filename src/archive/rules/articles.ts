@@ -6,7 +6,7 @@ import { unpackContent } from '../packed-content.js';
 import { count, integer, nullableInteger, nullableText, text } from '../rows.js';
 import { inserted, row, rows, run, type Steps } from '../steps.js';
 import type { ArticleState, ArticleSummary, CheckedPage, CheckResult, FetchedPage, RedoneVersion, RevisitRecord, StoredComparisonKey, VersionContent, VersionDecision } from '../store.js';
-import { insertSnapshot } from './captures.js';
+import { insertSnapshot, queueRequisites } from './captures.js';
 
 /**
  * Articles, their versions and the checks between them, on either engine (docs/architecture.md
@@ -341,6 +341,7 @@ export function* recordRevisit(articleId: number, page: FetchedPage, record: Rev
   const article = yield* storedArticle(articleId);
   const snapshotId = yield* insertSnapshot(article.item_id, page, record.body, record.kind === 'extract' ? 'revisit' : null);
   if (record.kind === 'extract') {
+    if (record.requisites && record.body.size > 0) yield* queueRequisites(snapshotId, page.fetchedAt.toISOString());
     yield* run('UPDATE articles SET next_check_at = NULL WHERE id = ?', [article.id]);
     return snapshotId;
   }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { decodeStoredBody, type EncodedBody, type ReferenceBody, type StoredBody } from '../codec.js';
-import { nullableText, text } from '../rows.js';
+import { integer, nullableText, text } from '../rows.js';
 import { inserted, row, run, value, values, type Steps } from '../steps.js';
 import type { FetchedPage } from '../store.js';
 
@@ -101,6 +101,28 @@ export function* dequeueExtraction(snapshotId: number): Steps<void> {
 }
 
 /**
+ * A stored capture whose requisites are to be fetched (daemon/requisites.ts): queued in the
+ * capture's transaction and taken off in the one that records them, so that a daemon killed
+ * while captures wait for their requisites leaves them for the next one (issue #70, item 4).
+ */
+export function* queueRequisites(snapshotId: number, at: string): Steps<void> {
+  yield* run('INSERT INTO requisite_queue (snapshot_id, queued_at) VALUES (?, ?) ON CONFLICT DO NOTHING', [snapshotId, at]);
+}
+
+export function* dequeueRequisites(snapshotId: number): Steps<void> {
+  yield* run('DELETE FROM requisite_queue WHERE snapshot_id = ?', [snapshotId]);
+}
+
+/**
+ * The oldest captures waiting for their requisites, at most `limit`. On a shared archive
+ * (`claimsAt`: now), those another daemon holds a live claim on are passed over.
+ */
+export function queuedRequisites(limit: number, claimsAt: string | null): Steps<number[]> {
+  const unclaimed = claimsAt === null ? '' : `WHERE NOT EXISTS (SELECT 1 FROM claims WHERE claims.kind = 'requisites' AND claims.id = requisite_queue.snapshot_id AND claims.expires_at >= ?)`;
+  return values(integer, `SELECT snapshot_id FROM requisite_queue ${unclaimed} ORDER BY snapshot_id LIMIT ?`, claimsAt === null ? [limit] : [claimsAt, limit], 'queuedRequisites');
+}
+
+/**
  * Stores one raw capture, its body once per sha256, or only the body's digest. A 2xx page with a
  * body is queued for extraction, at `extract`'s priority (null: not).
  */
@@ -124,9 +146,13 @@ function insertSnapshotRow(itemId: number, page: FetchedPage, hash: string | nul
     page.status, JSON.stringify(page.headers), page.contentType, hash, digest], 'insertSnapshot');
 }
 
-/** Stores an item's first capture and marks its item captured (in the caller's transaction). */
-export function* recordCapture(itemId: number, page: FetchedPage, body: EncodedBody | null): Steps<number> {
+/**
+ * Stores an item's first capture and marks its item captured (in the caller's transaction); with
+ * `requisites`, a capture with a body is queued for its requisites.
+ */
+export function* recordCapture(itemId: number, page: FetchedPage, body: EncodedBody | null, requisites = false): Steps<number> {
   const id = yield* insertSnapshot(itemId, page, body, 'first');
+  if (requisites && body !== null && body.size > 0) yield* queueRequisites(id, page.fetchedAt.toISOString());
   yield* run(`UPDATE items SET page_state = 'captured', page_attempts = page_attempts + 1, page_error = NULL, page_due_at = NULL WHERE id = ?`, [itemId]);
   return id;
 }
@@ -157,6 +183,7 @@ export function* dropCaptureBody(snapshotId: number): Steps<void> {
   if (!hash) return;
   yield* run('UPDATE snapshots SET sha256 = NULL WHERE id = ?', [snapshotId]);
   yield* deleteUnusedBlob(hash);
+  yield* dequeueRequisites(snapshotId);
   // Its requisites went with what they were for: no replay of this capture is left to need them.
   const kept = yield* values(text, 'SELECT DISTINCT sha256 FROM requisites WHERE snapshot_id = ? AND sha256 IS NOT NULL', [snapshotId], 'dropCaptureBody');
   yield* run('DELETE FROM requisites WHERE snapshot_id = ?', [snapshotId]);

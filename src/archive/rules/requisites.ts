@@ -3,7 +3,7 @@ import type { RequisiteContent, RequisiteHistory, RequisiteKind, RequisiteRecord
 import { integer, json, nullableInteger, nullableText, text } from '../rows.js';
 import { row, rows, run, value, values, type Steps } from '../steps.js';
 import { sha256 } from '../codec.js';
-import { deleteUnusedBlob, getBlob, putEncodedBlob } from './captures.js';
+import { deleteUnusedBlob, dequeueRequisites, getBlob, putEncodedBlob } from './captures.js';
 
 /**
  * A capture's requisites on either engine (issue #67; migrations 0023, postgres/0004): each
@@ -20,8 +20,12 @@ const requisiteRow = z.object({
 /** Requisites per INSERT: 11 parameters each, well under either engine's limit. */
 const RECORD_CHUNK = 200;
 
-/** A capture's requisites, recorded together (in the caller's transaction): their bytes first, once per sha256. */
+/**
+ * A capture's requisites, recorded together (in the caller's transaction): their bytes first, once
+ * per sha256. The capture leaves the requisite queue in the same transaction.
+ */
 export function* recordRequisites(snapshotId: number, requisites: RequisiteRecord[]): Steps<void> {
+  yield* dequeueRequisites(snapshotId);
   // A capture found unchanged while its requisites were fetched has lost its body (dropCaptureBody): nothing left to replay them with.
   const body = yield* value(nullableText, 'SELECT sha256 FROM snapshots WHERE id = ?', [snapshotId], 'recordRequisites');
   if (body === undefined || body === null) return;

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import type { ArticleObject } from '../../extract/extract.js';
 import type { Wrapper } from '../../extract/wrapper.js';
 import type { NextCheck } from '../../schedule/revisit.js';
-import { captureReferenceOf, latestPayloadDigest, recordCapture, recordCaptureFailure, storedBlob } from '../rules/captures.js';
+import { captureReferenceOf, dequeueRequisites, latestPayloadDigest, queuedRequisites, recordCapture, recordCaptureFailure, storedBlob } from '../rules/captures.js';
 import type { EncodedBody } from '../codec.js';
 import { hasRoomToWrite, type Db } from './database.js';
 import { articleToRevisitOf, captureOf, feedToPollOf, learningPagesOf, versionOfRow } from '../domain-rows.js';
@@ -117,8 +117,8 @@ export abstract class SqliteWork extends ExportingStore implements WorkStore {
     return this.read(captureReferenceOf(url));
   }
 
-  async recordCapture(itemId: number, page: FetchedPage, body: EncodedBody | null) {
-    return this.writeSteps(recordCapture(itemId, page, body));
+  async recordCapture(itemId: number, page: FetchedPage, body: EncodedBody | null, requisites = false) {
+    return this.writeSteps(recordCapture(itemId, page, body, requisites));
   }
 
   async recordCaptureFailure(itemId: number, error: string, retryAt: Date, maxAttempts: number) {
@@ -170,6 +170,15 @@ export abstract class SqliteWork extends ExportingStore implements WorkStore {
 
   async requisiteKinds(snapshotId: number) {
     return this.read(requisiteKindsOf(snapshotId));
+  }
+
+  async queuedRequisites(limit: number) {
+    // One daemon on a SQLite archive (its lease): no other daemon's claims to pass over.
+    return this.read(queuedRequisites(limit, null));
+  }
+
+  async dequeueRequisites(snapshotId: number) {
+    this.writeSteps(dequeueRequisites(snapshotId));
   }
 
   async latestPictures(articleId: number) {
