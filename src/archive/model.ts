@@ -32,6 +32,8 @@ export interface Backlog {
   pendingCaptures: number;
   dueRevisits: number;
   queuedExtractions: number;
+  /** Captures waiting for their requisites (requisite_queue). */
+  queuedRequisites: number;
 }
 
 /** A fetched response as stored: everything but the body, which comes hashed and compressed. */

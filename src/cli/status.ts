@@ -44,7 +44,7 @@ function printDaemon(daemon: DaemonStatus, label: string, now: number): void {
   if (report) {
     const { done, backlog } = report;
     console.log(`  last minute: ${done.poll} polls · ${done.capture} captures · ${done.revisit} revisits · ${done.extract} extractions`);
-    console.log(`  waiting: ${backlog.duePolls} polls due · ${backlog.pendingCaptures} pages to capture · ${backlog.dueRevisits} revisits due · ${backlog.queuedExtractions} pages to extract`);
+    console.log(`  waiting: ${backlog.duePolls} polls due · ${backlog.pendingCaptures} pages to capture · ${backlog.dueRevisits} revisits due · ${backlog.queuedExtractions} pages to extract · ${backlog.queuedRequisites} pages waiting for their requisites`);
     if (report.pollLagMs > SCHEDULE_OPTIONS.behindScheduleMs) console.log(`  BEHIND SCHEDULE: polls start up to ${formatDuration(report.pollLagMs)} late; intervals are stretched until the backlog clears`);
     const capacity = capacityNote(report);
     if (capacity) console.log(`  AT CAPACITY: ${capacity}`);

@@ -10,7 +10,8 @@ const count = z.number();
 /** The report a daemon writes into its lease (daemon.ts), as read back: another version's is not trusted to have this shape. */
 const daemonReport = z.object({
   at: z.string(), periodMs: count, done: z.object({ poll: count, capture: count, revisit: count, extract: count }),
-  backlog: z.object({ duePolls: count, pendingCaptures: count, dueRevisits: count, queuedExtractions: count }),
+  // Older daemons did not count captures waiting for their requisites.
+  backlog: z.object({ duePolls: count, pendingCaptures: count, dueRevisits: count, queuedExtractions: count, queuedRequisites: count.default(0) }),
   pollLagMs: count, waitedForSlots: count, inFlight: count, nextWorkAt: z.string().nullable(),
   // Older daemons did not count their passes nor say their slots.
   passes: count.default(0), passesAtCapacity: count.default(0), passesHeld: count.default(0), slots: count.nullable().default(null),

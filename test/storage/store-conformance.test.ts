@@ -268,6 +268,7 @@ for (const [name, open] of BACKENDS) {
         }]);
         await store.dequeueRequisites(queued[1]!);
         assert.deepEqual(await store.queuedRequisites(10), [queued[2]], 'recorded or given up, a capture leaves the queue');
+        assert.equal((await store.backlog(at(7))).queuedRequisites, 1, 'the backlog counts it');
 
         // A revisit queued for its requisites whose object turned out unchanged loses its body, and with it its place in the queue.
         const capture = (await store.storedCapture(queued[2]!))!;

@@ -244,6 +244,7 @@ test("the status backlog counts what the queues hold: never-polled and overdue f
     pendingCaptures: dueCaptures(db, now, all).length,
     dueRevisits: dueRevisits(db, now, all).length,
     queuedExtractions: db.prepare('SELECT COUNT(*) FROM extraction_queue').pluck().get(),
+    queuedRequisites: db.prepare('SELECT COUNT(*) FROM requisite_queue').pluck().get(),
   });
   assert.ok(duePolls(db, now, all).filter((ref) => ref.id % 10 === 3).length === 20, 'never-polled feeds count');
   db.close();

@@ -24,7 +24,7 @@ test('a row whose column holds another type fails at its query, naming the query
   db.prepare("UPDATE feeds SET error_count = 'many' WHERE id = ?").run(id);
   assert.throws(() => feedById(db, id), /feedById: .*error_count/);
   assert.equal(runOn(db, articleById(12345)), undefined, 'no row is still no row');
-  assert.deepEqual(backlog(db, new Date()), { duePolls: 1, pendingCaptures: 0, dueRevisits: 0, queuedExtractions: 0 });
+  assert.deepEqual(backlog(db, new Date()), { duePolls: 1, pendingCaptures: 0, dueRevisits: 0, queuedExtractions: 0, queuedRequisites: 0 });
   db.close();
 });
 

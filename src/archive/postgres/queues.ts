@@ -62,10 +62,11 @@ export async function extractionBacklogOver(sql: Sql, limit: number): Promise<bo
 
 export async function backlog(sql: Sql, now: Date): Promise<Backlog> {
   const at = now.toISOString();
-  const row = checkedRow(z.object({ duePolls: count, pendingCaptures: count, dueRevisits: count, queuedExtractions: count }), await sql.get(`SELECT
+  const row = checkedRow(z.object({ duePolls: count, pendingCaptures: count, dueRevisits: count, queuedExtractions: count, queuedRequisites: count }), await sql.get(`SELECT
       (SELECT COUNT(*) FROM feeds WHERE ${DUE.polled} AND next_poll_at IS NULL) + (SELECT COUNT(*) FROM feeds WHERE ${DUE.polled} AND next_poll_at <= @at) AS "duePolls",
       (SELECT COUNT(*) FROM items WHERE ${DUE.neverTried}) + (SELECT COUNT(*) FROM items WHERE ${DUE.retried}) AS "pendingCaptures",
       (SELECT COUNT(*) FROM articles WHERE ${DUE.revisited} AND next_check_at <= @at) AS "dueRevisits",
-      (SELECT COUNT(*) FROM extraction_queue) AS "queuedExtractions"`, { at }), 'backlog');
-  return row ?? { duePolls: 0, pendingCaptures: 0, dueRevisits: 0, queuedExtractions: 0 };
+      (SELECT COUNT(*) FROM extraction_queue) AS "queuedExtractions",
+      (SELECT COUNT(*) FROM requisite_queue) AS "queuedRequisites"`, { at }), 'backlog');
+  return row ?? { duePolls: 0, pendingCaptures: 0, dueRevisits: 0, queuedExtractions: 0, queuedRequisites: 0 };
 }

@@ -109,5 +109,6 @@ export function backlog(db: Db, now: Date): Backlog {
       + counted(`SELECT COUNT(*) FROM items INDEXED BY items_retry WHERE ${DUE.retried}`),
     dueRevisits: counted(`SELECT COUNT(*) FROM articles INDEXED BY articles_due WHERE ${DUE.revisited} AND next_check_at <= ?`, at),
     queuedExtractions: counted('SELECT COUNT(*) FROM extraction_queue'),
+    queuedRequisites: counted('SELECT COUNT(*) FROM requisite_queue'),
   };
 }
