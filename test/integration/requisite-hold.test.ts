@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -15,7 +14,7 @@ import { createPool } from '../../src/daemon/pool.js';
 import { Fetcher } from '../../src/net/fetcher.js';
 import { createLogger } from '../../src/util/logger.js';
 import { waitFor } from '../helpers/cli.js';
-import { listenOn } from '../helpers/listen.js';
+import { heldPicturesWeb } from '../helpers/held-pictures.js';
 
 // While the requisite lane is behind, the daemon takes no new page (polls go on): a page captured
 // then would wait for its pictures behind the others, and (when the lane held them in memory alone) past its limit lose them. At
@@ -23,41 +22,15 @@ import { listenOn } from '../helpers/listen.js';
 // their requisites, and gave up those of 51,450 of 110,653 captures (docs/measurements.md).
 
 const PAGES = 6;
-const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
-
-/** The pictures' host answers nothing until released: a slow CDN, a lane that cannot keep up. */
-const held: ServerResponse[] = [];
-let releasePictures = false;
-const pictures = createServer((_request, response) => {
-  if (releasePictures) response.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
-  else held.push(response);
-});
-let pictureOrigin = '';
-const site = createServer((request, response) => {
-  const origin = `http://${request.headers.host}`;
-  if (request.url === '/feed') {
-    const items = Array.from({ length: PAGES }, (_, n) => `<item><guid>story-${n}</guid><title>Story ${n}</title><link>${origin}/${n}.html</link></item>`).join('');
-    response.writeHead(200, { 'content-type': 'application/rss+xml' }).end(`<?xml version="1.0"?><rss version="2.0"><channel><title>Site</title><link>${origin}/</link>${items}</channel></rss>`);
-    return;
-  }
-  const n = (request.url ?? '').replace(/\D/g, '');
-  response.writeHead(200, { 'content-type': 'text/html' }).end(`<html><head><title>Story ${n}</title></head><body><article><h1>Story ${n}</h1>
-<p>The harbour committee met on ${n} November and approved the ferry timetable, the budget for the bridge repairs and a study of the tunnel.</p>
-<img src="${pictureOrigin}/photo-${n}.png" alt=""></article></body></html>`);
-});
-after(() => {
-  site.close();
-  pictures.closeAllConnections();
-  pictures.close();
-});
+const web = heldPicturesWeb(PAGES);
+after(() => web.close());
 
 test('while the requisite lane is behind, no new page is captured; once it catches up every page is captured with its picture', async () => {
   await loadCodec();
-  const origin = await listenOn(site, '127.0.0.1');
-  pictureOrigin = await listenOn(pictures, '127.0.0.2');
+  const feed = await web.start();
   const dir = mkdtempSync(join(tmpdir(), 'forest-hold-'));
   const db = openDatabase(join(dir, 'archive.db'));
-  runOn(db, syncSubscriptions([{ url: `${origin}/feed`, tags: [], enabled: true }]));
+  runOn(db, syncSubscriptions([{ url: feed, tags: [], enabled: true }]));
   const defaults = loadSettings({ env: {} });
   const settings = {
     ...defaults,
@@ -75,14 +48,13 @@ test('while the requisite lane is behind, no new page is captured; once it catch
   const running = daemon.start();
   const count = (sql: string) => db.prepare(sql).pluck().get() as number;
   try {
-    await waitFor(async () => held.length > 0, 10_000, 'the first capture\'s picture asked for');
+    await waitFor(async () => web.held.length > 0, 10_000, 'the first capture\'s picture asked for');
     assert.equal(count('SELECT COUNT(*) FROM items'), PAGES, 'the feed polled: every item known');
     // The site answers at once and its pace is 10 ms: without the hold all six would be captured by now.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     assert.equal(count('SELECT COUNT(*) FROM snapshots'), 1, 'one page captured while its picture is held');
 
-    releasePictures = true;
-    for (const response of held.splice(0)) response.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
+    web.release(true);
     await waitFor(async () => count('SELECT COUNT(DISTINCT snapshot_id) FROM requisites WHERE sha256 IS NOT NULL') === PAGES, 20_000, 'every page captured with its picture');
     assert.equal(count('SELECT COUNT(*) FROM snapshots'), PAGES);
   } finally {

@@ -57,6 +57,17 @@ function content(snapshotId: number, when: Date, title: string, paragraphs: stri
   };
 }
 
+/** A feed subscribed and polled once, its items (their pages due for capture) recorded. */
+async function polledFeed(store: Store, items: FeedItem[]) {
+  await store.syncSubscriptions([{ url: 'https://a.example/feed', title: 'A', tags: [], enabled: true }]);
+  const [feed] = await store.feeds();
+  await store.recordPoll({ id: feed!.id, url: feed!.url }, {
+    startedAt: at(0), durationMs: 1, result: 'ok', fetch: { ...page(feed!.url, at(0)), bytes: 100 }, parsed: feedDocument(items),
+    error: null, schedule: schedule(at(10)), capturePages: true, revisitChangedItemsAt: null,
+  });
+  return feed!;
+}
+
 /** A small archive written through the contract alone: two feeds' items, pages, versions, an edit, a check. */
 async function fill(store: Store) {
   await store.syncSubscriptions([
@@ -206,12 +217,7 @@ for (const [name, open] of BACKENDS) {
     test('requisites\' histories, many URLs in one read: each one\'s last fetch and its last kept one', async () => {
       const store = await open();
       try {
-        await store.syncSubscriptions([{ url: 'https://a.example/feed', title: 'A', tags: [], enabled: true }]);
-        const [feed] = await store.feeds();
-        await store.recordPoll({ id: feed!.id, url: feed!.url }, {
-          startedAt: at(0), durationMs: 1, result: 'ok', fetch: { ...page(feed!.url, at(0)), bytes: 100 }, parsed: feedDocument([item(1), item(2)]),
-          error: null, schedule: schedule(at(10)), capturePages: true, revisitChangedItemsAt: null,
-        });
+        await polledFeed(store, [item(1), item(2)]);
         const snapshots: number[] = [];
         for (const [index, ref] of (await store.dueCaptures(at(1), 10)).entries()) {
           snapshots.push(await store.recordCapture(ref.id, page(ref.url, at(2 + index)), encodeBody(Buffer.from(`<html><body>page ${index}</body></html>`))));
@@ -247,12 +253,7 @@ for (const [name, open] of BACKENDS) {
     test('captures wait for their requisites in the archive: queued with the capture, oldest first, gone once recorded, given up or their body dropped', async () => {
       const store = await open();
       try {
-        await store.syncSubscriptions([{ url: 'https://a.example/feed', title: 'A', tags: [], enabled: true }]);
-        const [feed] = await store.feeds();
-        await store.recordPoll({ id: feed!.id, url: feed!.url }, {
-          startedAt: at(0), durationMs: 1, result: 'ok', fetch: { ...page(feed!.url, at(0)), bytes: 100 }, parsed: feedDocument([item(1), item(2), item(3), item(4)]),
-          error: null, schedule: schedule(at(10)), capturePages: true, revisitChangedItemsAt: null,
-        });
+        await polledFeed(store, [item(1), item(2), item(3), item(4)]);
         const refs = await store.dueCaptures(at(1), 10);
         const body = (n: number) => encodeBody(Buffer.from(`<html><body><p>page ${n}</p><img src="/photo-${n}.png"></body></html>`));
         // Three queued with their capture, one not (requisites off, or a page that names none).
@@ -303,12 +304,7 @@ describe('several daemons on one PostgreSQL archive', () => {
     const a = await join(url, 'a', 150);
     const b = await join(url, 'b', 150);
     try {
-      await a.syncSubscriptions([{ url: 'https://a.example/feed', title: null, tags: [], enabled: true }]);
-      const [feed] = await a.feeds();
-      await a.recordPoll({ id: feed!.id, url: feed!.url }, {
-        startedAt: at(0), durationMs: 1, result: 'ok', fetch: { ...page(feed!.url, at(0)), bytes: 10 }, parsed: feedDocument([item(1), item(2)]),
-        error: null, schedule: schedule(at(10)), capturePages: true, revisitChangedItemsAt: null,
-      });
+      await polledFeed(a, [item(1), item(2)]);
       const queued: number[] = [];
       for (const ref of await a.dueCaptures(at(1), 10)) queued.push(await a.recordCapture(ref.id, page(ref.url, at(2)), encodeBody(Buffer.from(`<html><body>${ref.url}</body></html>`)), true));
       assert.equal(await a.claim({ kind: 'requisites', id: queued[0]! }, new Date()), true);
