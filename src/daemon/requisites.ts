@@ -33,6 +33,7 @@ export class RequisiteLane {
   private archiveHasMore = true;
   private refilling: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
+  private stopping = false;
 
   constructor(private readonly context: PipelineContext, private readonly options: LaneOptions = DAEMON_OPTIONS.requisites) {}
 
@@ -78,7 +79,8 @@ export class RequisiteLane {
   }
 
   private next(): void {
-    if (this.controller.signal.aborted) return;
+    // A stopping lane starts nothing: what still waits stays queued for the next run.
+    if (this.stopping) return;
     while (this.inFlight.size < this.options.captures && this.waiting.length > 0) {
       const { snapshotId, page } = this.waiting.shift()!;
       const work = this.serve(snapshotId, page).finally(() => {
@@ -124,7 +126,7 @@ export class RequisiteLane {
       const queued = (await store.queuedRequisites(batch + this.held.size)).filter((id) => !this.held.has(id)).slice(0, batch);
       this.archiveHasMore = queued.length === batch;
       for (const snapshotId of queued) {
-        if (this.controller.signal.aborted) return;
+        if (this.stopping) return;
         const capture = await store.storedCapture(snapshotId);
         const body = capture?.sha256 ? await store.storedBody(capture.sha256) : null;
         // Its body went with an unchanged revisit (dropCaptureBody takes it off the queue too): nothing to replay it with.
@@ -141,6 +143,7 @@ export class RequisiteLane {
 
   /** Stops taking captures, lets those in flight finish for at most `deadlineMs`, then aborts them; the waiting ones stay queued in the archive. */
   async stop(deadlineMs: number): Promise<void> {
+    this.stopping = true;
     if (this.timer) clearInterval(this.timer);
     if (this.waiting.length > 0) this.context.log.info({ captures: this.waiting.length }, 'requisites left queued: captures still waited for theirs at shutdown (the next start fetches them)');
     this.waiting.length = 0;
