@@ -34,8 +34,8 @@ import { SCHEDULE_OPTIONS } from './options.js';
  * freshness-optimal allocation for slowly changing sources (Cho & Garcia-Molina, "Effective page
  * refresh policies": with F = (1 − e^(−λΔ))/(λΔ), equal marginal freshness per poll gives a poll
  * frequency growing as √λ while λΔ is small). It prices an hour of delay alike on every item, and so it spends most polls where items
- * are rare: at 0.3 items a day, c = 8 asks for a poll every 4.5 h, eighteen polls per item,
- * each of which finds nothing with probability e^(−λΔ) ≈ 95 % — the expected number of items
+ * are rare: at 0.3 items a day, c = 5 asks for a poll every 5.7 h, fourteen polls per item,
+ * each of which finds nothing with probability e^(−λΔ) ≈ 93 % — the expected number of items
  * waiting, λ·Δ/2, is a few hundredths. The thesis's feed statistics (ch. 1 §3.4) say such feeds
  * are common. So a poll must also expect to find something: delay alone never asks for more
  * than `pollsPerItem` polls per expected item (Δ ≥ 1 / (pollsPerItem·λ)); a feed that
