@@ -199,7 +199,7 @@ export async function fillMonth(store: SqliteStore, options: MonthOptions): Prom
         feed: { title: `Feed ${feed.index}`, link: `${feed.base}/`, description: 'bench', language: null, updated: null, ttl: null, skipHours: [], skipDays: [], updatePeriod: null, updateFrequency: null, image: null, hub: null, self: null, prevArchive: null, nextPage: null, generator: null },
       },
       error: null, capturePages: true, revisitChangedItemsAt: new Date(at),
-      schedule: { nextPollAt: new Date(nextAt), reason: decision.reason, state: JSON.stringify(state), ratePerHour: decision.ratePerHour, window: decision.window, maxAgeSeconds: null },
+      schedule: { nextPollAt: new Date(nextAt), reason: decision.reason, state: JSON.stringify(state), ratePerHour: decision.ratePerHour, window: decision.window, maxAgeSeconds: null, riskAt: decision.riskAt },
     });
     fill.polls++;
     if (notModified) fill.notModified++;

@@ -24,6 +24,8 @@ export interface WorkRef {
   dueAt: number;
   /** A capture whose earlier attempt failed: taken after first attempts and revisits. */
   retry?: boolean;
+  /** A poll overdue past its overflow risk's time (archive/due.ts duePollOrder): items may be scrolling out. */
+  atRisk?: boolean;
 }
 
 /** How much work waits, for status and the overload report. */
@@ -221,6 +223,8 @@ export interface PollSchedule {
   ratePerHour: number | null;
   window: number | null;
   maxAgeSeconds: number | null;
+  /** From when the feed's items are at risk unpolled (schedule/policy.ts PollDecision.riskAt). */
+  riskAt: Date | null;
 }
 
 /**

@@ -15,7 +15,9 @@ import type { WorkKind, WorkRef } from '../archive/store.js';
  *   hold every slot for a minute while the worker pool, which only captured pages feed, sits idle
  *   (bench:scale: 0.4 of 2 cores used in that minute). The share is counted over the slots free
  *   now, not over those in flight, so captures may hold more than one slot across passes; the
- *   slot goes back to polls when nothing else is ready;
+ *   slot goes back to polls when nothing else is ready — except a poll whose feed's items are at
+ *   risk (`atRisk`: overdue past its overflow risk's time), which takes any free slot: a page
+ *   waits unharmed where a busy feed's items scroll out;
  * - revisits never take more than their share of the slots, so that a wave of them cannot hold
  *   the slots a poll will want a moment later;
  * - a host that is busy or resting never blocks another host: its work is passed over, not waited
@@ -83,7 +85,7 @@ export function planDispatch(input: DispatchInput): DispatchPlan {
   for (const ref of inOrder) {
     const host = hostOf(ref.url);
     if (!ready(ref, host)) continue;
-    if (room > 0 && share[ref.kind] > 0) take(ref, host);
+    if (room > 0 && (share[ref.kind] > 0 || ref.atRisk)) take(ref, host);
     else if (ref.kind === 'poll' && room > 0) heldPolls.push(ref);
     else waitingForSlots++;
   }

@@ -147,7 +147,7 @@ export async function pollFeed(context: PipelineContext, feed: FeedToPoll, signa
     feedEvent: feedEventOf({ errorsBefore: previous.consecutiveErrors, errorsAfter: state.consecutiveErrors, status: fetch?.status ?? null }),
     countsAsFailure: !busyTimeout,
     schedule: {
-      nextPollAt: decision.at, reason: decision.reason, state: JSON.stringify(state), ratePerHour: decision.ratePerHour, window: decision.window,
+      nextPollAt: decision.at, riskAt: decision.riskAt, reason: decision.reason, state: JSON.stringify(state), ratePerHour: decision.ratePerHour, window: decision.window,
       maxAgeSeconds: maxAge !== null ? Math.round(maxAge / 1000) : null,
     },
     capturePages: settings.capture.enabled,

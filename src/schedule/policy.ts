@@ -84,17 +84,30 @@ export interface PollDecision {
   /** Items per hour the decision assumed (null when it did not estimate one). */
   ratePerHour: number | null;
   window: number | null;
+  /**
+   * From when waiting longer puts the feed's items at risk: past it, more than the overflow risk
+   * allows may scroll out unseen (the interval the risk alone would give, bursts included). Null
+   * when nothing is known to be at risk (no estimate yet, a cron, a failing feed, a hub that
+   * pushes). When polls are late, those past this time go first (archive/queues.ts).
+   */
+  riskAt: Date | null;
 }
 
 /**
  * Overload: while polls start `lagMs` late, each feed's next poll is pushed back by that lag. At
  * the planned interval the queue of due polls would never shrink — every poll done makes another
  * due as soon — and captures and extraction would wait behind it; spaced by the lag, the due
- * polls drain and the lag falls. A cron schedule is the user's explicit wish and is kept.
+ * polls drain and the lag falls. A cron schedule is the user's explicit wish and is kept. A poll
+ * is never pushed past the time its feed's items are at risk (`riskAt`): those polls go first
+ * (archive/due.ts), so they are not the ones late, and pushing a busy feed's poll back by a lag
+ * other feeds' polls made would only lose its items.
  */
 export function stretchWhenBehind(decision: PollDecision, lagMs: number, cron: string | null): PollDecision {
   if (lagMs <= SCHEDULE_OPTIONS.behindScheduleMs || cron) return decision;
-  return { ...decision, at: new Date(decision.at.getTime() + lagMs), reason: `${decision.reason}; +${Math.round(lagMs / 1000)}s: Forest is behind schedule` };
+  const planned = decision.at.getTime();
+  const at = Math.min(planned + lagMs, Math.max(planned, decision.riskAt?.getTime() ?? Infinity));
+  if (at === planned) return decision;
+  return { ...decision, at: new Date(at), reason: `${decision.reason}; +${Math.round((at - planned) / 1000)}s: Forest is behind schedule` };
 }
 
 /**
@@ -104,7 +117,7 @@ export function stretchWhenBehind(decision: PollDecision, lagMs: number, cron: s
 export function relaxWhenPushed(decision: PollDecision, at: number, intervalMs: number, cron: string | null): PollDecision {
   const relaxed = at + intervalMs;
   if (cron || decision.at.getTime() >= relaxed) return decision;
-  return { ...decision, at: new Date(relaxed), reason: `pushed by its WebSub hub: polled every ${Math.round(intervalMs / 60_000)} min to check that the hub delivers` };
+  return { ...decision, at: new Date(relaxed), riskAt: null, reason: `pushed by its WebSub hub: polled every ${Math.round(intervalMs / 60_000)} min to check that the hub delivers` };
 }
 
 export const NO_HINTS: PublisherHints = { cron: null, ttlMinutes: null, updatePeriod: null, updateFrequency: null, skipHours: [], skipDays: [], maxAgeMs: null, retryAfterMs: null };
@@ -254,7 +267,7 @@ export function nextPoll(state: ScheduleState, hints: PublisherHints, now: numbe
       at = nextCronTime(hints.cron, new Date(now + retryAfter - 1000));
       reason += `, after Retry-After ${formatDuration(retryAfter)}`;
     }
-    return { at, reason, ratePerHour: null, window: state.window || null };
+    return { at, reason, ratePerHour: null, window: state.window || null, riskAt: null };
   }
 
   if (state.consecutiveErrors > 0) {
@@ -267,7 +280,7 @@ export function nextPoll(state: ScheduleState, hints: PublisherHints, now: numbe
       delta = retryAfter;
       reason += `, raised to Retry-After ${formatDuration(retryAfter)}`;
     }
-    return { at: new Date(now + delta), reason, ratePerHour: null, window: state.window || null };
+    return { at: new Date(now + delta), reason, ratePerHour: null, window: state.window || null, riskAt: null };
   }
 
   const estimate = estimateRate(state, now);
@@ -350,5 +363,5 @@ export function nextPoll(state: ScheduleState, hints: PublisherHints, now: numbe
     reason += ', moved out of skipHours/skipDays';
     at = moved;
   }
-  return { at: new Date(at), reason, ratePerHour: estimate ? estimate.rate * HOUR_MS : null, window: state.window || null };
+  return { at: new Date(at), reason, ratePerHour: estimate ? estimate.rate * HOUR_MS : null, window: state.window || null, riskAt: estimate ? new Date(now + riskCap) : null };
 }

@@ -21,7 +21,7 @@ const poll = (minutes: number, extra: Partial<PollRecord> = {}): PollRecord => {
   const at = new Date(ARCHIVE_START + minutes * 60_000);
   return {
     startedAt: at, durationMs: 42, result: 'ok', fetch: null, parsed: null, error: null, capturePages: true, revisitChangedItemsAt: null,
-    schedule: { nextPollAt: new Date(at.getTime() + 600_000), reason: 'test', state: '{}', ratePerHour: null, window: null, maxAgeSeconds: null },
+    schedule: { nextPollAt: new Date(at.getTime() + 600_000), reason: 'test', state: '{}', ratePerHour: null, window: null, maxAgeSeconds: null, riskAt: null },
     ...extra,
   };
 };

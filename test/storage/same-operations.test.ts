@@ -77,7 +77,7 @@ async function play(store: Store, seed: number, steps: number): Promise<void> {
       // A poll that found the feed (with or without validators), one the server said had not changed, or one that failed.
       const outcome = random();
       const validators: Record<string, string> = random() < 0.5 ? { etag: `"${minute}"`, 'last-modified': now.toUTCString() } : {};
-      const schedule = { nextPollAt: at(minute + 30), reason: 'test', state: '{}', ratePerHour: null, window: null, maxAgeSeconds: random() < 0.3 ? 600 : null };
+      const schedule = { nextPollAt: at(minute + 30), reason: 'test', state: '{}', ratePerHour: null, window: null, maxAgeSeconds: random() < 0.3 ? 600 : null, riskAt: random() < 0.5 ? at(minute + 20) : null };
       const poll = outcome < 0.7
         ? { result: 'ok' as const, fetch: { ...page(feed.url, now), headers: { ...page(feed.url, now).headers, ...validators }, bytes: 500 }, parsed: feedDocument(items), error: null }
         : outcome < 0.8

@@ -41,7 +41,7 @@ const page = (url: string, when: Date): FetchedPage => ({
   url, finalUrl: url, status: 200, headers: { 'content-type': 'text/html', etag: `"${when.getTime()}"` }, contentType: 'text/html', redirects: [], permanentUrl: null,
   notModified: false, retryAfterMs: null, fetchedAt: when, durationMs: 7,
 });
-const schedule = (when: Date) => ({ nextPollAt: when, reason: 'test', state: '{}', ratePerHour: null, window: null, maxAgeSeconds: null });
+const schedule = (when: Date) => ({ nextPollAt: when, reason: 'test', state: '{}', ratePerHour: null, window: null, maxAgeSeconds: null, riskAt: null });
 const feedDocument = (items: FeedItem[]) => ({
   format: 'rss2.0' as const, warnings: [], items,
   feed: { title: 'A feed', link: 'https://a.example/', description: null, language: null, updated: null, ttl: null, skipHours: [], skipDays: [], updatePeriod: null, updateFrequency: null, image: null, hub: null, self: null, prevArchive: null, nextPage: null, generator: null },
@@ -209,6 +209,35 @@ for (const [name, open] of BACKENDS) {
         const history = await store.feedHistory((await store.feeds())[0]!.id, { polls: 10, days: 10 });
         assert.deepEqual([history.polls.length, history.days.map((day) => [day.day, day.polls, day.newItems])], [0, [['2026-11-02', 1, 3]]]);
         assert.ok((await store.verify()).every((check) => check.problems.length === 0), 'check finds nothing wrong');
+      } finally {
+        await store.close();
+      }
+    });
+
+    test('due polls: feeds whose items are at risk first, then feeds never polled, then the rest of what is overdue', async () => {
+      const store = await open();
+      try {
+        const urls = ['cost', 'risk', 'fresh', 'learning'].map((name) => `https://${name}.example/feed`);
+        await store.syncSubscriptions(urls.map((url) => ({ url, title: null, tags: [], enabled: true })));
+        const feeds = await store.feeds();
+        const byUrl = (url: string) => feeds.find((feed) => feed.url === url)!;
+        // Planned at 10 for delay's sake, at risk only from 30; planned at 11 where the risk binds;
+        // planned at 5 with nothing learned; one never polled.
+        const plans: Array<[string, number, number | null]> = [[urls[0]!, 10, 30], [urls[1]!, 11, 11], [urls[3]!, 5, null]];
+        for (const [url, next, risk] of plans) {
+          const feed = byUrl(url);
+          await store.recordPoll({ id: feed.id, url }, {
+            startedAt: at(0), durationMs: 1, result: 'ok', fetch: { ...page(url, at(0)), bytes: 100 }, parsed: feedDocument([]),
+            error: null, schedule: { ...schedule(at(next)), riskAt: risk === null ? null : at(risk) }, capturePages: true, revisitChangedItemsAt: null,
+          });
+        }
+        const hosts = async (now: number, limit: number) => (await store.duePolls(at(now), limit)).map((ref) => new URL(ref.url).hostname.split('.')[0]);
+        assert.deepEqual(await hosts(20, 10), ['risk', 'fresh', 'learning', 'cost']);
+        assert.deepEqual((await store.duePolls(at(20), 10)).map((ref) => ref.atRisk === true), [true, false, false, false], 'the dispatch lets a poll at risk take any slot');
+        assert.deepEqual(await hosts(20, 2), ['risk', 'fresh'], 'a feed never polled before a poll planned for delay');
+        assert.deepEqual(await hosts(10.5, 10), ['fresh', 'learning', 'cost'], 'nothing is at risk before it is due');
+        assert.deepEqual(await hosts(40, 10), ['risk', 'cost', 'fresh', 'learning'], 'the longest at risk first');
+        assert.equal((await store.backlog(at(20))).duePolls, 4);
       } finally {
         await store.close();
       }

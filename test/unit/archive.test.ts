@@ -141,7 +141,7 @@ test('a poll that finds a feed item changed makes its article due for a revisit 
   const report = recordPoll(db, feedById(db, 1)!, {
     startedAt: later, durationMs: 5, result: 'ok', fetch: null, error: null, capturePages: true, revisitChangedItemsAt: later,
     parsed: { format: 'rss2.0', warnings: [], feed, items: [item('1', { title: 'Corrected title' }), item('2')] },
-    schedule: { nextPollAt: later, reason: 'test', state: '{}', ratePerHour: null, window: null, maxAgeSeconds: null },
+    schedule: { nextPollAt: later, reason: 'test', state: '{}', ratePerHour: null, window: null, maxAgeSeconds: null, riskAt: null },
   });
   assert.deepEqual(report.changedIds, [1]);
   const due = dueRevisits(db, later, 10);

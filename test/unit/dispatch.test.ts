@@ -59,6 +59,11 @@ test('a round of polls leaves one slot to captures, and takes it back when nothi
   // One free slot: the capture has it while polls wait.
   const oneSlot = planDispatch({ due: { ...none, poll: polls, capture: [ref('capture', 9, 'g')] }, inFlight: new Set(), room: 1, revisitRoom: 1, readyAt: () => 0 });
   assert.deepEqual(oneSlot.start.map(workKey), ['capture:9']);
+  // …unless a poll's feed has items at risk: it takes the slot, the page waits.
+  const atRisk = planDispatch({ due: { ...none, poll: [{ ...polls[0]!, atRisk: true }, ...polls.slice(1)], capture: [ref('capture', 9, 'g')] }, inFlight: new Set(), room: 1, revisitRoom: 1, readyAt: () => 0 });
+  assert.deepEqual(atRisk.start.map(workKey), ['poll:0']);
+  const twoAtRisk = planDispatch({ due: { ...none, poll: polls.map((poll) => ({ ...poll, atRisk: true })), capture: [ref('capture', 9, 'g')] }, inFlight: new Set(), room: 2, revisitRoom: 1, readyAt: () => 0 });
+  assert.deepEqual(twoAtRisk.start.map(workKey), ['poll:0', 'poll:1']);
 });
 
 test('work already in flight is never started twice', () => {

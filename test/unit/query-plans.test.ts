@@ -150,9 +150,9 @@ test('the poll and revisit queues are searched by due time: a pass reads the due
   assert.ok(statements.length >= 2);
   for (const { sql, args } of statements) {
     const plan = planOf(db, sql, args);
-    const due = plan.filter((line) => /USING INDEX (feeds_due|articles_due)/.test(line));
+    const due = plan.filter((line) => /USING INDEX (feeds_due|feeds_at_risk|articles_due)/.test(line));
     assert.ok(due.length > 0, `uses its due index: ${sql}\n${plan.join('\n')}`);
-    for (const line of due) assert.match(line, /^SEARCH \w+ USING INDEX \w+ \((next_poll_at|next_check_at)[=<>]/, `${sql}\n${plan.join('\n')}`);
+    for (const line of due) assert.match(line, /^SEARCH \w+ USING INDEX \w+ \((next_poll_at|next_check_at|poll_risk_at)[=<>]/, `${sql}\n${plan.join('\n')}`);
   }
   db.close();
 });

@@ -40,6 +40,19 @@ test('a new feed with nothing learned polls at the default interval', () => {
   const decision = nextPoll(state, NO_HINTS, T0, settings);
   assert.equal(gapOf(decision, T0), 30 * MIN);
   assert.match(decision.reason, /learning/);
+  assert.equal(decision.riskAt, null, 'nothing is known to be at risk');
+});
+
+test('a poll says from when waiting puts its items at risk: at the poll where the risk binds, later where delay does', () => {
+  const busy = history({ gap: 5 * MIN, window: 10, polls: 50, every: 20 * MIN });
+  const fast = nextPoll(busy.state, NO_HINTS, busy.now, settings);
+  assert.match(fast.reason, /\(overflow risk\)/);
+  assert.equal(fast.riskAt?.getTime(), fast.at.getTime());
+  // Two items a day in a window of 20: polled for delay's sake, at risk only after days.
+  const quiet = history({ gap: 12 * HOUR, window: 20, polls: 30, every: 3 * HOUR });
+  const slow = nextPoll(quiet.state, NO_HINTS, quiet.now, settings);
+  assert.doesNotMatch(slow.reason, /\(overflow risk\)/);
+  assert.ok(slow.riskAt !== null && slow.riskAt.getTime() - slow.at.getTime() > 6 * HOUR, `${slow.riskAt?.toISOString()} against ${slow.at.toISOString()}`);
 });
 
 test('a busy feed is polled so that its window cannot overflow; a quiet one rarely', () => {
@@ -399,12 +412,20 @@ test('nextCronTime finds weekday and hour matches; cronProblem explains bad ones
 });
 
 test('behind schedule, the next poll is pushed back by the lag (not retried at the minimum interval); a cron schedule is kept', () => {
-  const planned = { at: new Date('2026-11-22T10:01:00Z'), reason: 'minimum interval', ratePerHour: null, window: null };
+  const planned = { at: new Date('2026-11-22T10:01:00Z'), reason: 'minimum interval', ratePerHour: null, window: null, riskAt: null };
   // Under a minute late: the plan stands.
   assert.equal(stretchWhenBehind(planned, SCHEDULE_OPTIONS.behindScheduleMs, null), planned);
   const late = stretchWhenBehind(planned, 5 * 60_000, null);
   assert.equal(late.at.toISOString(), '2026-11-22T10:06:00.000Z');
   assert.match(late.reason, /^minimum interval; \+300s: Forest is behind schedule$/);
+  // Never past the time the feed's items are at risk: those polls go first, and waiting loses items.
+  const riskAt = new Date('2026-11-22T10:03:00Z');
+  const until = stretchWhenBehind({ ...planned, riskAt }, 5 * 60_000, null);
+  assert.equal(until.at.toISOString(), '2026-11-22T10:03:00.000Z');
+  assert.match(until.reason, /\+120s: Forest is behind schedule$/);
+  assert.equal(until.riskAt, riskAt, 'being late does not move when the items are at risk');
+  const atRisk = { ...planned, riskAt: planned.at };
+  assert.equal(stretchWhenBehind(atRisk, 5 * 60_000, null), atRisk, 'a poll at its risk time is not pushed back');
   assert.equal(stretchWhenBehind(planned, 5 * 60_000, '*/1 * * * *'), planned, 'the user asked for that time');
 });
 

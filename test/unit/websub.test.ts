@@ -66,9 +66,10 @@ test('a silent hub: new items no push announced, twice in a row, drop the subscr
 
 test('polls of a pushed feed are relaxed to websub.pollInterval, unless its own schedule is slower or a cron rules it', () => {
   const at = Date.parse('2026-11-28T12:00:00Z');
-  const decision = { at: new Date(at + 10 * 60_000), reason: 'learned', ratePerHour: 6, window: 10 };
+  const decision = { at: new Date(at + 10 * 60_000), reason: 'learned', ratePerHour: 6, window: 10, riskAt: new Date(at + 20 * 60_000) };
   const relaxed = relaxWhenPushed(decision, at, 2 * 3600_000, null);
   assert.equal(relaxed.at.getTime(), at + 2 * 3600_000);
+  assert.equal(relaxed.riskAt, null, 'the hub delivers what would scroll out');
   assert.match(relaxed.reason, /pushed by its WebSub hub/);
   assert.equal(relaxWhenPushed({ ...decision, at: new Date(at + 5 * 3600_000) }, at, 2 * 3600_000, null).at.getTime(), at + 5 * 3600_000);
   assert.equal(relaxWhenPushed(decision, at, 2 * 3600_000, '*/10 * * * *'), decision);

@@ -27,7 +27,7 @@ export async function recordPoll(sql: Sql, feed: { id: number; url: string }, po
       hub = CASE WHEN @parsed::boolean THEN @hub::text ELSE hub END,
       self_url = CASE WHEN @parsed::boolean THEN @selfUrl::text ELSE self_url END,
       last_gap = COALESCE(@gap::text, last_gap),
-      next_poll_at = @nextPollAt, schedule_reason = @reason, schedule_state = @scheduleState,
+      next_poll_at = @nextPollAt, poll_risk_at = @riskAt, schedule_reason = @reason, schedule_state = @scheduleState,
       rate_per_hour = @ratePerHour, window_size = @window,
       max_age_seconds = CASE WHEN @ok::boolean THEN @maxAge::bigint ELSE max_age_seconds END,
       retry_after_until = @retryAfterUntil,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { checkedRow, checkedRows, count, integer, nullableText, text } from '../rows.js';
-import { DUE, DUE_ORDER } from '../due.js';
+import { DUE, DUE_ORDER, duePollOrder } from '../due.js';
 import type { Backlog, WorkKind, WorkRef } from '../store.js';
 import type { Sql } from './database.js';
 
@@ -17,10 +17,17 @@ const refs = (kind: WorkKind, rows: DueRow[], now: Date): WorkRef[] =>
 const APPEARED = 'LEAST(COALESCE(published, first_seen), first_seen)';
 const CAPTURE_COLUMNS = 'id, COALESCE(orig_link, link) AS url, first_seen AS due';
 
+/** Enabled feeds due for a poll, in the order of due.ts `duePollOrder` (queues.ts on SQLite). */
 export async function duePolls(sql: Sql, now: Date, limit: number): Promise<WorkRef[]> {
-  const overdue = await sql.all(`SELECT id, url, next_poll_at AS due FROM feeds WHERE ${DUE.polled} AND next_poll_at <= ? ORDER BY ${DUE_ORDER.polls} LIMIT ?`, [now.toISOString(), limit]);
-  const fresh = overdue.length >= limit ? [] : await sql.all(`SELECT id, url, next_poll_at AS due FROM feeds WHERE ${DUE.polled} AND next_poll_at IS NULL ORDER BY id LIMIT ?`, [limit - overdue.length]);
-  return refs('poll', checkedRows(dueRow, [...overdue, ...fresh], 'duePolls'), now);
+  const at = now.toISOString();
+  const atRisk = checkedRows(dueRow, await sql.all(`SELECT id, url, next_poll_at AS due FROM feeds
+    WHERE ${DUE.polled} AND poll_risk_at <= ? AND next_poll_at <= ? ORDER BY ${DUE_ORDER.pollsAtRisk} LIMIT ?`, [at, at, limit]), 'duePolls');
+  const fresh = atRisk.length >= limit ? [] : checkedRows(dueRow, await sql.all(`SELECT id, url, next_poll_at AS due FROM feeds
+    WHERE ${DUE.polled} AND next_poll_at IS NULL ORDER BY id LIMIT ?`, [limit - atRisk.length]), 'duePolls');
+  const rest = limit - atRisk.length - fresh.length;
+  const overdue = rest <= 0 ? [] : checkedRows(dueRow, await sql.all(`SELECT id, url, next_poll_at AS due FROM feeds
+    WHERE ${DUE.polled} AND next_poll_at <= ? ORDER BY ${DUE_ORDER.polls} LIMIT ?`, [at, rest + atRisk.length]), 'duePolls');
+  return duePollOrder(refs('poll', atRisk, now), refs('poll', fresh, now), refs('poll', overdue, now), limit);
 }
 
 export async function dueCaptures(sql: Sql, now: Date, limit: number): Promise<WorkRef[]> {

@@ -46,6 +46,7 @@ export function feedUpdateOf(feed: { id: number }, poll: PollRecord, now: Date):
     selfUrl: info?.self ?? null,
     gap: poll.gap ? JSON.stringify(poll.gap) : null,
     nextPollAt: poll.schedule.nextPollAt.toISOString(),
+    riskAt: poll.schedule.riskAt?.toISOString() ?? null,
     reason: poll.schedule.reason,
     scheduleState: poll.schedule.state,
     ratePerHour: poll.schedule.ratePerHour,

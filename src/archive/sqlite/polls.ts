@@ -31,7 +31,7 @@ export function recordPoll(db: Db, feed: { id: number; url: string }, poll: Poll
         hub = CASE WHEN @parsed THEN @hub ELSE hub END,
         self_url = CASE WHEN @parsed THEN @selfUrl ELSE self_url END,
         last_gap = COALESCE(@gap, last_gap),
-        next_poll_at = @nextPollAt, schedule_reason = @reason, schedule_state = @scheduleState,
+        next_poll_at = @nextPollAt, poll_risk_at = @riskAt, schedule_reason = @reason, schedule_state = @scheduleState,
         rate_per_hour = @ratePerHour, window_size = @window,
         max_age_seconds = CASE WHEN @ok THEN @maxAge ELSE max_age_seconds END,
         retry_after_until = @retryAfterUntil,

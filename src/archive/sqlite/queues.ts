@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Db } from './database.js';
-import { DUE, DUE_ORDER } from '../due.js';
+import { DUE, DUE_ORDER, duePollOrder } from '../due.js';
 import { checkedRow, checkedRows, count, integer, nullableText, text } from '../rows.js';
 import type { WorkKind, WorkRef, Backlog } from '../store.js';
 
@@ -20,24 +20,22 @@ const refs = (kind: WorkKind, rows: DueRow[], now: Date): WorkRef[] =>
   rows.map((row) => ({ kind, id: row.id, url: row.url, dueAt: row.due === null ? now.getTime() : Date.parse(row.due) }));
 
 /**
- * Enabled feeds due for a poll: the longest overdue first, then those never polled, in the order
- * they came. A planned poll is late against a plan: its feed's interval was chosen so that the
- * overflow risk stays within bounds (schedule/policy.ts), and each second past it raises that
- * risk and delays items the feed is known to be publishing. A first poll has no plan to keep:
- * it archives the items the feed shows whenever it runs, and knows no rate that waiting puts at
- * risk. Never-polled first, the first round of a 10,000-feed list held busy feeds' polls until it
- * was done (bench:scale: 35 of the hot feeds' 387 polls started 4–43 s late; after, at most 1 s).
- * Two searches of the due index, not one walk: `IS NULL OR <= ?` cannot bound a search, and with
+ * Enabled feeds due for a poll, in the order of due.ts `duePollOrder`: those whose items are at
+ * risk, those never polled, the rest of what is overdue. Searches of the indexes, not one walk: `IS NULL OR <= ?` cannot bound a search, and with
  * fewer feeds due than `limit` (the usual case) the walk read every feed on every pass — about
  * 1 ms a pass at 10,000 feeds, against 0.02 for the searches (test/unit/query-plans.test.ts
  * checks the plans).
  */
 export function duePolls(db: Db, now: Date, limit: number): WorkRef[] {
-  const overdue = db.prepare(`SELECT id, url, next_poll_at AS due FROM feeds INDEXED BY feeds_due
-    WHERE ${DUE.polled} AND next_poll_at <= ? ORDER BY ${DUE_ORDER.polls} LIMIT ?`).all(now.toISOString(), limit);
-  const fresh = overdue.length >= limit ? [] : db.prepare(`SELECT id, url, next_poll_at AS due FROM feeds INDEXED BY feeds_due
-    WHERE ${DUE.polled} AND next_poll_at IS NULL ORDER BY id LIMIT ?`).all(limit - overdue.length);
-  return refs('poll', checkedRows(dueRow, [...overdue, ...fresh], 'duePolls'), now);
+  const at = now.toISOString();
+  const atRisk = checkedRows(dueRow, db.prepare(`SELECT id, url, next_poll_at AS due FROM feeds INDEXED BY feeds_at_risk
+    WHERE ${DUE.polled} AND poll_risk_at <= ? AND next_poll_at <= ? ORDER BY ${DUE_ORDER.pollsAtRisk} LIMIT ?`).all(at, at, limit), 'duePolls');
+  const fresh = atRisk.length >= limit ? [] : checkedRows(dueRow, db.prepare(`SELECT id, url, next_poll_at AS due FROM feeds INDEXED BY feeds_due
+    WHERE ${DUE.polled} AND next_poll_at IS NULL ORDER BY id LIMIT ?`).all(limit - atRisk.length), 'duePolls');
+  const rest = limit - atRisk.length - fresh.length;
+  const overdue = rest <= 0 ? [] : checkedRows(dueRow, db.prepare(`SELECT id, url, next_poll_at AS due FROM feeds INDEXED BY feeds_due
+    WHERE ${DUE.polled} AND next_poll_at <= ? ORDER BY ${DUE_ORDER.polls} LIMIT ?`).all(at, rest + atRisk.length), 'duePolls');
+  return duePollOrder(refs('poll', atRisk, now), refs('poll', fresh, now), refs('poll', overdue, now), limit);
 }
 
 const APPEARED = 'min(coalesce(published, first_seen), first_seen)';
