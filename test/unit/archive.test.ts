@@ -61,17 +61,22 @@ test('syncing the list adds, updates and unsubscribes feeds (keeping their rows)
   db.close();
 });
 
-test('due polls: a feed whose planned poll is overdue goes before feeds never polled', () => {
+test('due polls: an overdue feed whose items are at risk goes before feeds never polled, one overdue for delay\'s sake after them', () => {
   const db = openDatabase(':memory:');
   runOn(db, syncSubscriptions(Array.from({ length: 30 }, (_, i) => ({ url: `https://f${i}.example/`, tags: [], enabled: true }))));
   const now = new Date('2026-11-02T00:00:00Z');
-  // Feed 30 was polled and its next poll is 40 s overdue; feed 29's is not due yet.
-  db.prepare('UPDATE feeds SET next_poll_at = ? WHERE id = 30').run(new Date(now.getTime() - 40_000).toISOString());
-  db.prepare('UPDATE feeds SET next_poll_at = ? WHERE id = 29').run(new Date(now.getTime() + 40_000).toISOString());
+  const ago = (ms: number) => new Date(now.getTime() - ms).toISOString();
+  // Feed 30's poll is 40 s overdue and past its risk time; feed 28's is 60 s overdue, at risk only
+  // in an hour; feed 29's is not due yet.
+  db.prepare('UPDATE feeds SET next_poll_at = ?, poll_risk_at = ? WHERE id = 30').run(ago(40_000), ago(40_000));
+  db.prepare('UPDATE feeds SET next_poll_at = ?, poll_risk_at = ? WHERE id = 28').run(ago(60_000), ago(-3_600_000));
+  db.prepare('UPDATE feeds SET next_poll_at = ? WHERE id = 29').run(ago(-40_000));
   const due = duePolls(db, now, 8);
-  assert.deepEqual(due.map((ref) => ref.id), [30, 1, 2, 3, 4, 5, 6, 7], 'the overdue plan first, then never-polled feeds in the order they came');
+  assert.deepEqual(due.map((ref) => ref.id), [30, 1, 2, 3, 4, 5, 6, 7], 'the poll at risk first, then never-polled feeds in the order they came');
   assert.equal(due[0]!.dueAt, now.getTime() - 40_000);
-  assert.equal(duePolls(db, now, 64).length, 29, 'every due feed, none not yet due');
+  const all = duePolls(db, now, 64);
+  assert.equal(all.length, 29, 'every due feed, none not yet due');
+  assert.equal(all.at(-1)!.id, 28, 'a poll overdue for delay\'s sake after the feeds never polled');
   db.close();
 });
 
