@@ -88,7 +88,7 @@ export interface PollDecision {
    * From when waiting longer puts the feed's items at risk: past it, more than the overflow risk
    * allows may scroll out unseen (the interval the risk alone would give, bursts included). Null
    * when nothing is known to be at risk (no estimate yet, a cron, a failing feed, a hub that
-   * pushes). When polls are late, those past this time go first (archive/queues.ts).
+   * pushes). When polls are late, those past this time go first (archive/due.ts duePollOrder).
    */
   riskAt: Date | null;
 }

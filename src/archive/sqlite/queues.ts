@@ -21,10 +21,10 @@ const refs = (kind: WorkKind, rows: DueRow[], now: Date): WorkRef[] =>
 
 /**
  * Enabled feeds due for a poll, in the order of due.ts `duePollOrder`: those whose items are at
- * risk, those never polled, the rest of what is overdue. Searches of the indexes, not one walk: `IS NULL OR <= ?` cannot bound a search, and with
- * fewer feeds due than `limit` (the usual case) the walk read every feed on every pass — about
- * 1 ms a pass at 10,000 feeds, against 0.02 for the searches (test/unit/query-plans.test.ts
- * checks the plans).
+ * risk, those never polled, the rest of what is overdue. Searches of the indexes, not one walk:
+ * `IS NULL OR <= ?` cannot bound a search, and with fewer feeds due than `limit` (the usual case)
+ * the walk read every feed on every pass — about 1 ms a pass at 10,000 feeds, against 0.02 for the
+ * searches (test/unit/query-plans.test.ts checks the plans).
  */
 export function duePolls(db: Db, now: Date, limit: number): WorkRef[] {
   const at = now.toISOString();
