@@ -62,7 +62,10 @@ export function launchCluster(): Cluster & { dispose(): void } {
   };
   const port = 5432;
   run('initdb', ['-D', data, '-A', 'trust', '-U', user, '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
-  const options = `-c listen_addresses='' -c unix_socket_directories='${dir}' -p ${port} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+  // FOREST_PG_STATEMENTS=1 (a benchmark's diagnosis): pg_stat_statements loaded, so that the
+  // statements taking the server's time can be read while it runs (CREATE EXTENSION, then its view).
+  const statements = process.env['FOREST_PG_STATEMENTS'] ? ' -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all' : '';
+  const options = `-c listen_addresses='' -c unix_socket_directories='${dir}' -p ${port} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200${statements}`;
   const start = () => run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', 'start']);
   start();
   let running = true;

@@ -32,6 +32,7 @@ const ONLY_INDEXES: Record<'sqlite' | 'postgres', Record<string, string>> = {
   postgres: {
     contents_search: 'the GIN index of contents.search', claims_owner: 'a daemon\'s claims (claims is PostgreSQL\'s alone)',
     versions_hash: 'search joins a matching content to its versions by hash (SQLite\'s FTS5 indexes the versions themselves)',
+    feeds_never_polled: 'the never-polled feeds in id order: SQLite searches feeds_due for a NULL time, its entries in rowid order; PostgreSQL does not take IS NULL as fixing the first column (migrations/postgres/0014)',
   },
 };
 

@@ -6,7 +6,9 @@ import { capturesOfUrl } from '../../src/archive/rules/access.js';
 import { articlesAfter } from '../../src/archive/sqlite/article-lists.js';
 import { articleById, articleOfItem, checksOf, comparisonKeyOf, versionOf } from '../../src/archive/rules/articles.js';
 import { storedBlob } from '../../src/archive/rules/captures.js';
+import { requisiteAt, requisiteHistories } from '../../src/archive/rules/requisites.js';
 import Database from 'better-sqlite3';
+import { z } from 'zod';
 import { migrate, openDatabase, type Db } from '../../src/archive/sqlite/database.js';
 import { readMigrations } from '../../src/archive/migrations.js';
 import { itemExtractedBefore, recentSnapshotsOfTemplate, snapshotById, templateChoicesOf } from '../../src/archive/rules/extractions.js';
@@ -268,5 +270,24 @@ test('migration 0014 takes an existing archive\'s disabled feeds out of the queu
     { guid: 'b1', enabled: 0, due: stamp },
   ]);
   assert.deepEqual(dueCaptures(db, new Date('2026-11-22T12:01:00Z'), 10).map((ref) => ref.id), [1]);
+  db.close();
+});
+
+test("a requisite's last kept fetch is an index search that does not walk the fetches that kept nothing", () => {
+  // An image whose host refused it gains a row at every capture that names it, none with bytes:
+  // a walk of requisites_url that filters on sha256 reads all of them for each lookup.
+  const db = openDatabase(':memory:');
+  fillArchive(db, { feeds: 10, itemsPerFeed: 50, snapshotsPerItem: 1 });
+  const snapshots = z.array(z.number()).parse(db.prepare('SELECT id FROM snapshots').pluck().all());
+  const insert = db.prepare("INSERT INTO requisites (snapshot_id, url, kind, via, fetched_at, error) VALUES (?, 'http://refused.test/badge.gif', 'image', 'img', ?, 'refused')");
+  for (const snapshot of snapshots) insert.run(snapshot, '2026-11-01T00:00:00.000Z');
+  db.exec('ANALYZE');
+  const { db: watched, statements } = recording(db);
+  runOn(watched, requisiteHistories(['http://refused.test/badge.gif']));
+  runOn(watched, requisiteAt('http://refused.test/badge.gif', new Date('2026-11-02T00:00:00Z')));
+  const kept = statements.flatMap(({ sql, args }) => planOf(db, sql, args)).filter((line) => /USING (COVERING )?INDEX requisites_/.test(line));
+  assert.ok(kept.length >= 3, kept.join('\n'));
+  // The last fetch of any kind by requisites_url; every lookup of a kept one by requisites_kept.
+  assert.equal(kept.filter((line) => /INDEX requisites_kept /.test(line)).length, 3, kept.join('\n'));
   db.close();
 });
