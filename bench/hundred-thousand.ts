@@ -212,7 +212,7 @@ function firstDay(): unknown {
 const firstDaySummary = z.object({
   archive: z.string(), daemons: z.number(), concurrency: z.number(), ranS: z.number(), polls: z.number(), pollsPerSecond: z.number(), pages: z.number(), pagesPerSecond: z.number(),
   backlog50s: z.number().nullable(), backlog99s: z.number().nullable(), backlog100s: z.number().nullable(), backlogArchived: z.number(),
-  hotP95s: z.number().nullable(), hotPollsLateP95s: z.number().nullable(), hotPollsLateMaxs: z.number().nullable(),
+  hotP95s: z.number().nullable(), hotPollsLateP95s: z.number().nullable(), hotPollsLateMaxs: z.number().nullable(), hotPollsPastRiskP95s: z.number().nullable(), hotPollsPastRiskMaxs: z.number().nullable(),
   rssMaxMb: z.number(), rssMaxAtS: z.number(), rssGrowthSecondHalf: z.number().nullable(), coresUsed: z.number(), machineBusyCores: z.number(),
   cpuMsPerPage: z.number(), mainThreadCpuMsPerPage: z.number(), dbKbPerArticle: z.number(), checksLeft: z.number(),
 });
@@ -227,6 +227,7 @@ function printFirstDay(r: z.infer<typeof firstDaySummary>): void {
     ['polls (per second)', `${r.polls.toLocaleString('en')} (${n(r.pollsPerSecond)})`],
     ['pages archived (per second)', `${r.pages.toLocaleString('en')} (${n(r.pagesPerSecond)})`],
     ['hot items\' capture delay p95; hot feeds\' polls late p95 / max', `${n(r.hotP95s, 0)} s; ${n(r.hotPollsLateP95s)} / ${n(r.hotPollsLateMaxs)} s`],
+    ['hot feeds\' polls past their items\' risk time, p95 / max', `${n(r.hotPollsPastRiskP95s)} / ${n(r.hotPollsPastRiskMaxs)} s`],
     ['revisits due and not done at the end', `${r.checksLeft.toLocaleString('en')}`],
     ['resident memory: max / growth over the 2nd half', `${n(r.rssMaxMb, 0)} MB (at ${n(r.rssMaxAtS, 0)} s) / ${n(100 * (r.rssGrowthSecondHalf ?? NaN))} %`],
     [`cores: the daemon${r.daemons > 1 ? 's' : ''} / the machine (of ${availableParallelism()})`, `${n(r.coresUsed, 2)} / ${n(r.machineBusyCores, 2)}`],

@@ -312,6 +312,8 @@ async function runOnce(root: string, backend: Backend, requisites: 'on' | 'off')
   const hotFeeds = web.info.feeds.slice(0, HOT);
   // A hot item's delay is its feed's interval plus this lateness plus the capture's part.
   const hotPollsLate = pollLateness(logLines, { feeds: new Set(hotFeeds) });
+  // Past the time the items were at risk: a poll later than that may have lost items.
+  const hotPollsPastRisk = pollLateness(logLines, { feeds: new Set(hotFeeds), past: 'risk' });
   const count = (sql: string, ...params: string[]) => z.number().parse(db.prepare(sql).pluck().get(...params));
   const polls = count('SELECT COUNT(*) FROM polls');
   const hotPolls = count(`SELECT COUNT(*) FROM polls JOIN feeds ON feeds.id = polls.feed_id WHERE feeds.url IN (${hotFeeds.map(() => '?').join(', ')})`, ...hotFeeds);
@@ -351,6 +353,7 @@ async function runOnce(root: string, backend: Backend, requisites: 'on' | 'off')
     hotItems: hot.length, hotSettled: hotDelays.length, hotSettledCaptured: hotDelays.filter(Number.isFinite).length,
     hotP50s: quantile(hotDelays, 0.5), hotP95s: quantile(hotDelays, 0.95), hotP95EveryCapturedS: quantile(everyCaptured, 0.95), hotSeenToCapturedP95s: quantile(hotServiceDelays, 0.95),
     hotPollsLateP95s: quantile(hotPollsLate, 0.95), hotPollsLateMaxs: quantile(hotPollsLate, 1),
+    hotPollsAtRisk: hotPollsPastRisk.length, hotPollsPastRiskP95s: quantile(hotPollsPastRisk, 0.95), hotPollsPastRiskMaxs: quantile(hotPollsPastRisk, 1),
     rssMaxMb: peak.rssMb, rssMaxAtS: peak.t / 1000, rssGrowthSecondHalf: growth,
     coresUsed: last.cpuMs / last.t, machineBusyCores: machineBusy, cpuMsPerPage: last.cpuMs / Math.max(1, pages),
     // The main thread's work per page hardly depends on the pool's: when it moves between runs of
@@ -391,6 +394,7 @@ function rows(results: Result[], pass: { snapshots: number; passMs: number; quie
     ['hot items: p95 over every captured one (the last minutes\' too)', each((r) => `${f(r.hotP95EveryCapturedS, 0)} s`), ''],
     ['hot items: p95 from the poll that saw them to capture', each((r) => `${f(r.hotSeenToCapturedP95s, 1)} s`), ''],
     ['hot feeds\' polls: start past their planned time, p95 / max', each((r) => `${f(r.hotPollsLateP95s, 1)} s / ${f(r.hotPollsLateMaxs, 1)} s`), ''],
+    ['hot feeds\' polls: start past their items\' risk time (of polls with one), p95 / max', each((r) => `${f(r.hotPollsPastRiskP95s, 1)} s / ${f(r.hotPollsPastRiskMaxs, 1)} s (${r.hotPollsAtRisk})`), ''],
     ['resident memory: max / growth over 2nd half', each((r) => `${f(r.rssMaxMb, 0)} MB (at ${f(r.rssMaxAtS, 0)} s) / ${f(100 * r.rssGrowthSecondHalf)}%`), '≤ 600 MB / ≤ 5%'],
     ['CPU cores used', each((r) => f(r.coresUsed, 2)), ''],
     [`cores the machine kept busy (of ${availableParallelism()}: the daemon, the web${results.some((r) => r.archive === 'PostgreSQL') ? ', PostgreSQL' : ''})`, each((r) => f(r.machineBusyCores, 2)), ''],

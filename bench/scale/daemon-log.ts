@@ -77,26 +77,30 @@ export function sumEffort(reports: EffortReport[], top = 4) {
   return { ...total, work, top: [...methods].sort((a, b) => b[1].ms - a[1].ms).slice(0, top) };
 }
 
-const pollLine = z.object({ msg: z.string(), time: z.string(), feed: z.string(), ms: z.number(), next: z.string() });
+const pollLine = z.object({ msg: z.string(), time: z.string(), feed: z.string(), ms: z.number(), next: z.string(), riskAt: z.string().optional() });
 
 /**
  * How late polls started against the time their feed's previous poll planned (seconds), from a
  * daemon's log lines in time order: a poll's start is its line's time less its duration (the
  * fetch, the parse and the decision; the write after it is a few ms). `planned`: what was planned
  * before the log begins (the archive's next polls); `feeds`: these feeds' polls only; `from`:
- * only polls planned from then on.
+ * only polls planned from then on. `past: 'risk'`: against the time the previous poll said its
+ * feed's items would be at risk instead (schedule/policy.ts `riskAt`; polls with none left out) —
+ * a poll later than planned but before that time lost nothing, as a daemon behind schedule allows.
  */
-export function pollLateness(log: readonly string[], options: { feeds?: ReadonlySet<string>; planned?: ReadonlyMap<string, number>; from?: number } = {}): number[] {
-  const planned = new Map(options.planned);
+export function pollLateness(log: readonly string[], options: { feeds?: ReadonlySet<string>; planned?: ReadonlyMap<string, number>; from?: number; past?: 'plan' | 'risk' } = {}): number[] {
+  const planned = new Map(options.past === 'risk' ? [] : options.planned);
   const late: number[] = [];
   for (const text of log) {
     if (!text.includes('"msg":"poll')) continue;
     const parsed = pollLine.safeParse(JSON.parse(text));
     if (!parsed.success || (options.feeds && !options.feeds.has(parsed.data.feed))) continue;
-    const { feed, time, ms, next } = parsed.data;
+    const { feed, time, ms, next, riskAt } = parsed.data;
     const at = planned.get(feed);
     if (at !== undefined && at >= (options.from ?? Number.NEGATIVE_INFINITY)) late.push((Date.parse(time) - ms - at) / 1000);
-    planned.set(feed, Date.parse(next));
+    const then = options.past === 'risk' ? riskAt : next;
+    if (then === undefined) planned.delete(feed);
+    else planned.set(feed, Date.parse(then));
   }
   return late;
 }

@@ -157,7 +157,7 @@ export async function pollFeed(context: PipelineContext, feed: FeedToPoll, signa
   });
   const fields = {
     feed: feed.url, status: fetch?.status ?? null, result, items: parsed?.items.length ?? 0, new: report.newItems,
-    changed: report.changedItems, ms: durationMs, next: decision.at.toISOString(),
+    changed: report.changedItems, ms: durationMs, next: decision.at.toISOString(), ...(decision.riskAt ? { riskAt: decision.riskAt.toISOString() } : {}),
   };
   if (error) log.warn({ ...fields, error, ...fixFor(error) }, 'poll failed');
   else log.info({ ...fields, ...(parsed?.warnings.length ? { warnings: parsed.warnings.length } : {}), ...(fetch?.permanentUrl ? { movedTo: fetch.permanentUrl } : {}) }, 'polled');

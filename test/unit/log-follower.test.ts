@@ -3,7 +3,7 @@ import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { LogFollower } from '../../bench/scale/daemon-log.js';
+import { LogFollower, pollLateness } from '../../bench/scale/daemon-log.js';
 
 test('a log followed as it grows: whole lines only, kept by the filter, none read twice', () => {
   const dir = mkdtempSync(join(tmpdir(), 'forest-follow-'));
@@ -20,4 +20,18 @@ test('a log followed as it grows: whole lines only, kept by the filter, none rea
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("polls' lateness against their plan, and against the time their items were at risk", () => {
+  const line = (feed: string, time: string, next: string, riskAt?: string) => JSON.stringify({ msg: 'polled', time, feed, ms: 1000, next, ...(riskAt ? { riskAt } : {}) });
+  const log = [
+    line('a', '2026-12-01T00:00:00.000Z', '2026-12-01T00:01:00.000Z', '2026-12-01T00:03:00.000Z'),
+    // Planned for 0:01, started 0:02 (its line at 0:02:01 less its 1 s): 60 s late, 60 s before the risk.
+    line('a', '2026-12-01T00:02:01.000Z', '2026-12-01T00:03:00.000Z'),
+    // Planned for 0:03 with no risk time said (learning): late against the plan only.
+    line('a', '2026-12-01T00:05:01.000Z', '2026-12-01T00:06:00.000Z', '2026-12-01T00:08:00.000Z'),
+    line('a', '2026-12-01T00:10:01.000Z', '2026-12-01T00:11:00.000Z'),
+  ];
+  assert.deepEqual(pollLateness(log), [60, 120, 240]);
+  assert.deepEqual(pollLateness(log, { past: 'risk' }), [-60, 120]);
 });
