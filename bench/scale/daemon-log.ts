@@ -85,7 +85,8 @@ const pollLine = z.object({ msg: z.string(), time: z.string(), feed: z.string(),
  * fetch, the parse and the decision; the write after it is a few ms). `planned`: what was planned
  * before the log begins (the archive's next polls); `feeds`: these feeds' polls only; `from`:
  * only polls planned from then on. `past: 'risk'`: against the time the previous poll said its
- * feed's items would be at risk instead (schedule/policy.ts `riskAt`; polls with none left out) —
+ * feed's items would be at risk instead (schedule/policy.ts `riskAt`; polls with none left out, and
+ * `planned` unused: the archive's plan says no risk time) —
  * a poll later than planned but before that time lost nothing, as a daemon behind schedule allows.
  */
 export function pollLateness(log: readonly string[], options: { feeds?: ReadonlySet<string>; planned?: ReadonlyMap<string, number>; from?: number; past?: 'plan' | 'risk' } = {}): number[] {

@@ -6,7 +6,9 @@ import type { Sql } from './database.js';
 
 /**
  * The daemon's work queues on PostgreSQL, in the order queues.ts reads them on SQLite, each on
- * the same partial index (migrations/postgres/0001: the same predicates, so the planner uses it).
+ * the same partial index (migrations/postgres/0001: the same predicates, so the planner uses it) —
+ * but for the never-polled feeds, found by feeds_never_polled (postgres/0014: PostgreSQL does not
+ * search feeds_due for a NULL time in id order, as SQLite does).
  */
 
 const dueRow = z.object({ id: integer, url: text, due: nullableText });

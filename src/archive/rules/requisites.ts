@@ -62,8 +62,8 @@ const HISTORY_CHUNK = 500;
  * Each URL's last fetch and its last kept one (a conditional GET's validators), for many URLs
  * in one statement: a capture's requisites are looked up together, not one round trip each (on
  * PostgreSQL a page's forty requisites were eighty round trips — issue #70, item 2). Per URL it
- * is the same two steps of the requisites_url index as one URL alone, as correlated subqueries;
- * the rows they name are read once. A URL never fetched has no entry.
+ * is the same two index steps as one URL alone, as correlated subqueries — its last fetch in
+ * requisites_url, its last kept one in requisites_kept; the rows they name are read once. A URL never fetched has no entry.
  */
 export function* requisiteHistories(urls: readonly string[]): Steps<Map<string, RequisiteHistory>> {
   const histories = new Map<string, RequisiteHistory>();
@@ -93,7 +93,7 @@ const keptRow = z.object({ id: integer, fetchedAt: text, contentType: nullableTe
 
 /**
  * The kept fetch of `url` nearest to `at`, with its bytes: the latest at or before `at` and the
- * earliest after it, each one step of the requisites_url index, the nearer of the two.
+ * earliest after it, each one step of the requisites_kept index, the nearer of the two.
  */
 export function* requisiteAt(url: string, at: Date): Steps<RequisiteContent | null> {
   const when = at.toISOString();
