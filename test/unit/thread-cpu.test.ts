@@ -12,7 +12,9 @@ import { ownThreadId, threadCpuMs } from '../../src/util/thread-cpu.js';
 
 const SPIN = `const { parentPort } = require('node:worker_threads');
   const { readlinkSync } = require('node:fs');
-  parentPort.once('message', () => {
+  // 'on', not 'once': the listener keeps the worker's thread alive until it is terminated, so its
+  // /proc entry is there to read (with 'once' the thread could end as soon as it answered).
+  parentPort.on('message', () => {
     const tid = Number(readlinkSync('/proc/thread-self').split('/').at(-1));
     const start = process.cpuUsage();
     // process.cpuUsage counts every thread; the main one waits, so this is the worker's own spin.
