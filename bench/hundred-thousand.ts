@@ -43,7 +43,7 @@ import { serviceNodeFlags } from '../test/helpers/cli.js';
 import { benchArgs } from './args.js';
 import { busyCores, machineTicks } from './machine.js';
 import { quantile } from './quantile.js';
-import { pollLateness, readLog, sumEffort, type LogLine } from './scale/daemon-log.js';
+import { inTimeOrder, pollLateness, readLog, sumEffort, type LogLine } from './scale/daemon-log.js';
 import { fillMonth } from './scale/history.js';
 import { sites } from './scale/pages.js';
 import { sample, startWeb, type Sample } from './scale/process.js';
@@ -160,7 +160,7 @@ async function steady() {
 
     const logs = daemons.map((daemon) => readLog(daemon.log));
     // Every daemon's poll lines in time order: a feed's next poll may be another daemon's.
-    const rawLog = daemons.flatMap((daemon) => readFileSync(daemon.log, 'utf8').split('\n').filter((text) => text.startsWith('{'))).sort((x, y) => timeOf(x).localeCompare(timeOf(y)));
+    const rawLog = inTimeOrder(...daemons.map((daemon) => readFileSync(daemon.log, 'utf8').split('\n').filter((text) => text.startsWith('{'))));
     // Planned by the previous poll of the run, or for a feed's first poll in it by the archive as the month left it.
     const late = pollLateness(rawLog, { planned, from: started });
     // A message and its variants ("revisited: same object" is a revisit too).
@@ -196,8 +196,6 @@ async function steady() {
     cluster?.dispose();
   }
 }
-
-const timeOf = (line: string) => /"time":"([^"]+)"/.exec(line)?.[1] ?? '';
 
 /** Phase (a): bench:scale at the issue's size (on PostgreSQL, with `--daemons` daemons), its JSON. */
 function firstDay(): unknown {

@@ -76,7 +76,7 @@ import { benchArgs } from './args.js';
 import { busyCores, machineTicks } from './machine.js';
 import { PIN, pinPostgres, pinToCore } from './cpu-pin.js';
 import { postgresBytes } from './scale/pg-size.js';
-import { LogFollower, pollLateness } from './scale/daemon-log.js';
+import { inTimeOrder, LogFollower, pollLateness } from './scale/daemon-log.js';
 
 /** The log lines a run counts for the requisite lane: captures whose requisites it gave up, and the minute reports (their passes that held new pages, daemon.ts). */
 const LANE_TROUBLE = /"msg":"requisites given up|"passesHeld":/;
@@ -311,9 +311,11 @@ async function runOnce(root: string, backend: Backend, requisites: 'on' | 'off')
   const hotServiceDelays = captured.map((row) => (Date.parse(row.fetched) - Date.parse(row.seen)) / 1000);
   const hotFeeds = web.info.feeds.slice(0, HOT);
   // A hot item's delay is its feed's interval plus this lateness plus the capture's part.
-  const hotPollsLate = pollLateness(logLines, { feeds: new Set(hotFeeds) });
+  // Every daemon's lines in time order: a feed's next poll may be another daemon's.
+  const pollLines = inTimeOrder(...followers.map((follower) => follower.lines));
+  const hotPollsLate = pollLateness(pollLines, { feeds: new Set(hotFeeds) });
   // Past the time the items were at risk: a poll later than that may have lost items.
-  const hotPollsPastRisk = pollLateness(logLines, { feeds: new Set(hotFeeds), past: 'risk' });
+  const hotPollsPastRisk = pollLateness(pollLines, { feeds: new Set(hotFeeds), past: 'risk' });
   const count = (sql: string, ...params: string[]) => z.number().parse(db.prepare(sql).pluck().get(...params));
   const polls = count('SELECT COUNT(*) FROM polls');
   const hotPolls = count(`SELECT COUNT(*) FROM polls JOIN feeds ON feeds.id = polls.feed_id WHERE feeds.url IN (${hotFeeds.map(() => '?').join(', ')})`, ...hotFeeds);

@@ -77,6 +77,17 @@ export function sumEffort(reports: EffortReport[], top = 4) {
   return { ...total, work, top: [...methods].sort((a, b) => b[1].ms - a[1].ms).slice(0, top) };
 }
 
+const timeOf = (line: string) => /"time":"([^"]+)"/.exec(line)?.[1] ?? '';
+
+/**
+ * Several daemons' log lines merged in time order (stable for equal times): a feed's next poll may
+ * be another daemon's, so lateness read from one log after another compares a poll with a plan
+ * made long before it by the other daemon's last one.
+ */
+export function inTimeOrder(...logs: ReadonlyArray<readonly string[]>): string[] {
+  return logs.flat().sort((x, y) => timeOf(x).localeCompare(timeOf(y)));
+}
+
 const pollLine = z.object({ msg: z.string(), time: z.string(), feed: z.string(), ms: z.number(), next: z.string(), riskAt: z.string().optional() });
 
 /**

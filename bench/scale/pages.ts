@@ -67,6 +67,27 @@ const escapeXml = (text: string) => text.replace(/[<>&]/g, (c) => ({ '<': '&lt;'
 /** One item of a bench feed: its page is /a/FEED/N on the feed's host. */
 export interface BenchItem { guid: string; n: number; title: string; published: number | null }
 
+/**
+ * The items a first-day feed shows at `now`, newest first: its backlog item, published a day
+ * before the start, and for a hot feed (`period`: ms between its items) the newest `window` − 1 of
+ * its items — nine published before the start (its rhythm is visible at the first poll, as a busy
+ * feed's is) and one every period since. The backlog item stays however many come after it: the
+ * first day counts every feed's backlog page, and a daemon whose first poll of a hot feed came a
+ * period after the start (subscribing 100,000 feeds to PostgreSQL takes longer than 20 s) would
+ * otherwise never see it.
+ */
+export function firstDayItems(feed: number, now: number, options: { started: number; period: number | null; window: number }): Array<Omit<BenchItem, 'title'>> {
+  const { started, period, window } = options;
+  const items: Array<Omit<BenchItem, 'title'>> = [];
+  if (period !== null) {
+    for (let n = Math.floor((now - started) / period); n >= -8 && items.length < window - 1; n--) {
+      items.push({ guid: `h-${feed}-${n}`, n: 1000 + n, published: started + n * period });
+    }
+  }
+  items.push({ guid: `b-${feed}`, n: 0, published: started - 86_400_000 - feed * 1000 });
+  return items;
+}
+
 /** Feed `feed`'s RSS document at `base` (its host's origin), with the ETag the web sends (a conditional GET of the same document gets a 304). */
 export function rssDocument(feed: number, base: string, items: readonly BenchItem[]): { body: string; etag: string } {
   const entries = items.map((item) => `<item><guid isPermaLink="false">${item.guid}</guid><title>${escapeXml(item.title)}</title>

@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { MONTH_OPTIONS, publications, shownAt } from './month.js';
-import { addressOf, dressedPage, pageOf, rssDocument, sites, titleOf } from './pages.js';
+import { addressOf, dressedPage, firstDayItems, pageOf, rssDocument, sites, titleOf, type BenchItem } from './pages.js';
 
 const args = new Map(process.argv.slice(2).map((arg) => arg.replace(/^--/, '').split('=') as [string, string]));
 const FEEDS = Number(args.get('feeds') ?? 10000);
@@ -45,22 +45,13 @@ const publicationsOf = (feed: number, epoch: number) => {
   return times;
 };
 
-/**
- * Items a feed shows now (the newest 10): its backlog item, and for a hot feed the items it has
- * published every 20–60 s — nine before the start (its rhythm is visible at the first poll, as
- * a busy feed's is) and the new ones since. In month mode: its newest items published by now.
- */
-function itemsOf(feed: number, now: number): Array<{ guid: string; n: number; published: number | null }> {
+/** Items a feed shows now: in month mode its newest items published by now, else firstDayItems. */
+function itemsOf(feed: number, now: number): Array<Omit<BenchItem, 'title'>> {
   if (MONTH_EPOCH !== null) {
     const times = publicationsOf(feed, MONTH_EPOCH);
     return shownAt(times, now).map((k) => ({ guid: `m-${feed}-${k}`, n: k, published: null }));
   }
-  const items = [{ guid: `b-${feed}`, n: 0, published: started - 86_400_000 - feed * 1000 }];
-  if (isHot(feed)) {
-    const count = Math.floor((now - started) / periodOf(feed));
-    for (let n = -8; n <= count; n++) items.push({ guid: `h-${feed}-${n}`, n: 1000 + n, published: started + n * periodOf(feed) });
-  }
-  return items.reverse().slice(0, MONTH_OPTIONS.window);
+  return firstDayItems(feed, now, { started, period: isHot(feed) ? periodOf(feed) : null, window: MONTH_OPTIONS.window });
 }
 
 function feedDocument(feed: number, base: string, now: number): { body: string; etag: string } {

@@ -3,7 +3,7 @@ import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { LogFollower, pollLateness } from '../../bench/scale/daemon-log.js';
+import { inTimeOrder, LogFollower, pollLateness } from '../../bench/scale/daemon-log.js';
 
 test('a log followed as it grows: whole lines only, kept by the filter, none read twice', () => {
   const dir = mkdtempSync(join(tmpdir(), 'forest-follow-'));
@@ -34,4 +34,14 @@ test("polls' lateness against their plan, and against the time their items were 
   ];
   assert.deepEqual(pollLateness(log), [60, 120, 240]);
   assert.deepEqual(pollLateness(log, { past: 'risk' }), [-60, 120]);
+});
+
+test("two daemons' polls of one feed: lateness read in time order across their logs, not one log after the other", () => {
+  const line = (time: string, next: string) => JSON.stringify({ msg: 'polled', time, feed: 'a', ms: 0, next });
+  // The feed's polls alternate between the daemons, each on time.
+  const first = [line('2026-12-01T00:00:00.000Z', '2026-12-01T00:01:00.000Z'), line('2026-12-01T00:02:00.000Z', '2026-12-01T00:03:00.000Z')];
+  const second = [line('2026-12-01T00:01:00.000Z', '2026-12-01T00:02:00.000Z'), line('2026-12-01T00:03:00.000Z', '2026-12-01T00:04:00.000Z')];
+  assert.deepEqual(pollLateness(inTimeOrder(first, second)), [0, 0, 0]);
+  // One log after the other, the second daemon's first poll would be read against the first's last plan.
+  assert.deepEqual(pollLateness([...first, ...second]), [60, -120, 60]);
 });
