@@ -291,7 +291,8 @@ async function runOnce(root: string, backend: Backend, requisites: 'on' | 'off')
   const at = (iso: string) => Date.parse(iso) - started;
   // The daemon's log, one JSON line each (read once for the two measures taken from it).
   for (const follower of followers) follower.follow();
-  const logLines = followers.flatMap((follower) => follower.lines);
+  // Every daemon's lines in time order: a feed's next poll may be another daemon's (pollLateness below).
+  const logLines = inTimeOrder(...followers.map((follower) => follower.lines));
   // Captures whose requisites the lane gave up, and how often new pages were held for it (daemon.ts).
   const givenUp = logLines.filter((line) => line.includes('"msg":"requisites given up')).length;
   const holds = logLines.reduce((sum, line) => sum + Number(/"passesHeld":(\d+)/.exec(line)?.[1] ?? 0), 0);
@@ -311,11 +312,9 @@ async function runOnce(root: string, backend: Backend, requisites: 'on' | 'off')
   const hotServiceDelays = captured.map((row) => (Date.parse(row.fetched) - Date.parse(row.seen)) / 1000);
   const hotFeeds = web.info.feeds.slice(0, HOT);
   // A hot item's delay is its feed's interval plus this lateness plus the capture's part.
-  // Every daemon's lines in time order: a feed's next poll may be another daemon's.
-  const pollLines = inTimeOrder(...followers.map((follower) => follower.lines));
-  const hotPollsLate = pollLateness(pollLines, { feeds: new Set(hotFeeds) });
+  const hotPollsLate = pollLateness(logLines, { feeds: new Set(hotFeeds) });
   // Past the time the items were at risk: a poll later than that may have lost items.
-  const hotPollsPastRisk = pollLateness(pollLines, { feeds: new Set(hotFeeds), past: 'risk' });
+  const hotPollsPastRisk = pollLateness(logLines, { feeds: new Set(hotFeeds), past: 'risk' });
   const count = (sql: string, ...params: string[]) => z.number().parse(db.prepare(sql).pluck().get(...params));
   const polls = count('SELECT COUNT(*) FROM polls');
   const hotPolls = count(`SELECT COUNT(*) FROM polls JOIN feeds ON feeds.id = polls.feed_id WHERE feeds.url IN (${hotFeeds.map(() => '?').join(', ')})`, ...hotFeeds);

@@ -137,10 +137,10 @@ export const unitKey = (kind: string, id: number) => `${kind}:${id}`;
  * comes back for it), and takes its rows in (kind, id) order, so that two daemons claiming
  * overlapping units wait for each other rather than deadlock. It does not try the rows it already
  * sees held live by another daemon: trying one waits for its lock, which the holder keeps for as
- * long as it records the unit's work, and a scheduler pass would wait with it. Whether a unit is still due is read
- * after its claim committed, not before: a daemon that did the unit commits its work before it
- * lets the claim go, so a claim taken after that sees the work done — and units no longer due
- * are given back.
+ * long as it records the unit's work, and a scheduler pass would wait with it. Whether a unit is
+ * still due is read after its claim committed, not before: a daemon that did the unit commits its
+ * work before it lets the claim go, so a claim taken after that sees the work done — and units no
+ * longer due are given back.
  */
 export async function claimUnits(db: PgDatabase, owner: string, refs: readonly ClaimRef[], now: Date, ttlMs: number): Promise<Array<number | null>> {
   if (refs.length === 0) return [];

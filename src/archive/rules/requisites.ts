@@ -63,7 +63,8 @@ const HISTORY_CHUNK = 500;
  * in one statement: a capture's requisites are looked up together, not one round trip each (on
  * PostgreSQL a page's forty requisites were eighty round trips — issue #70, item 2). Per URL it
  * is the same two index steps as one URL alone, as correlated subqueries — its last fetch in
- * requisites_url, its last kept one in requisites_kept; the rows they name are read once. A URL never fetched has no entry.
+ * requisites_url, its last kept one in requisites_kept; the rows they name are read once. A URL
+ * never fetched has no entry.
  */
 export function* requisiteHistories(urls: readonly string[]): Steps<Map<string, RequisiteHistory>> {
   const histories = new Map<string, RequisiteHistory>();
