@@ -145,8 +145,9 @@ test('serve-synthetic --edit-every is real time whatever --speed, and its help s
 test('serve-synthetic --edits edits articles as it serves, and says which and when', async () => {
   const server = startForest(['serve-synthetic', '--edits', '3', '--edit-every', '1s']);
   try {
-    await waitFor(() => (server.output.stdout.match(/feed: http/g) ?? []).length === 4, 10_000, 'the sites');
-    assert.match(server.output.stdout, /Editing 3 articles, one every 1s/);
+    // The preamble may arrive in several reads: wait for its last line, then check the sites were before it.
+    await waitFor(() => /Editing 3 articles, one every 1s/.test(server.output.stdout), 10_000, 'the edits announced');
+    assert.equal((server.output.stdout.split('Editing')[0]!.match(/feed: http/g) ?? []).length, 4, 'the four sites listed first');
     // Every article's headline before the edits (the first comes a second after the start).
     const before = new Map<string, string>();
     for (const [, site] of server.output.stdout.matchAll(/ (http:\/\/127\.0\.0\.1:\d+\/) {2}feed:/g)) {
