@@ -149,8 +149,14 @@ test('a PostgreSQL restart mid-run: the daemon reconnects and goes on, nothing l
       await waitFor(async () => lines<unknown>((await forest([...args, 'articles', '--json'])).stdout).length >= 4, 60_000, 'the first articles');
       cluster.restart();
       const at = Date.now();
-      await waitFor(async () => lines<{ lastPoll: string | null }>((await forest([...args, 'status', '--json'])).stdout)
-        .every((feed) => feed.lastPoll !== null && Date.parse(feed.lastPoll) > at), 60_000, 'every feed polled after the restart');
+      // Polled after the restart, and every item the polls found captured: a poll can end before the
+      // captures it queued (each host's pages are spaced), so polls alone raced them (CI, 2026-12-04).
+      await waitFor(async () => {
+        const polled = lines<{ items: number; lastPoll: string | null }>((await forest([...args, 'status', '--json'])).stdout);
+        if (!polled.every((feed) => feed.lastPoll !== null && Date.parse(feed.lastPoll) > at)) return false;
+        const archived = lines<unknown>((await forest([...args, 'articles', '--json'])).stdout).length;
+        return archived >= polled.reduce((sum, feed) => sum + feed.items, 0);
+      }, 60_000, 'every feed polled after the restart and its items archived');
       return at;
     } finally {
       daemon.kill('SIGTERM');
