@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { SyntheticWeb } from '../../src/synthetic/server.js';
-import { forest } from '../helpers/cli.js';
+import { forest, runUntil } from '../helpers/cli.js';
 import { startCluster } from '../helpers/pg-cluster.js';
-import { workspace } from '../helpers/setup.js';
+import { scalar, workspace } from '../helpers/setup.js';
 
 /*
  * `forest copy SOURCE TARGET` (issue #51 item 5): an archive the daemon made on SQLite, copied to
@@ -23,7 +23,9 @@ const lines = (stdout: string) => stdout.trim().split('\n').filter(Boolean);
 
 test('an archive copied SQLite → PostgreSQL → SQLite is the same archive; a non-empty target is refused', async () => {
   const ws = workspace([web.site('ledger'), web.site('orbit')].map((site) => ({ url: site.feedUrl })), { revisit: { after: Array.from({ length: 20 }, () => '1s') } });
-  const run = await forest([...ws.args, 'run', '--exit-after', '8s']);
+  // Until there are ten articles and a revisit, not a fixed time: a loaded machine archived 6 in 8 s.
+  const run = await runUntil(ws.args, () => existsSync(ws.db) && scalar<number>(ws.db, 'SELECT COUNT(*) FROM articles') >= 10
+    && scalar<number>(ws.db, 'SELECT COUNT(*) FROM checks') > scalar<number>(ws.db, 'SELECT COUNT(*) FROM articles'), 60_000, 'ten articles and a revisit');
   assert.equal(run.code, 0, run.stderr);
   const url = await cluster.createDatabase('copy_target');
   const back = join(ws.dir, 'back.db');
