@@ -198,7 +198,7 @@ test('kill -9 mid-write leaves a consistent database and the next start resumes'
   assert.equal(count(ws.db, "SELECT COUNT(*) FROM items WHERE page_state = 'captured' AND id NOT IN (SELECT item_id FROM snapshots)"), 0);
   assert.equal(count(ws.db, 'SELECT COUNT(*) FROM snapshots WHERE sha256 NOT IN (SELECT sha256 FROM blobs)'), 0);
 
-  const second = await forest([...ws.args, 'run', '--exit-after', '8s']);
+  const second = await runUntil(ws.args, () => count(ws.db, 'SELECT COUNT(*) FROM items WHERE id NOT IN (SELECT item_id FROM snapshots)') === 0, 60_000, 'every item captured after the restart');
   assert.equal(second.code, 0, second.stderr);
   const items = count(ws.db, 'SELECT COUNT(*) FROM items');
   assert.equal(count(ws.db, 'SELECT COUNT(*) FROM snapshots'), items);
